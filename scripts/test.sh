@@ -1,0 +1,66 @@
+#!/bin/bash
+# test.sh - install what is needed, build, and run every test tier:
+#   unit (cmocka, also under ASan/UBSan), host (this kernel), slurm (a real local
+#   cluster with accounting), vm (QEMU guests with NUMA, HMAT and hotplug).
+# Ends with "N passed, N failed, N skipped" summed over the tiers; exits non-zero
+# when anything failed.
+#   scripts/test.sh [TIER...]          (default: unit asan host slurm vm)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+tiers=("$@")
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan host slurm vm)
+logs=$top/_build/logs
+mkdir -p "$logs"
+
+scripts/install-deps.sh all || { echo "test.sh: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
+build=$(scripts/build.sh _build/main | tail -n 1) || { echo "test.sh: build failed"; echo "0 passed, 1 failed"; exit 1; }
+export MPOL_BUILD=$build
+
+passed=0 failed=0 skipped=0
+add_counts() { # add_counts TIER P F S
+	printf '== %s: %d passed, %d failed, %d skipped\n' "$1" "$2" "$3" "$4"
+	passed=$((passed + $2)) failed=$((failed + $3)) skipped=$((skipped + $4))
+}
+# Counts from automake's test-suite.log (TAP: one line per cmocka case).
+unit_counts() { # unit_counts TIER BUILD_DIR RC
+	local log=$2/test-suite.log p f s e
+	if [ ! -f "$log" ]; then add_counts "$1" 0 1 0; return; fi
+	p=$(sed -n 's/^# PASS: *//p' "$log" | head -n 1)
+	f=$(sed -n 's/^# FAIL: *//p' "$log" | head -n 1)
+	s=$(sed -n 's/^# SKIP: *//p' "$log" | head -n 1)
+	e=$(sed -n 's/^# ERROR: *//p' "$log" | head -n 1)
+	f=$(( ${f:-0} + ${e:-0} ))
+	[ "$3" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	add_counts "$1" "${p:-0}" "$f" "${s:-0}"
+}
+# Counts from a shell tier's last summary line.
+tier_counts() { # tier_counts TIER LOG RC
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+	if [ -z "$line" ]; then add_counts "$1" 0 1 0; return; fi
+	read -r p _ f _ s _ <<<"${line//,/}"
+	[ "$3" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	add_counts "$1" "$p" "$f" "${s:-0}"
+}
+
+for tier in "${tiers[@]}"; do
+	echo "== tier $tier"
+	case $tier in
+	unit)
+		make -C "$build" check >"$logs/unit.log" 2>&1; rc=$?
+		grep -E '^(FAIL|ERROR)' "$build"/tests/unit/*.log 2>/dev/null | head -n 40
+		unit_counts unit "$build" $rc ;;
+	asan)
+		asan=$(scripts/build.sh _build/asan --enable-sanitizers --without-slurm | tail -n 1) &&
+			make -C "$asan" check >"$logs/asan.log" 2>&1; rc=$?
+		grep -E '^(FAIL|ERROR)' "$top"/_build/asan/tests/unit/*.log 2>/dev/null | head -n 40
+		unit_counts asan "$top/_build/asan" $rc ;;
+	host | slurm | vm)
+		T_TIER=$tier "tests/$tier/run" 2>&1 | tee "$logs/$tier.log"; rc=${PIPESTATUS[0]}
+		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
+	*) echo "test.sh: unknown tier '$tier' (unit asan host slurm vm)"; add_counts "$tier" 0 1 0 ;;
+	esac
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,34 @@
+/* apply.h - set the calling task's memory policy from a plan.
+ *
+ * This is exactly what slurm_spank_task_init does, so the VM tier's launcher and the
+ * plugin share it. MPOL_WEIGHTED_INTERLEAVE over the plan's nodes where the kernel has
+ * it; MPOL_INTERLEAVE otherwise (or when asked); with strict, the fallback is an error.
+ */
+#ifndef MPOL_APPLY_H
+#define MPOL_APPLY_H
+
+#include <stddef.h>
+#include <stdbool.h>
+
+#include "kernel.h"
+#include "plan.h"
+#include "spec.h"
+
+struct mpol_apply_result {
+	enum mpol_kernel_path path;
+	bool fell_back;                /* wanted weighted, got interleave */
+	char reason[160];              /* why it fell back ("kernel has no weighted interleave") */
+};
+
+/*
+ * mpol_apply_plan - set_mempolicy for the calling thread.
+ * mode WEIGHTED/AUTO want weighted interleave; INTERLEAVE wants plain interleave;
+ * NONE sets nothing. Returns 0 or -errno (-EOPNOTSUPP when strict forbids the
+ * fallback, with "strict: kernel has no weighted interleave; not falling back to
+ * interleave").
+ */
+int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool strict,
+		    const struct mpol_kernel_caps *caps, struct mpol_apply_result *res,
+		    char *err, size_t errlen);
+
+#endif

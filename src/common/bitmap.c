@@ -1,0 +1,2 @@
+/* bitmap.c - to be written */
+#include "bitmap.h"

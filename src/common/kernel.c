@@ -1,0 +1,2 @@
+/* kernel.c - to be written */
+#include "kernel.h"

@@ -1,0 +1,38 @@
+/* kernel.h - what this kernel can do for memory policy, probed at run time.
+ *
+ * Never by version string: the weighted-interleave sysfs directory (under fsroot)
+ * tells which rung of the ladder applies, and the apply path still falls back when
+ * set_mempolicy itself answers EINVAL.
+ *   >= 6.16: sysfs nodeN for memory nodes + auto (or __auto_type)
+ *   6.9-6.15: sysfs nodeN for every possible node, no auto
+ *   < 6.9:   no sysfs directory, no MPOL_WEIGHTED_INTERLEAVE
+ */
+#ifndef MPOL_KERNEL_H
+#define MPOL_KERNEL_H
+
+#include <stddef.h>
+#include <stdbool.h>
+
+/* Debian 12's headers predate Linux 6.9. */
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6
+#endif
+
+enum mpol_kernel_path {
+	MPOL_PATH_NONE,                /* no policy set */
+	MPOL_PATH_WEIGHTED,            /* MPOL_WEIGHTED_INTERLEAVE */
+	MPOL_PATH_INTERLEAVE,          /* MPOL_INTERLEAVE (old kernel, or asked for) */
+};
+
+struct mpol_kernel_caps {
+	bool weighted_interleave;      /* the sysfs directory exists */
+	bool auto_mode;                /* an auto file exists (6.16+) */
+	char auto_name[16];            /* "auto" or "__auto_type" */
+	bool weights_for_possible;     /* 6.9-6.15 layout: a file for every possible node */
+};
+
+int mpol_kernel_probe(const char *fsroot, struct mpol_kernel_caps *caps, char *err, size_t errlen);
+
+const char *mpol_kernel_path_name(enum mpol_kernel_path p);   /* "weighted-interleave" ... */
+
+#endif

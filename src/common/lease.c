@@ -1,0 +1,2 @@
+/* lease.c - to be written */
+#include "lease.h"

@@ -1,0 +1,17 @@
+# libmpol: every decision that is not Slurm glue. No Slurm header here.
+noinst_LTLIBRARIES += src/common/libmpol.la
+src_common_libmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_common_libmpol_la_LIBADD = $(JSONC_LIBS) -lm
+src_common_libmpol_la_SOURCES = \
+	src/common/error.c src/common/error.h \
+	src/common/bitmap.c src/common/bitmap.h \
+	src/common/sysfs.c src/common/sysfs.h \
+	src/common/topology.c src/common/topology.h \
+	src/common/kernel.c src/common/kernel.h \
+	src/common/weights.c src/common/weights.h \
+	src/common/plan.c src/common/plan.h \
+	src/common/spec.c src/common/spec.h \
+	src/common/site_config.c src/common/site_config.h \
+	src/common/apply.c src/common/apply.h \
+	src/common/wi.c src/common/wi.h \
+	src/common/lease.c src/common/lease.h

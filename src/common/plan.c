@@ -1,0 +1,2 @@
+/* plan.c - to be written */
+#include "plan.h"

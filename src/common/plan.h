@@ -1,0 +1,80 @@
+/* plan.h - which nodes a task interleaves over, and with which weights.
+ *
+ * A plan is made per initiator (CPU NUMA node): with scope=socket its candidates are
+ * the initiator itself plus the memory-only nodes local to it; with scope=all every
+ * node with memory. Shares come from each node's bandwidth (mpol_node_bandwidth),
+ * capped by free memory when the job's request is known, then turned into integer
+ * weights by the chosen algorithm. Pure: reads only the topology struct.
+ */
+#ifndef MPOL_PLAN_H
+#define MPOL_PLAN_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "topology.h"
+#include "weights.h"
+
+#define MPOL_PLAN_MAX_NODES 256
+
+enum mpol_algorithm { MPOL_ALGO_OPTIMAL, MPOL_ALGO_KERNEL };
+enum mpol_scope { MPOL_SCOPE_SOCKET, MPOL_SCOPE_ALL };
+
+struct mpol_plan_opts {
+	enum mpol_algorithm algorithm;
+	enum mpol_scope scope;
+	struct mpol_weight_opts weight;
+	uint64_t mem_kb;              /* job memory on this node, 0 = unknown (no capacity cap) */
+	bool has_nodes;               /* restrict candidates to `nodes` */
+	struct mpol_bitmap nodes;
+	bool has_weights;             /* explicit weights: used as given, nodes implied */
+	uint8_t weights[MPOL_MAX_NODES];
+};
+
+struct mpol_left_out {
+	int node;
+	char reason[96];              /* "no seat at weight sum 9 (share 0.4%)" */
+};
+
+struct mpol_plan {
+	int initiator;                /* CPU node id, -1 for a node-independent plan */
+	int nnodes;
+	int nodes[MPOL_PLAN_MAX_NODES];       /* ascending ids */
+	unsigned weights[MPOL_PLAN_MAX_NODES]; /* same order, each >= 1 */
+	double shares[MPOL_PLAN_MAX_NODES];    /* target shares, same order */
+	double efficiency;            /* modelled, see weights.h */
+	unsigned weight_sum;
+	enum mpol_algorithm algorithm;
+	bool capacity_capped;         /* water-filling changed the shares */
+	bool bandwidth_known;         /* false: no HMAT, equal shares were used */
+	int nleft_out;
+	struct mpol_left_out left_out[16];
+};
+
+void mpol_plan_opts_default(struct mpol_plan_opts *opts);
+
+/* The plan for one initiator. Returns 0, or -EINVAL/-ENODEV with a sentence
+ * ("node 7 has no memory; nodes with memory: 0-3"). */
+int mpol_plan_for_initiator(const struct mpol_topology *topo, int initiator,
+			    const struct mpol_plan_opts *opts, struct mpol_plan *plan,
+			    char *err, size_t errlen);
+
+/* One plan per CPU node, ascending. *plans is malloc'ed; free() it. */
+int mpol_plan_all(const struct mpol_topology *topo, const struct mpol_plan_opts *opts,
+		  struct mpol_plan **plans, int *nplans, char *err, size_t errlen);
+
+/* The initiator for a task bound to these CPUs: the CPU node holding most of them
+ * (lowest id on ties); -ENOENT when none of the CPUs belongs to a node. */
+int mpol_initiator_for_cpus(const struct mpol_topology *topo, const struct mpol_bitmap *cpus,
+			    int *initiator, char *err, size_t errlen);
+
+/* "0:7,2:2" style text for logs and the task environment: nodes and weights. */
+int mpol_plan_format_nodes(const struct mpol_plan *plan, char *buf, size_t len);   /* "0,2" */
+int mpol_plan_format_weights(const struct mpol_plan *plan, char *buf, size_t len); /* "7:2" */
+
+const char *mpol_algorithm_name(enum mpol_algorithm a);
+const char *mpol_scope_name(enum mpol_scope s);
+
+#endif

@@ -1,0 +1,2 @@
+/* site_config.c - to be written */
+#include "site_config.h"

@@ -1,0 +1,2 @@
+/* spec.c - to be written */
+#include "spec.h"

@@ -1,0 +1,2 @@
+/* sysfs.c - to be written */
+#include "sysfs.h"

@@ -1,0 +1,2 @@
+/* topology.c - to be written */
+#include "topology.h"

@@ -1,0 +1,98 @@
+/* topology.h - what a node's memory looks like, read from sysfs under a root.
+ *
+ * The reader takes a filesystem root ("/" on a live system; a captured tree for
+ * tests, like hwloc's HWLOC_FSROOT) and returns every online NUMA node with its
+ * CPUs, memory, HMAT access classes, tier and the weighted-interleave sysfs state.
+ * Missing or malformed files never fail the read: the value is left unknown and a
+ * warning says which file and why. Only an unreadable node list is an error.
+ */
+#ifndef MPOL_TOPOLOGY_H
+#define MPOL_TOPOLOGY_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "error.h"
+
+/* HMAT access class: 0 = best initiator of any kind, 1 = best CPU initiator. */
+#define MPOL_ACCESS_CLASSES 2
+
+struct mpol_access {
+	bool valid;            /* the accessN directory had usable numbers */
+	uint32_t read_bw;      /* MB/s, 0 = unknown */
+	uint32_t write_bw;     /* MB/s, 0 = unknown */
+	uint32_t read_lat;     /* ns, 0 = unknown */
+	uint32_t write_lat;    /* ns, 0 = unknown */
+	struct mpol_bitmap initiators; /* nodes listed in accessN/initiators */
+};
+
+enum mpol_node_kind {
+	MPOL_KIND_UNKNOWN,
+	MPOL_KIND_DRAM,
+	MPOL_KIND_CXL,
+	MPOL_KIND_HBM,
+};
+
+struct mpol_node {
+	int id;
+	bool has_cpu;
+	bool has_memory;
+	struct mpol_bitmap cpus;
+	uint64_t mem_total_kb;  /* 0 = unknown or empty */
+	uint64_t mem_free_kb;
+	int tier;               /* memory_tierN that lists this node, -1 = unknown */
+	struct mpol_access access[MPOL_ACCESS_CLASSES];
+	int *distance;          /* distance[i] to topology->nodes[i], nnodes entries; NULL = unknown */
+	enum mpol_node_kind kind;
+	char kind_reason[96];   /* why kind was guessed ("memory-only, slower than node0") */
+	int wi_weight;          /* weighted_interleave/nodeN, -1 = no file */
+};
+
+/* The kernel's weighted-interleave sysfs interface, as found. */
+struct mpol_wi_sysfs {
+	bool present;           /* /sys/kernel/mm/mempolicy/weighted_interleave exists */
+	char auto_name[16];     /* "auto", "__auto_type", or "" when the kernel has none */
+	int auto_enabled;       /* 1 true, 0 false, -1 no auto file or unreadable */
+	int nfiles;             /* how many nodeN files exist */
+};
+
+struct mpol_topology {
+	char fsroot[4096];
+	struct mpol_node *nodes;   /* online nodes, ascending id */
+	int nnodes;
+	struct mpol_bitmap possible;
+	struct mpol_bitmap online;
+	struct mpol_wi_sysfs wi;
+	char **warnings;           /* sentences; nwarnings of them */
+	int nwarnings;
+};
+
+/*
+ * mpol_topology_read - read the topology under fsroot (NULL or "" = "/").
+ * On success the caller owns topo and frees it with mpol_topology_free.
+ * Returns 0, or -errno when not even the node list can be read.
+ */
+int mpol_topology_read(const char *fsroot, struct mpol_topology *topo, char *err, size_t errlen);
+void mpol_topology_free(struct mpol_topology *topo);
+
+/* The node with this id, or NULL when it is not online. */
+const struct mpol_node *mpol_topology_node(const struct mpol_topology *topo, int id);
+
+/*
+ * mpol_node_bandwidth - the bandwidth (MB/s) the kernel would use for this node:
+ * min(read, write) of access class 1, else class 0; 0 when HMAT gives nothing.
+ */
+uint32_t mpol_node_bandwidth(const struct mpol_node *node);
+
+/*
+ * mpol_node_initiator - the CPU node this memory is local to: the node itself when
+ * it has CPUs, else the first CPU node in its access1 (then access0) initiators,
+ * else the CPU node at the smallest distance; -1 when none can be found.
+ */
+int mpol_node_initiator(const struct mpol_topology *topo, const struct mpol_node *node);
+
+const char *mpol_node_kind_name(enum mpol_node_kind kind);
+
+#endif

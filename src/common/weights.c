@@ -1,0 +1,2 @@
+/* weights.c - to be written */
+#include "weights.h"

@@ -1,0 +1,2 @@
+/* wi.c - to be written */
+#include "wi.h"

@@ -1,0 +1,44 @@
+/* wi.h - the kernel's global weighted-interleave table in sysfs.
+ *
+ * /sys/kernel/mm/mempolicy/weighted_interleave/nodeN (1-255) and, on 6.16+, an auto
+ * file (named auto or __auto_type). Writing any nodeN turns auto off, so a restore
+ * writes the nodes first and auto last.
+ */
+#ifndef MPOL_WI_H
+#define MPOL_WI_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+
+struct mpol_wi_table {
+	bool present;                  /* the directory exists */
+	char auto_name[16];            /* "" when the kernel has no auto file */
+	int auto_enabled;              /* 1, 0, or -1 when there is no auto file */
+	struct mpol_bitmap has_file;   /* nodes with a nodeN file */
+	uint8_t weight[MPOL_MAX_NODES];
+};
+
+/* Read the whole table. Malformed values are an error naming the file (-EINVAL). */
+int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t errlen);
+
+/* Write weight[n] for every n in `which` (each must have a file). */
+int mpol_wi_write(const char *fsroot, const struct mpol_wi_table *t,
+		  const struct mpol_bitmap *which, char *err, size_t errlen);
+
+/*
+ * Put back a saved table: every node that still has a file, then auto when it was
+ * enabled. Writing auto=true can fail with ENODEV on a kernel without bandwidth
+ * data: that is reported in err and *auto_failed set, but the node weights stay
+ * restored and the return is 0.
+ */
+int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool *auto_failed,
+		    char *err, size_t errlen);
+
+/* Serialize to / from the journal's one-line text form ("auto=1 0:7 1:7 2:2"). */
+int mpol_wi_format(const struct mpol_wi_table *t, char *buf, size_t len);
+int mpol_wi_parse(const char *text, struct mpol_wi_table *t, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,8 @@
+# mpolctl: the admin command. One file per verb; main.c dispatches.
+bin_PROGRAMS += src/mpolctl/mpolctl
+src_mpolctl_mpolctl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_mpolctl_mpolctl_LDADD = src/common/libmpol.la $(JSONC_LIBS)
+src_mpolctl_mpolctl_SOURCES = \
+	src/mpolctl/main.c src/mpolctl/commands.h \
+	src/mpolctl/cmd_show.c \
+	src/mpolctl/cmd_plan.c

@@ -1,0 +1,45 @@
+/* mpolctl - show and manage bandwidth-aware memory placement on this node. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct verb verbs[] = {
+	{ "show", cmd_show, "show the node's memory topology and the kernel's interleave state" },
+	{ "plan", cmd_plan, "show the weights a task on given CPUs would get" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: mpolctl [--version] [--help] VERB [ARGS]\n\nverbs:\n");
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+	fprintf(out, "\n'mpolctl VERB --help' describes a verb; man mpolctl(8) has the details.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("mpolctl %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(argv[1], verbs[i].name))
+			return verbs[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "mpolctl: unknown verb '%s'; try 'mpolctl --help'\n", argv[1]);
+	return 2;
+}

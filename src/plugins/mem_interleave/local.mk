@@ -1,0 +1,12 @@
+# mem_interleave.so: the SPANK plugin. Thin Slurm glue over libmpol.
+if WITH_SLURM
+slurm_plugin_LTLIBRARIES = src/plugins/mem_interleave/mem_interleave.la
+src_plugins_mem_interleave_mem_interleave_la_CFLAGS = $(AM_CFLAGS) $(SLURM_CPPFLAGS) $(JSONC_CFLAGS)
+src_plugins_mem_interleave_mem_interleave_la_LIBADD = src/common/libmpol.la $(JSONC_LIBS)
+src_plugins_mem_interleave_mem_interleave_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
+	-Wl,--version-script=$(top_srcdir)/src/plugins/mem_interleave/exports.map
+EXTRA_src_plugins_mem_interleave_mem_interleave_la_DEPENDENCIES = src/plugins/mem_interleave/exports.map
+src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
+	src/plugins/mem_interleave/plugin.c
+endif
+EXTRA_DIST += src/plugins/mem_interleave/exports.map

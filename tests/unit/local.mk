@@ -1,0 +1,15 @@
+# Unit tests (cmocka, TAP output): `make check`. Each test_X.c is one program.
+if HAVE_CMOCKA
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+AM_TESTS_ENVIRONMENT = CMOCKA_MESSAGE_OUTPUT=TAP; export CMOCKA_MESSAGE_OUTPUT; \
+	MPOL_TEST_FIXTURES=$(abs_top_srcdir)/tests/fixtures; export MPOL_TEST_FIXTURES; \
+	ASAN_OPTIONS=detect_leaks=1; export ASAN_OPTIONS;
+UNIT_CFLAGS_COMMON = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JSONC_CFLAGS)
+UNIT_LIBS_COMMON = src/common/libmpol.la $(CMOCKA_LIBS) $(JSONC_LIBS)
+
+# Add a test: one line in UNIT_TESTS, and its _SOURCES/_CFLAGS/_LDADD below.
+UNIT_TESTS =
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+endif
+EXTRA_DIST += tests/unit/README.md
