@@ -1,1 +1,1 @@
-# etc
+# etc: plugstack snippet, udev rule, systemd unit (installed by `make install`).

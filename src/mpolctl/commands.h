@@ -6,5 +6,10 @@
 
 int cmd_show(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_rebalance(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

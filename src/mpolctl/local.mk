@@ -5,4 +5,9 @@ src_mpolctl_mpolctl_LDADD = src/common/libmpol.la $(JSONC_LIBS)
 src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/main.c src/mpolctl/commands.h \
 	src/mpolctl/cmd_show.c \
-	src/mpolctl/cmd_plan.c
+	src/mpolctl/cmd_plan.c \
+	src/mpolctl/cmd_apply.c \
+	src/mpolctl/cmd_recover.c \
+	src/mpolctl/cmd_report.c \
+	src/mpolctl/cmd_rebalance.c \
+	src/mpolctl/cmd_watch.c

@@ -13,6 +13,11 @@ struct verb {
 static const struct verb verbs[] = {
 	{ "show", cmd_show, "show the node's memory topology and the kernel's interleave state" },
 	{ "plan", cmd_plan, "show the weights a task on given CPUs would get" },
+	{ "apply", cmd_apply, "write the system weights (--system) or hand them back to the kernel (--auto)" },
+	{ "recover", cmd_recover, "restore sysfs weights left behind by a crashed job step" },
+	{ "report", cmd_report, "show how a job's memory was placed (from accounting)" },
+	{ "rebalance", cmd_rebalance, "move running tasks' pages to their current plan" },
+	{ "watch", cmd_watch, "rebalance after memory hotplug (runs as a service)" },
 };
 
 static void usage(FILE *out)
