@@ -1,1 +1,1 @@
-# bench
+# bench: benchmarks print ratios measured in the same run

@@ -31,4 +31,15 @@ int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool stri
 		    const struct mpol_kernel_caps *caps, struct mpol_apply_result *res,
 		    char *err, size_t errlen);
 
+/*
+ * mpol_task_apply - what every task does at launch (slurm_spank_task_init, and the
+ * VM tier's launcher): choose from plans[] the one whose initiator holds most of the
+ * task's CPUs (mpol_initiator_for_cpus), then mpol_apply_plan. *chosen points into
+ * plans[]. A task whose CPUs match no plan's initiator gets an error naming its CPUs.
+ */
+int mpol_task_apply(const struct mpol_topology *topo, const struct mpol_plan *plans, int nplans,
+		    const struct mpol_bitmap *cpus, enum mpol_mode mode, bool strict,
+		    const struct mpol_kernel_caps *caps, const struct mpol_plan **chosen,
+		    struct mpol_apply_result *res, char *err, size_t errlen);
+
 #endif

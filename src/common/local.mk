@@ -14,4 +14,5 @@ src_common_libmpol_la_SOURCES = \
 	src/common/site_config.c src/common/site_config.h \
 	src/common/apply.c src/common/apply.h \
 	src/common/wi.c src/common/wi.h \
-	src/common/lease.c src/common/lease.h
+	src/common/lease.c src/common/lease.h \
+	src/common/run_cmd.c src/common/run_cmd.h
