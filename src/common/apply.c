@@ -1,2 +1,115 @@
-/* apply.c - to be written */
+/* apply.c - set the calling task's memory policy from a plan (raw syscalls, no libnuma). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "apply.h"
+#include "error.h"
+
+#define MPOL_INTERLEAVE_MODE 1   /* MPOL_INTERLEAVE in <linux/mempolicy.h> */
+#define MASK_LONGS (MPOL_MAX_NODES / (8 * sizeof(unsigned long)))
+
+static long set_policy(int mode, const unsigned long *mask)
+{
+	/* The kernel reads maxnode - 1 bits. */
+	return syscall(SYS_set_mempolicy, mode, mask, (unsigned long)MPOL_MAX_NODES + 1);
+}
+
+static int plan_mask(const struct mpol_plan *plan, unsigned long *mask, char *err, size_t errlen)
+{
+	memset(mask, 0, MASK_LONGS * sizeof(unsigned long));
+	if (plan->nnodes < 1)
+		return mpol_fail(err, errlen, EINVAL, "the plan for initiator node %d has no memory nodes",
+				 plan->initiator);
+	for (int i = 0; i < plan->nnodes; i++) {
+		int n = plan->nodes[i];
+
+		if (n < 0 || n >= MPOL_MAX_NODES)
+			return mpol_fail(err, errlen, EINVAL, "node %d in the plan is out of range 0-%d",
+					 n, MPOL_MAX_NODES - 1);
+		mask[n / (8 * sizeof(unsigned long))] |= 1UL << (n % (8 * sizeof(unsigned long)));
+	}
+	return 0;
+}
+
+static int refused(const struct mpol_plan *plan, const char *what, int e, char *err, size_t errlen)
+{
+	char nodes[256] = "";
+
+	mpol_plan_format_nodes(plan, nodes, sizeof(nodes));
+	return mpol_fail(err, errlen, e, "set_mempolicy(%s, nodes %s) failed: %s%s", what, nodes, strerror(e),
+			 e == EINVAL ? " (every node must be online, have memory and be allowed by the job's cpuset)" : "");
+}
+
+int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool strict,
+		    const struct mpol_kernel_caps *caps, struct mpol_apply_result *res,
+		    char *err, size_t errlen)
+{
+	unsigned long mask[MASK_LONGS];
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->path = MPOL_PATH_NONE;
+	if (mode == MPOL_MODE_NONE || mode == MPOL_MODE_UNSET)
+		return 0;
+	if (mode == MPOL_MODE_HELP)
+		return mpol_fail(err, errlen, EINVAL, "mode 'help' only prints the syntax; it applies nothing");
+	rc = plan_mask(plan, mask, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (mode == MPOL_MODE_WEIGHTED || mode == MPOL_MODE_AUTO) {
+		if (!caps->weighted_interleave) {
+			snprintf(res->reason, sizeof(res->reason), "kernel has no weighted interleave (needs Linux 6.9)");
+		} else if (set_policy(MPOL_WEIGHTED_INTERLEAVE, mask) == 0) {
+			res->path = MPOL_PATH_WEIGHTED;
+			return 0;
+		} else if (errno == EINVAL) {
+			/* sysfs said yes, the syscall said no (a backport, a container): still a fallback. */
+			snprintf(res->reason, sizeof(res->reason),
+				 "kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL)");
+		} else {
+			return refused(plan, "MPOL_WEIGHTED_INTERLEAVE", errno, err, errlen);
+		}
+		if (strict)
+			return mpol_fail(err, errlen, EOPNOTSUPP,
+					 "strict: this %s; not falling back to interleave", res->reason);
+		res->fell_back = true;
+	}
+	if (set_policy(MPOL_INTERLEAVE_MODE, mask) < 0)
+		return refused(plan, "MPOL_INTERLEAVE", errno, err, errlen);
+	res->path = MPOL_PATH_INTERLEAVE;
+	return 0;
+}
+
+int mpol_task_apply(const struct mpol_topology *topo, const struct mpol_plan *plans, int nplans,
+		    const struct mpol_bitmap *cpus, enum mpol_mode mode, bool strict,
+		    const struct mpol_kernel_caps *caps, const struct mpol_plan **chosen,
+		    struct mpol_apply_result *res, char *err, size_t errlen)
+{
+	char list[256] = "";
+	int initiator, rc;
+
+	*chosen = NULL;
+	memset(res, 0, sizeof(*res));
+	if (mode == MPOL_MODE_NONE || mode == MPOL_MODE_UNSET)
+		return 0;
+	/* A node-independent plan (explicit weights) serves every task. */
+	if (nplans == 1 && plans[0].initiator < 0) {
+		*chosen = &plans[0];
+		return mpol_apply_plan(*chosen, mode, strict, caps, res, err, errlen);
+	}
+	bitmap_format_list(cpus, list, sizeof(list));
+	rc = mpol_initiator_for_cpus(topo, cpus, &initiator, NULL, 0);
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "the task's CPUs %s belong to no NUMA node of this machine", list);
+	for (int i = 0; i < nplans; i++) {
+		if (plans[i].initiator == initiator) {
+			*chosen = &plans[i];
+			return mpol_apply_plan(*chosen, mode, strict, caps, res, err, errlen);
+		}
+	}
+	return mpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan was made",
+			 list, initiator);
+}

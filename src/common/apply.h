@@ -23,9 +23,10 @@ struct mpol_apply_result {
 /*
  * mpol_apply_plan - set_mempolicy for the calling thread.
  * mode WEIGHTED/AUTO want weighted interleave; INTERLEAVE wants plain interleave;
- * NONE sets nothing. Returns 0 or -errno (-EOPNOTSUPP when strict forbids the
- * fallback, with "strict: kernel has no weighted interleave; not falling back to
- * interleave").
+ * NONE sets nothing. Falls back to interleave when caps say the kernel has no weighted
+ * interleave or the syscall answers EINVAL (res->fell_back, res->reason). Returns 0 or
+ * -errno (-EOPNOTSUPP when strict forbids the fallback, with "strict: this kernel has
+ * no weighted interleave (needs Linux 6.9); not falling back to interleave").
  */
 int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool strict,
 		    const struct mpol_kernel_caps *caps, struct mpol_apply_result *res,

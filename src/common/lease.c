@@ -1,2 +1,384 @@
-/* lease.c - to be written */
+/* lease.c - journal, lock and restore for the global weighted-interleave table. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
 #include "lease.h"
+#include "sysfs.h"
+
+#define JOURNAL_NAME "weights.journal"
+#define JOURNAL_VERSION "slurm-mempolicy lease v1"
+
+struct lease_files {
+	int lock_fd;
+	char lock[4200];
+	char journal[4200];
+	char tmp[4200];
+};
+
+static int pid_start_time(pid_t pid, uint64_t *start)
+{
+	char path[64], buf[1024];
+	const char *p;
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	rc = mpol_read_text(path, buf, sizeof(buf));
+	if (rc < 0)
+		return rc;
+	/* The command name may hold spaces and ')': fields restart after the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	/* starttime is field 22; after ')' comes field 3 (state). */
+	for (int field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%" SCNu64, start) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+int mpol_lease_owner_self(struct mpol_lease_owner *owner, char *err, size_t errlen)
+{
+	int rc;
+
+	if (owner->pid == 0)
+		owner->pid = getpid();
+	rc = pid_start_time(owner->pid, &owner->pid_start);
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot read the start time of pid %d from /proc: %s",
+				 (int)owner->pid, strerror(-rc));
+	return 0;
+}
+
+bool mpol_lease_owner_alive(const struct mpol_lease_owner *owner)
+{
+	uint64_t start;
+
+	if (owner->pid <= 0 || pid_start_time(owner->pid, &start) < 0)
+		return false;
+	return start == owner->pid_start;   /* else the pid was recycled */
+}
+
+static bool same_owner(const struct mpol_lease_owner *a, const struct mpol_lease_owner *b)
+{
+	return a->job_id == b->job_id && a->step_id == b->step_id && a->pid == b->pid &&
+	       a->pid_start == b->pid_start;
+}
+
+static void describe_owner(const struct mpol_lease_owner *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "job %" PRIu32 " step %" PRIu32 " (uid %u, pid %d)", o->job_id, o->step_id,
+		 (unsigned)o->uid, (int)o->pid);
+}
+
+/* Open the state directory's lock and hold it (shared for readers) until unlock_files. */
+static int lock_files(const char *statedir, bool create, int how, struct lease_files *f,
+		      char *err, size_t errlen)
+{
+	f->lock_fd = -1;
+	if (snprintf(f->lock, sizeof(f->lock), "%s/lock", statedir) >= (int)sizeof(f->lock))
+		return mpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", statedir);
+	snprintf(f->journal, sizeof(f->journal), "%s/" JOURNAL_NAME, statedir);
+	snprintf(f->tmp, sizeof(f->tmp), "%s/." JOURNAL_NAME ".tmp", statedir);
+	if (create && mkdir(statedir, 0755) < 0 && errno != EEXIST)
+		return mpol_fail(err, errlen, errno, "cannot create the state directory %s: %s",
+				 statedir, strerror(errno));
+	f->lock_fd = open(f->lock, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (f->lock_fd < 0) {
+		if (!create && errno == ENOENT)
+			return -ENOENT;    /* nothing was ever journaled here */
+		return mpol_fail(err, errlen, errno, "cannot open the lease lock %s: %s", f->lock, strerror(errno));
+	}
+	while (flock(f->lock_fd, how) < 0) {
+		if (errno != EINTR) {
+			int e = errno;
+
+			close(f->lock_fd);
+			return mpol_fail(err, errlen, e, "cannot lock %s: %s", f->lock, strerror(e));
+		}
+	}
+	return 0;
+}
+
+static void unlock_files(struct lease_files *f)
+{
+	if (f->lock_fd >= 0)
+		close(f->lock_fd);   /* drops the flock */
+	f->lock_fd = -1;
+}
+
+static int sync_dir(const char *file)
+{
+	char dir[4200];
+	char *slash;
+	int fd, rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+static int parse_owner(const char *line, struct mpol_lease_owner *o)
+{
+	unsigned uid;
+	int pid, used = 0;
+
+	if (sscanf(line, "owner job=%" SCNu32 " step=%" SCNu32 " uid=%u pid=%d start=%" SCNu64 "%n",
+		   &o->job_id, &o->step_id, &uid, &pid, &o->pid_start, &used) != 5 || line[used] != '\0')
+		return -EINVAL;
+	o->uid = (uid_t)uid;
+	o->pid = (pid_t)pid;
+	return 0;
+}
+
+/* Read the journal: 0, -ENOENT when there is none, -EBADMSG with a sentence when malformed. */
+static int read_journal(const struct lease_files *f, struct mpol_lease_state *st, char *err, size_t errlen)
+{
+	char buf[16384], werr[MPOL_ERRLEN];
+	char *owner, *saved;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	rc = mpol_read_text(f->journal, buf, sizeof(buf));
+	if (rc == -ENOENT)
+		return -ENOENT;
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot read the lease journal %s: %s", f->journal, strerror(-rc));
+	owner = strchr(buf, '\n');
+	saved = owner ? strchr(owner + 1, '\n') : NULL;
+	if (saved) {
+		*owner++ = '\0';
+		*saved++ = '\0';
+	}
+	if (!saved || strcmp(buf, JOURNAL_VERSION) || parse_owner(owner, &st->owner) < 0 ||
+	    strncmp(saved, "saved ", 6) || strchr(saved, '\n'))
+		return mpol_fail(err, errlen, EBADMSG,
+				 "the lease journal %s is malformed (not the 3 lines this version writes); nothing "
+				 "was changed: check the weights with 'mpolctl show', then remove the file", f->journal);
+	if (mpol_wi_parse(saved + 6, &st->saved, werr, sizeof(werr)) < 0)
+		return mpol_fail(err, errlen, EBADMSG,
+				 "the lease journal %s is malformed (%s); nothing was changed: check the weights "
+				 "with 'mpolctl show', then remove the file", f->journal, werr);
+	st->held = true;
+	st->holder_alive = mpol_lease_owner_alive(&st->owner);
+	return 0;
+}
+
+/* Write the journal where a crash can never leave half of it: temp file, fsync, rename. */
+static int write_journal(const struct lease_files *f, const struct mpol_lease_owner *o,
+			 const struct mpol_wi_table *saved, char *err, size_t errlen)
+{
+	char table[8192], text[8400];
+	int fd, len, rc = 0;
+
+	if (mpol_wi_format(saved, table, sizeof(table)) < 0)
+		return mpol_fail(err, errlen, ENOSPC, "the weights table is too large to journal");
+	len = snprintf(text, sizeof(text), JOURNAL_VERSION "\nowner job=%" PRIu32 " step=%" PRIu32
+		       " uid=%u pid=%d start=%" PRIu64 "\nsaved %s\n",
+		       o->job_id, o->step_id, (unsigned)o->uid, (int)o->pid, o->pid_start, table);
+	fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return mpol_fail(err, errlen, errno, "cannot create %s: %s", f->tmp, strerror(errno));
+	errno = 0;
+	if (write(fd, text, (size_t)len) != len || fsync(fd) < 0)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	if (!rc && rename(f->tmp, f->journal) < 0)
+		rc = -errno;
+	if (!rc)
+		rc = sync_dir(f->journal);
+	if (rc) {
+		unlink(f->tmp);
+		return mpol_fail(err, errlen, -rc, "cannot write the lease journal %s: %s", f->journal, strerror(-rc));
+	}
+	return 0;
+}
+
+static int remove_journal(const struct lease_files *f, char *err, size_t errlen)
+{
+	if (unlink(f->journal) < 0 && errno != ENOENT)
+		return mpol_fail(err, errlen, errno, "weights restored, but the journal %s cannot be removed: %s",
+				 f->journal, strerror(errno));
+	sync_dir(f->journal);
+	return 0;
+}
+
+/* Put the journaled table back and drop the journal (kept when a node write failed). */
+static int restore_journal(const struct lease_files *f, const struct mpol_lease_state *st, const char *fsroot,
+			   bool *auto_failed, char *err, size_t errlen)
+{
+	char rerr[MPOL_ERRLEN] = "";
+	int rc;
+
+	rc = mpol_wi_restore(fsroot, &st->saved, auto_failed, rerr, sizeof(rerr));
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "%s; the journal %s stays for 'mpolctl recover'", rerr, f->journal);
+	rc = remove_journal(f, err, errlen);
+	if (rc == 0 && *auto_failed)
+		mpol_fail(err, errlen, ENODEV, "%s", rerr);
+	return rc;
+}
+
+int mpol_lease_acquire(const char *statedir, const char *fsroot, const struct mpol_lease_owner *owner,
+		       const struct mpol_wi_table *weights, const struct mpol_bitmap *which,
+		       char *err, size_t errlen)
+{
+	struct lease_files f;
+	struct mpol_lease_state st;
+	struct mpol_wi_table now;
+	char who[128];
+	bool auto_failed, ours = false;
+	int n, rc;
+
+	rc = lock_files(statedir, true, LOCK_EX, &f, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = read_journal(&f, &st, err, errlen);
+	if (rc == 0 && same_owner(&st.owner, owner)) {
+		ours = true;
+	} else if (rc == 0 && st.holder_alive) {
+		describe_owner(&st.owner, who, sizeof(who));
+		rc = mpol_fail(err, errlen, EBUSY, "the node's interleave weights are held by %s; "
+			       "this step runs on the current weights", who);
+		goto out;
+	} else if (rc == 0) {
+		/* The previous holder died without restoring: undo it before journaling anew. */
+		rc = restore_journal(&f, &st, fsroot, &auto_failed, err, errlen);
+		if (rc < 0)
+			goto out;
+	} else if (rc != -ENOENT) {
+		goto out;
+	}
+	rc = mpol_wi_read(fsroot, &now, err, errlen);
+	if (rc < 0)
+		goto out;
+	if (!now.present) {
+		rc = mpol_fail(err, errlen, EOPNOTSUPP, "this kernel has no weighted-interleave weights in sysfs "
+			       "(needs Linux 6.9); nothing was written");
+		goto out;
+	}
+	for (n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1)) {
+		if (n >= MPOL_MAX_NODES || !bitmap_test(&now.has_file, n)) {
+			rc = mpol_fail(err, errlen, ENOENT, "node %d has no weighted-interleave weight file: it is "
+				       "offline or has no memory; nothing was written", n);
+			goto out;
+		}
+	}
+	if (!ours) {
+		rc = write_journal(&f, owner, &now, err, errlen);
+		if (rc < 0)
+			goto out;
+		st.saved = now;
+	}
+	rc = mpol_wi_write(fsroot, weights, which, err, errlen);
+	if (rc < 0) {
+		char rerr[MPOL_ERRLEN];
+
+		/* Undo the nodes already written; the caller sees the write error. */
+		if (restore_journal(&f, &st, fsroot, &auto_failed, rerr, sizeof(rerr)) < 0)
+			mpol_fail(err + strlen(err), errlen - strlen(err), EIO, "; %s", rerr);
+	}
+out:
+	unlock_files(&f);
+	return rc;
+}
+
+int mpol_lease_release(const char *statedir, const char *fsroot, const struct mpol_lease_owner *owner,
+		       bool *auto_failed, char *err, size_t errlen)
+{
+	struct lease_files f;
+	struct mpol_lease_state st;
+	char who[128];
+	bool af = false;
+	int rc;
+
+	rc = lock_files(statedir, false, LOCK_EX, &f, err, errlen);
+	if (rc == -ENOENT)
+		return mpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", statedir);
+	if (rc < 0)
+		return rc;
+	rc = read_journal(&f, &st, err, errlen);
+	if (rc == -ENOENT)
+		rc = mpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", statedir);
+	if (rc < 0)
+		goto out;
+	if (!same_owner(&st.owner, owner)) {
+		describe_owner(&st.owner, who, sizeof(who));
+		rc = mpol_fail(err, errlen, EPERM, "the weights lease is held by %s, not by this step; left as it is", who);
+		goto out;
+	}
+	rc = restore_journal(&f, &st, fsroot, &af, err, errlen);
+out:
+	if (auto_failed)
+		*auto_failed = af;
+	unlock_files(&f);
+	return rc;
+}
+
+int mpol_lease_recover(const char *statedir, const char *fsroot, bool force,
+		       struct mpol_lease_state *found, char *err, size_t errlen)
+{
+	struct lease_files f;
+	char who[128];
+	int rc;
+
+	memset(found, 0, sizeof(*found));
+	rc = lock_files(statedir, false, LOCK_EX, &f, err, errlen);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	rc = read_journal(&f, found, err, errlen);
+	if (rc == -ENOENT) {
+		rc = 0;
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	if (found->holder_alive && !force) {
+		describe_owner(&found->owner, who, sizeof(who));
+		rc = mpol_fail(err, errlen, EBUSY, "the weights lease belongs to %s, which is still running; "
+			       "it restores them itself at step end (--force restores now)", who);
+		goto out;
+	}
+	rc = restore_journal(&f, found, fsroot, &found->auto_failed, err, errlen);
+	found->restored = rc == 0;
+out:
+	unlock_files(&f);
+	return rc;
+}
+
+int mpol_lease_inspect(const char *statedir, struct mpol_lease_state *st, char *err, size_t errlen)
+{
+	struct lease_files f;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	rc = lock_files(statedir, false, LOCK_SH, &f, err, errlen);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	rc = read_journal(&f, st, err, errlen);
+	if (rc == -ENOENT)
+		rc = 0;
+	unlock_files(&f);
+	return rc;
+}

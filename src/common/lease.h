@@ -5,7 +5,12 @@
  * prior table and the owner, fsync'ed, renamed into place), then write the weights.
  * Release: lock, check the owner, restore the journaled table, remove the journal.
  * A holder is alive when its pid exists with the same start time (so a recycled pid
- * does not keep a dead lease alive).
+ * does not keep a dead lease alive). Holders are processes of this host: /proc is
+ * always the real one, even when fsroot points sysfs at a test tree.
+ *
+ * Files in STATEDIR: "lock" (flock), "weights.journal" (three lines: a version line,
+ * "owner job=J step=S uid=U pid=P start=T", "saved <mpol_wi_format text>"). Every
+ * call takes the lock for its whole duration, so two steps never interleave writes.
  */
 #ifndef MPOL_LEASE_H
 #define MPOL_LEASE_H
@@ -28,25 +33,45 @@ struct mpol_lease_owner {
 struct mpol_lease_state {
 	bool held;                 /* a journal exists */
 	bool holder_alive;
+	bool restored;             /* recover: the journal was put back and removed */
+	bool auto_failed;          /* recover: auto=true was refused (ENODEV), nodes restored */
 	struct mpol_lease_owner owner;
 	struct mpol_wi_table saved; /* the table to restore */
 };
 
-/* Fill owner->pid_start for owner->pid from /proc (under fsroot). */
-int mpol_lease_owner_self(const char *fsroot, struct mpol_lease_owner *owner, char *err, size_t errlen);
+/* Fill owner->pid_start for owner->pid (0 = the calling process, then set) from /proc. */
+int mpol_lease_owner_self(struct mpol_lease_owner *owner, char *err, size_t errlen);
 
+/* Is this owner's process still the one that took the lease? */
+bool mpol_lease_owner_alive(const struct mpol_lease_owner *owner);
+
+/*
+ * mpol_lease_acquire - journal the whole current table, then write weights[n] for n in
+ * `which`. Creates statedir (0755) when missing. -EBUSY when a live process holds the
+ * lease (err names its job, step, uid and pid): nothing is written. A dead holder's
+ * journal is restored first. When writing fails, the journaled table is put back.
+ * The same owner acquiring again rewrites the weights under its existing journal.
+ */
 int mpol_lease_acquire(const char *statedir, const char *fsroot, const struct mpol_lease_owner *owner,
 		       const struct mpol_wi_table *weights, const struct mpol_bitmap *which,
 		       char *err, size_t errlen);
 
+/*
+ * mpol_lease_release - restore the journaled table and remove the journal.
+ * -ENOENT when there is no journal, -EPERM when another owner holds it (nothing is
+ * touched). When auto=true is refused (ENODEV), *auto_failed is set, err says so and
+ * the return is 0. When a node cannot be written the journal stays for
+ * `mpolctl recover`. auto_failed may be NULL.
+ */
 int mpol_lease_release(const char *statedir, const char *fsroot, const struct mpol_lease_owner *owner,
-		       char *err, size_t errlen);
+		       bool *auto_failed, char *err, size_t errlen);
 
-/* Restore a dead holder's journal (force: even when the holder looks alive). */
+/* Restore a dead holder's journal (force: even when the holder looks alive).
+ * No journal: 0 with found->held false. A live holder without force: -EBUSY. */
 int mpol_lease_recover(const char *statedir, const char *fsroot, bool force,
 		       struct mpol_lease_state *found, char *err, size_t errlen);
 
-int mpol_lease_inspect(const char *statedir, const char *fsroot, struct mpol_lease_state *st,
-		       char *err, size_t errlen);
+/* Read the journal without changing anything (st->held false when there is none). */
+int mpol_lease_inspect(const char *statedir, struct mpol_lease_state *st, char *err, size_t errlen);
 
 #endif

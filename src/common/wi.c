@@ -1,2 +1,281 @@
-/* wi.c - to be written */
+/* wi.c - read, write, restore and serialize the kernel's weighted-interleave table. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "sysfs.h"
 #include "wi.h"
+
+#define WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
+
+/* 6.16 named the file auto; some 6.18/6.19 builds spell it __auto_type. */
+static const char *const auto_names[] = { "auto", "__auto_type" };
+
+static bool is_auto_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(auto_names) / sizeof(auto_names[0]); i++)
+		if (!strcmp(name, auto_names[i]))
+			return true;
+	return false;
+}
+
+/* "node12" -> 12; -1 for any other name. */
+static int node_from_name(const char *name)
+{
+	char *end;
+	long n;
+
+	if (strncmp(name, "node", 4) || name[4] < '0' || name[4] > '9')
+		return -1;
+	errno = 0;
+	n = strtol(name + 4, &end, 10);
+	if (errno || *end || n >= MPOL_MAX_NODES)
+		return -1;
+	return (int)n;
+}
+
+static int read_weight(const char *path, int node, uint8_t *w, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = mpol_read_u64(path, &v);
+
+	if (rc == -EINVAL || (rc == 0 && v > 255))
+		return mpol_fail(err, errlen, EINVAL, "%s does not hold a weight 0-255 for node %d", path, node);
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot read %s: %s", path, strerror(-rc));
+	*w = (uint8_t)v;
+	return 0;
+}
+
+static int read_auto(const char *path, int *enabled, char *err, size_t errlen)
+{
+	char buf[32];
+	int rc = mpol_read_text(path, buf, sizeof(buf));
+
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot read %s: %s", path, strerror(-rc));
+	if (!strcmp(buf, "true") || !strcmp(buf, "1"))
+		*enabled = 1;
+	else if (!strcmp(buf, "false") || !strcmp(buf, "0"))
+		*enabled = 0;
+	else
+		return mpol_fail(err, errlen, EINVAL, "%s holds '%s', expected true or false", path, buf);
+	return 0;
+}
+
+int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t errlen)
+{
+	char dir[4096], path[4400];
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->auto_enabled = -1;
+	if (mpol_fs_path(fsroot, dir, sizeof(dir), WI_DIR) < 0)
+		return mpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
+	d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;      /* kernel before 6.9: no table, not an error */
+		return mpol_fail(err, errlen, errno, "cannot open %s: %s", dir, strerror(errno));
+	}
+	t->present = true;
+	while (rc == 0 && (de = readdir(d))) {
+		int node = node_from_name(de->d_name);
+
+		if (node < 0 && !is_auto_name(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (node >= 0) {
+			rc = read_weight(path, node, &t->weight[node], err, errlen);
+			if (rc == 0)
+				bitmap_set(&t->has_file, node);
+		} else {
+			strcpy(t->auto_name, de->d_name);   /* one of auto_names[], all short */
+			rc = read_auto(path, &t->auto_enabled, err, errlen);
+		}
+		/* A node hot-removed between readdir and read is simply not in the table. */
+		if (rc == -ENOENT) {
+			rc = 0;
+			if (node < 0) {
+				t->auto_name[0] = '\0';
+				t->auto_enabled = -1;
+			}
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int write_node(const char *fsroot, int node, unsigned weight, char *err, size_t errlen)
+{
+	char path[4400], val[8];
+	int rc;
+
+	if (mpol_fs_path(fsroot, path, sizeof(path), WI_DIR "/node%d", node) < 0)
+		return mpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
+	snprintf(val, sizeof(val), "%u", weight);
+	rc = mpol_write_text(path, val);
+	if (rc == -ENOENT)
+		return mpol_fail(err, errlen, ENOENT,
+				 "node %d has no weighted-interleave weight file (%s): it is offline or has no memory",
+				 node, path);
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot write weight %u to %s: %s", weight, path, strerror(-rc));
+	return 0;
+}
+
+int mpol_wi_write(const char *fsroot, const struct mpol_wi_table *t,
+		  const struct mpol_bitmap *which, char *err, size_t errlen)
+{
+	int n, rc;
+
+	for (n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1)) {
+		if (n >= MPOL_MAX_NODES)
+			return mpol_fail(err, errlen, EINVAL, "node %d is beyond the largest node id %d",
+					 n, MPOL_MAX_NODES - 1);
+		if (t->weight[n] == 0)
+			return mpol_fail(err, errlen, EINVAL, "weight 0 for node %d: weights are 1-255", n);
+		rc = write_node(fsroot, n, t->weight[n], err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The auto file this kernel has ("" when none), whatever the journal's kernel called it. */
+static int find_auto(const char *fsroot, char *path, size_t len)
+{
+	for (size_t i = 0; i < sizeof(auto_names) / sizeof(auto_names[0]); i++) {
+		FILE *f;
+
+		if (mpol_fs_path(fsroot, path, len, WI_DIR "/%s", auto_names[i]) < 0)
+			return -ENAMETOOLONG;
+		f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool *auto_failed,
+		    char *err, size_t errlen)
+{
+	char path[4400];
+	int n, rc, first = 0;
+
+	*auto_failed = false;
+	for (n = bitmap_next(&saved->has_file, 0); n >= 0 && n < MPOL_MAX_NODES;
+	     n = bitmap_next(&saved->has_file, n + 1)) {
+		/* 6.9-6.15 show 0 for "never set" (default 1); there is nothing to put back. */
+		if (saved->weight[n] == 0)
+			continue;
+		rc = write_node(fsroot, n, saved->weight[n], first ? NULL : err, errlen);
+		/* A node removed since the journal was written has nothing to restore. */
+		if (rc < 0 && rc != -ENOENT && !first)
+			first = rc;
+	}
+	if (first)
+		return first;
+	if (saved->auto_enabled != 1)
+		return 0;      /* writing the nodes already turned auto off */
+	rc = find_auto(fsroot, path, sizeof(path));
+	if (rc == 0)
+		rc = mpol_write_text(path, "true");
+	if (rc == -ENODEV) {
+		*auto_failed = true;
+		mpol_fail(err, errlen, ENODEV,
+			  "node weights restored, but the kernel refused auto=true (ENODEV): it has no "
+			  "bandwidth data (HMAT) to compute weights from, so auto stays off with the restored weights");
+		return 0;
+	}
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "node weights restored, but auto could not be turned back on (%s): %s",
+				 rc == -ENOENT ? "this kernel has no auto file" : path, strerror(-rc));
+	return 0;
+}
+
+int mpol_wi_format(const struct mpol_wi_table *t, char *buf, size_t len)
+{
+	size_t off;
+	int n, w;
+
+	w = snprintf(buf, len, "auto=%d", t->auto_enabled);
+	if (w < 0 || (size_t)w >= len)
+		return -ENOSPC;
+	off = (size_t)w;
+	for (n = bitmap_next(&t->has_file, 0); n >= 0 && n < MPOL_MAX_NODES; n = bitmap_next(&t->has_file, n + 1)) {
+		w = snprintf(buf + off, len - off, " %d:%u", n, t->weight[n]);
+		if (w < 0 || (size_t)w >= len - off)
+			return -ENOSPC;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static int parse_entry(const char *tok, struct mpol_wi_table *t, bool *seen_auto, char *err, size_t errlen)
+{
+	char *end;
+	long node, weight;
+
+	if (!strncmp(tok, "auto=", 5)) {
+		if (*seen_auto)
+			return mpol_fail(err, errlen, EINVAL, "'auto=' appears twice in the weights '%s'", tok);
+		*seen_auto = true;
+		if (!strcmp(tok + 5, "1") || !strcmp(tok + 5, "0") || !strcmp(tok + 5, "-1")) {
+			t->auto_enabled = atoi(tok + 5);
+			return 0;
+		}
+		return mpol_fail(err, errlen, EINVAL, "bad auto state '%s': expected auto=1, auto=0 or auto=-1", tok);
+	}
+	node = isdigit((unsigned char)tok[0]) ? strtol(tok, &end, 10) : -1;
+	if (node < 0 || *end != ':' || node >= MPOL_MAX_NODES)
+		return mpol_fail(err, errlen, EINVAL, "bad entry '%s': expected NODE:WEIGHT with NODE 0-%d",
+				 tok, MPOL_MAX_NODES - 1);
+	weight = isdigit((unsigned char)end[1]) ? strtol(end + 1, &end, 10) : -1;
+	if (weight < 0 || *end || weight > 255)
+		return mpol_fail(err, errlen, EINVAL, "bad entry '%s': the weight must be 0-255", tok);
+	if (bitmap_test(&t->has_file, (int)node))
+		return mpol_fail(err, errlen, EINVAL, "node %ld appears twice in the weights", node);
+	bitmap_set(&t->has_file, (int)node);
+	t->weight[node] = (uint8_t)weight;
+	return 0;
+}
+
+int mpol_wi_parse(const char *text, struct mpol_wi_table *t, char *err, size_t errlen)
+{
+	char tok[64];
+	bool seen_auto = false;
+	const char *p = text;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->auto_enabled = -1;
+	t->present = true;
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (!n)
+			break;
+		if (n >= sizeof(tok))
+			return mpol_fail(err, errlen, EINVAL, "entry '%.20s...' in the weights is too long", p);
+		memcpy(tok, p, n);
+		tok[n] = '\0';
+		rc = parse_entry(tok, t, &seen_auto, err, errlen);
+		if (rc < 0)
+			return rc;
+		p += n;
+	}
+	if (!seen_auto)
+		return mpol_fail(err, errlen, EINVAL, "the weights '%s' lack the auto state (auto=1|0|-1)", text);
+	return 0;
+}
