@@ -7,7 +7,11 @@ src_plugins_mem_interleave_mem_interleave_la_LDFLAGS = $(AM_LDFLAGS) -module -av
 	-Wl,--version-script=$(top_srcdir)/src/plugins/mem_interleave/exports.map
 EXTRA_src_plugins_mem_interleave_mem_interleave_la_DEPENDENCIES = src/plugins/mem_interleave/exports.map
 src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
-	src/plugins/mem_interleave/plugin.c \
+	src/plugins/mem_interleave/plugin.c src/plugins/mem_interleave/plugin.h \
+	src/plugins/mem_interleave/options.c \
+	src/plugins/mem_interleave/local.c \
+	src/plugins/mem_interleave/step.c \
+	src/plugins/mem_interleave/task.c \
 	src/plugins/mem_interleave/accounting.c src/plugins/mem_interleave/accounting.h
 endif
 EXTRA_DIST += src/plugins/mem_interleave/exports.map

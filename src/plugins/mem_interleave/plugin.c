@@ -1,3 +1,61 @@
-/* plugin.c - to be written */
+/* plugin.c - the SPANK entry points: each hands its context to the file that owns it. */
 #include <slurm/spank.h>
+
+#include "plugin.h"
+
 SPANK_PLUGIN(mem_interleave, 1);
+
+static struct mi_ctx ctx;
+
+struct mi_ctx *mi_ctx(void)
+{
+	return &ctx;
+}
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	switch (spank_context()) {
+	case S_CTX_LOCAL:
+	case S_CTX_REMOTE:
+	case S_CTX_ALLOCATOR:
+		return options_register(sp);
+	default:
+		return 0;
+	}
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	switch (spank_context()) {
+	case S_CTX_LOCAL:
+	case S_CTX_ALLOCATOR:
+		return local_init_post_opt(sp);
+	case S_CTX_REMOTE:
+		return step_init_post_opt(sp, ac, av);
+	default:
+		return 0;
+	}
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	return spank_context() == S_CTX_REMOTE ? task_init(sp) : 0;
+}
+
+int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	return spank_context() == S_CTX_REMOTE ? step_task_post_fork(sp) : 0;
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	return spank_context() == S_CTX_REMOTE ? step_exit(sp) : 0;
+}

@@ -1,0 +1,258 @@
+/* step.c - slurmstepd (root): site config, topology, one plan per initiator, the
+ * weights lease, and its release at step end. Tasks inherit the plans when forked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <slurm/slurm.h>
+
+#include "accounting.h"
+#include "plugin.h"
+#include "sysfs.h"
+#include "wi.h"
+
+/* Remember why the step cannot have the placement it asked for; its tasks fail with it. */
+static int step_fail(struct mi_ctx *c, const char *what, const char *err)
+{
+	snprintf(c->failure, sizeof(c->failure), "%s%s", what, err);
+	slurm_error(MI_LOG "job %u step %u: %s", c->owner.job_id, c->owner.step_id, c->failure);
+	return 0;
+}
+
+/* Memory for this step on this node in kB: the step's own limit, else the job's. */
+static uint64_t step_mem_kb(spank_t sp)
+{
+	uint64_t mb = 0;
+
+	if (spank_get_item(sp, S_STEP_ALLOC_MEM, &mb) != ESPANK_SUCCESS || mb == 0)
+		if (spank_get_item(sp, S_JOB_ALLOC_MEM, &mb) != ESPANK_SUCCESS)
+			mb = 0;
+	return mb * 1024;
+}
+
+static void plan_options(const struct mi_ctx *c, uint64_t mem_kb, struct mpol_plan_opts *o)
+{
+	mpol_plan_opts_default(o);
+	o->algorithm = c->cfg.algorithm;
+	o->weight.precision = c->spec.has_precision ? c->spec.precision : c->cfg.precision;
+	o->weight.max_sum = c->cfg.max_weight_sum;
+	o->scope = c->spec.has_scope ? c->spec.scope : MPOL_SCOPE_SOCKET;
+	o->mem_kb = mem_kb;
+	o->has_nodes = c->spec.has_nodes;
+	o->nodes = c->spec.nodes;
+	o->has_weights = c->spec.has_weights;
+	memcpy(o->weights, c->spec.weights, sizeof(o->weights));
+}
+
+/*
+ * Does the job own every CPU of this node? Slurm gives its cores here as a list;
+ * a core holds as many CPUs as cpu0 has thread siblings.
+ */
+static bool job_owns_node(spank_t sp, const struct mi_ctx *c)
+{
+	struct mpol_bitmap cores, all, sib;
+	char *list = NULL, path[4200], text[256];
+	int threads = 1;
+
+	if (spank_get_item(sp, S_JOB_ALLOC_CORES, &list) != ESPANK_SUCCESS || !list ||
+	    bitmap_parse_list(list, MPOL_MAX_CPUS, &cores, NULL, 0) < 0)
+		return false;
+	bitmap_clear(&all);
+	for (int i = 0; i < c->topo.nnodes; i++)
+		bitmap_or(&all, &c->topo.nodes[i].cpus);
+	if (mpol_fs_path(c->cfg.fsroot, path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+			 bitmap_next(&all, 0)) == 0 &&
+	    mpol_read_text(path, text, sizeof(text)) == 0 &&
+	    bitmap_parse_list(text, MPOL_MAX_CPUS, &sib, NULL, 0) == 0 && bitmap_count(&sib) > 0)
+		threads = bitmap_count(&sib);
+	return bitmap_count(&cores) * threads >= bitmap_count(&all);
+}
+
+/* One global table holding every plan's weights; false when two plans disagree on a node. */
+static bool plans_table(const struct mi_ctx *c, struct mpol_wi_table *t, struct mpol_bitmap *which)
+{
+	memset(t, 0, sizeof(*t));
+	bitmap_clear(which);
+	for (int i = 0; i < c->nplans; i++) {
+		const struct mpol_plan *p = &c->plans[i];
+
+		for (int j = 0; j < p->nnodes; j++) {
+			int n = p->nodes[j];
+
+			if (bitmap_test(which, n) && t->weight[n] != p->weights[j])
+				return false;
+			bitmap_set(which, n);
+			t->weight[n] = (uint8_t)p->weights[j];
+		}
+	}
+	return true;
+}
+
+static bool table_holds(const struct mpol_wi_table *now, const struct mpol_wi_table *want,
+			const struct mpol_bitmap *which)
+{
+	for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1))
+		if (!bitmap_test(&now->has_file, n) || now->weight[n] != want->weight[n])
+			return false;
+	return true;
+}
+
+/* Take the weights lease when the site allows it and the node's table differs. */
+static void take_lease(spank_t sp, struct mi_ctx *c)
+{
+	struct mpol_wi_table want, now;
+	struct mpol_bitmap which;
+	char err[MPOL_ERRLEN];
+
+	if (c->spec.mode != MPOL_MODE_WEIGHTED || !c->caps.weighted_interleave)
+		return;
+	if (!plans_table(c, &want, &which)) {
+		snprintf(c->note, sizeof(c->note), "the sockets' plans disagree on a node's weight "
+			 "(scope=all on several sockets); running on the node's current weights");
+		return;
+	}
+	if (mpol_wi_read(c->cfg.fsroot, &now, err, sizeof(err)) < 0) {
+		snprintf(c->note, sizeof(c->note), "%s", err);
+		return;
+	}
+	if (table_holds(&now, &want, &which))
+		return;        /* the system weights already are this step's */
+	if (c->cfg.sysfs == MPOL_SYSFS_NEVER) {
+		snprintf(c->note, sizeof(c->note), "the site does not let jobs write weights (sysfs=never); "
+			 "running on the node's system weights");
+		return;
+	}
+	if (c->cfg.sysfs == MPOL_SYSFS_EXCLUSIVE && !job_owns_node(sp, c)) {
+		snprintf(c->note, sizeof(c->note), "the job shares the node (sysfs=exclusive); "
+			 "running on the node's system weights");
+		return;
+	}
+	if (mpol_lease_owner_self(&c->owner, err, sizeof(err)) < 0 ||
+	    mpol_lease_acquire(c->cfg.statedir, c->cfg.fsroot, &c->owner, &want, &which, err, sizeof(err)) < 0) {
+		snprintf(c->note, sizeof(c->note), "%s", err);
+		slurm_info(MI_LOG "job %u step %u: weights not written: %s", c->owner.job_id, c->owner.step_id, err);
+		return;
+	}
+	c->lease_held = true;
+}
+
+/* What the tasks will really get: the kernel's table for each plan's nodes. */
+static void use_kernel_weights(struct mi_ctx *c)
+{
+	struct mpol_wi_table now;
+	char err[MPOL_ERRLEN];
+
+	if (!c->caps.weighted_interleave || c->spec.mode == MPOL_MODE_INTERLEAVE ||
+	    mpol_wi_read(c->cfg.fsroot, &now, err, sizeof(err)) < 0 || !now.present)
+		return;
+	for (int i = 0; i < c->nplans; i++) {
+		struct mpol_plan *p = &c->plans[i];
+
+		p->weight_sum = 0;
+		for (int j = 0; j < p->nnodes; j++) {
+			unsigned w = now.weight[p->nodes[j]];
+
+			p->weights[j] = w ? w : 1;      /* 0: never set, the kernel uses 1 */
+			p->weight_sum += p->weights[j];
+		}
+		p->efficiency = mpol_weights_efficiency(p->shares, p->weights, p->nnodes);
+	}
+}
+
+static void begin_accounting(struct mi_ctx *c)
+{
+	struct step_placement sp = {
+		.job_id = c->owner.job_id,
+		.step_id = c->owner.step_id,
+		.spec = &c->spec,
+		.plans = c->plans,
+		.nplans = c->nplans,
+		.caps = &c->caps,
+		.path = c->spec.mode == MPOL_MODE_INTERLEAVE || !c->caps.weighted_interleave ?
+			MPOL_PATH_INTERLEAVE : MPOL_PATH_WEIGHTED,
+		.sysfs_written = c->lease_held,
+		.note = c->note[0] ? c->note : NULL,
+		.sample_interval = c->cfg.sample_interval,
+	};
+	char err[MPOL_ERRLEN];
+
+	if (accounting_step_begin(&sp, err, sizeof(err)) < 0)
+		slurm_error(MI_LOG "job %u step %u: placement record: %s", c->owner.job_id, c->owner.step_id, err);
+}
+
+int step_init_post_opt(spank_t sp, int ac, char **av)
+{
+	struct mi_ctx *c = mi_ctx();
+	struct mpol_plan_opts opts;
+	char err[MPOL_ERRLEN];
+	uid_t uid = 0;
+
+	spank_get_item(sp, S_JOB_ID, &c->owner.job_id);
+	spank_get_item(sp, S_JOB_STEPID, &c->owner.step_id);
+	spank_get_item(sp, S_JOB_UID, &uid);
+	c->owner.uid = uid;
+	mpol_config_default(&c->cfg);
+	if (mpol_config_parse(ac, av, &c->cfg, err, sizeof(err)) < 0) {
+		/* The admin's mistake must not take down jobs that did not ask for us. */
+		slurm_error(MI_LOG "plugstack.conf arguments: %s", err);
+		if (c->opt_given)
+			step_fail(c, "the site's plugstack.conf arguments for mem_interleave are wrong; "
+				  "ask the administrator (slurmd log): ", err);
+		return 0;
+	}
+	c->spec = c->opt_given ? c->opt_spec : c->cfg.default_spec;
+	/* The extern step runs no user tasks. */
+	if (c->owner.step_id == SLURM_EXTERN_CONT || c->spec.mode == MPOL_MODE_NONE ||
+	    c->spec.mode == MPOL_MODE_UNSET || c->spec.mode == MPOL_MODE_HELP)
+		return 0;
+	c->active = true;
+	if (mpol_kernel_probe(c->cfg.fsroot, &c->caps, err, sizeof(err)) < 0)
+		return step_fail(c, "", err);
+	if (mpol_topology_read(c->cfg.fsroot, &c->topo, err, sizeof(err)) < 0)
+		return step_fail(c, "", err);
+	c->have_topo = true;
+	plan_options(c, step_mem_kb(sp), &opts);
+	if (mpol_plan_all(&c->topo, &opts, &c->plans, &c->nplans, err, sizeof(err)) < 0)
+		return step_fail(c, "", err);
+	take_lease(sp, c);
+	use_kernel_weights(c);
+	begin_accounting(c);
+	return 0;
+}
+
+int step_task_post_fork(spank_t sp)
+{
+	struct mi_ctx *c = mi_ctx();
+	pid_t pid;
+
+	if (!c->active || c->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
+		return 0;
+	accounting_task_begin(pid);
+	return 0;
+}
+
+int step_exit(spank_t sp)
+{
+	struct mi_ctx *c = mi_ctx();
+	char err[MPOL_ERRLEN];
+	bool auto_failed = false;
+
+	(void)sp;
+	if (c->lease_held) {
+		if (mpol_lease_release(c->cfg.statedir, c->cfg.fsroot, &c->owner, &auto_failed, err, sizeof(err)) < 0)
+			slurm_error(MI_LOG "job %u step %u: restoring the weights: %s", c->owner.job_id,
+				    c->owner.step_id, err);
+		else if (auto_failed)
+			slurm_info(MI_LOG "job %u step %u: %s", c->owner.job_id, c->owner.step_id, err);
+		c->lease_held = false;
+	}
+	if (c->active && !c->failure[0])
+		accounting_step_end();
+	free(c->plans);
+	c->plans = NULL;
+	c->nplans = 0;
+	if (c->have_topo)
+		mpol_topology_free(&c->topo);
+	c->have_topo = false;
+	c->active = false;
+	return 0;
+}

@@ -1,0 +1,104 @@
+/* task.c - each task, as the user, after task/affinity bound it: pick the plan of the
+ * task's CPUs, set the policy, tell the task what it got. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "apply.h"
+#include "plugin.h"
+
+static int task_cpus(struct mpol_bitmap *cpus, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return mpol_fail(err, errlen, errno, "cannot read the task's CPU affinity: %s", strerror(errno));
+	bitmap_clear(cpus);
+	for (int i = 0; i < CPU_SETSIZE && i < MPOL_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &set))
+			bitmap_set(cpus, i);
+	return 0;
+}
+
+/* What was really applied, in the words of SLURM_MEM_INTERLEAVE_MODE. */
+static const char *applied_mode(enum mpol_mode asked, const struct mpol_apply_result *res)
+{
+	switch (res->path) {
+	case MPOL_PATH_WEIGHTED:
+		return asked == MPOL_MODE_AUTO ? "auto" : "weighted";
+	case MPOL_PATH_INTERLEAVE:
+		return "interleave";
+	default:
+		return "none";
+	}
+}
+
+/* "7:2" for weighted interleave; plain interleave gives every node the same share. */
+static void applied_weights(const struct mpol_plan *p, const struct mpol_apply_result *res, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (res->path == MPOL_PATH_WEIGHTED) {
+		mpol_plan_format_weights(p, buf, len);
+		return;
+	}
+	for (int i = 0; i < p->nnodes && off + 3 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, i ? ":1" : "1");
+}
+
+static void export_env(spank_t sp, const char *mode, const char *nodes, const char *weights)
+{
+	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MODE", mode, 1);
+	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
+	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
+}
+
+/* One line like --mem-bind=verbose: what this task got, and why when it is less. */
+static void say_verbose(uint32_t taskid, const struct mpol_bitmap *cpus, const struct mpol_plan *p,
+			const struct mpol_apply_result *res, const char *nodes, const char *weights, const char *note)
+{
+	char list[256] = "";
+
+	bitmap_format_list(cpus, list, sizeof(list));
+	if (res->path == MPOL_PATH_WEIGHTED)
+		fprintf(stderr, MI_LOG "task %u (cpus %s): weighted interleave nodes %s weights %s (eff %.3f)%s%s\n",
+			taskid, list, nodes, weights, p->efficiency, note[0] ? "; " : "", note);
+	else
+		fprintf(stderr, MI_LOG "task %u (cpus %s): interleave nodes %s%s%s%s\n", taskid, list, nodes,
+			res->fell_back ? " (" : "", res->fell_back ? res->reason : "", res->fell_back ? ")" : "");
+}
+
+int task_init(spank_t sp)
+{
+	struct mi_ctx *c = mi_ctx();
+	const struct mpol_plan *chosen;
+	struct mpol_apply_result res;
+	struct mpol_bitmap cpus;
+	char err[MPOL_ERRLEN], nodes[1024] = "", weights[1024] = "";
+	uint32_t taskid = 0;
+
+	if (!c->active)
+		return 0;
+	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
+	if (c->failure[0]) {
+		fprintf(stderr, MI_LOG "%s\n", c->failure);
+		return -1;
+	}
+	if (task_cpus(&cpus, err, sizeof(err)) < 0 ||
+	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
+			    &chosen, &res, err, sizeof(err)) < 0) {
+		fprintf(stderr, MI_LOG "task %u: %s\n", taskid, err);
+		return -1;
+	}
+	if (chosen) {
+		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+		applied_weights(chosen, &res, weights, sizeof(weights));
+	}
+	export_env(sp, applied_mode(c->spec.mode, &res), nodes, weights);
+	if (c->spec.verbose && chosen)
+		say_verbose(taskid, &cpus, chosen, &res, nodes, weights, c->note);
+	return 0;
+}
