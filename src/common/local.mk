@@ -15,4 +15,6 @@ src_common_libmpol_la_SOURCES = \
 	src/common/apply.c src/common/apply.h \
 	src/common/wi.c src/common/wi.h \
 	src/common/lease.c src/common/lease.h \
-	src/common/run_cmd.c src/common/run_cmd.h
+	src/common/run_cmd.c src/common/run_cmd.h \
+	src/common/numa_maps.c src/common/numa_maps.h \
+	src/common/record.c src/common/record.h

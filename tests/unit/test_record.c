@@ -1,0 +1,322 @@
+/* test_record.c - the AdminComment record: build, merge without losing other text,
+ * concurrent writers, summaries within the budget, drift. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "record.h"
+
+/* One node's entry: two NUMA nodes, target 3:1, achieved 700:300 pages. */
+static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
+{
+	static const double target[2] = { 0.75, 0.25 };
+	static const char *const kind[2] = { "dram", "cxl" };
+	uint64_t last[2] = { n0, n1 }, peak[2] = { n0 + 10, n1 + 5 };
+	struct mpol_plan plan = { .initiator = 0, .nnodes = 2, .nodes = { 0, 1 },
+				  .weights = { 3, 1 }, .shares = { 0.75, 0.25 } };
+	struct mpol_record_node in = {
+		.requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
+		.plans = &plan, .nplans = 1, .policy = "weighted interleave:0-1",
+		.ntasks = 2, .nsamples = 3, .last_time = 1700000000, .max_node = 1,
+		.last = last, .peak = peak, .target = target, .kind = kind, .note = note,
+	};
+	json_object *e = NULL;
+	char err[MPOL_ERRLEN];
+
+	assert_int_equal(mpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	return e;
+}
+
+static json_object *path_get(json_object *o, const char *a, const char *b, const char *c)
+{
+	json_object *v = o;
+
+	if (a && !json_object_object_get_ex(v, a, &v))
+		return NULL;
+	if (b && !json_object_object_get_ex(v, b, &v))
+		return NULL;
+	if (c && !json_object_object_get_ex(v, c, &v))
+		return NULL;
+	return v;
+}
+
+static void test_entry_fields(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL);
+
+	(void)state;
+	assert_string_equal(json_object_get_string(path_get(e, "req", NULL, NULL)), "weighted");
+	assert_string_equal(json_object_get_string(path_get(e, "path", NULL, NULL)), "weighted-interleave");
+	assert_int_equal(json_object_get_int64(path_get(e, "last", "0", NULL)), 700);
+	assert_int_equal(json_object_get_int64(path_get(e, "peak", "1", NULL)), 305);
+	assert_string_equal(json_object_get_string(path_get(e, "kind", "1", NULL)), "cxl");
+	/* 0.7/0.3 against 0.75/0.25 */
+	assert_float_equal(json_object_get_double(path_get(e, "drift", NULL, NULL)), 0.05, 1e-9);
+	assert_string_equal(json_object_to_json_string_ext(path_get(e, "plans", NULL, NULL), JSON_C_TO_STRING_PLAIN),
+			    "[{\"init\":0,\"nodes\":[0,1],\"w\":[3,1],\"share\":[0.75,0.25]}]");
+	assert_null(path_get(e, "note", NULL, NULL));
+	json_object_put(e);
+}
+
+static void test_entry_without_samples(void **state)
+{
+	struct mpol_record_node in = { .requested = "weighted", .applied = "none", .path = "none",
+				       .max_node = -1, .note = "kernel has no weighted interleave" };
+	json_object *e;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	assert_null(path_get(e, "last", NULL, NULL));
+	assert_null(path_get(e, "drift", NULL, NULL));
+	assert_string_equal(json_object_get_string(path_get(e, "note", NULL, NULL)),
+			    "kernel has no weighted interleave");
+	json_object_put(e);
+}
+
+static char *merge(const char *comment, const char *step, const char *node, json_object *e)
+{
+	char err[MPOL_ERRLEN], *out = NULL;
+
+	assert_int_equal(mpol_record_merge(comment, step, node, e, MPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_non_null(out);
+	return out;
+}
+
+static void test_merge_empty(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL), *root, *rec;
+	char err[MPOL_ERRLEN], *out = merge(NULL, "0", "n1", e);
+
+	(void)state;
+	root = json_tokener_parse(out);
+	assert_non_null(root);
+	assert_non_null(path_get(root, "mempolicy", "steps", "0"));
+	assert_true(mpol_record_contains(out, "0", "n1", e));
+	assert_false(mpol_record_contains(out, "0", "n2", e));
+	assert_false(mpol_record_contains(out, "1", "n1", e));
+	assert_int_equal(mpol_record_find(out, &rec, err, sizeof(err)), 0);
+	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), MPOL_RECORD_VERSION);
+	json_object_put(rec);
+	json_object_put(root);
+	free(out);
+	/* whitespace only is empty too */
+	out = merge("  ", "0", "n1", e);
+	assert_int_equal(out[0], '{');
+	free(out);
+	json_object_put(e);
+}
+
+static void test_merge_keeps_plain_text(void **state)
+{
+	const char *text = "checked by ops; ticket 42 {see: x}";
+	json_object *a = make_entry(700, 300, NULL), *b = make_entry(600, 400, "fell back");
+	char *one, *two, *three;
+
+	(void)state;
+	one = merge(text, "0", "n1", a);
+	assert_memory_equal(one, text, strlen(text));
+	assert_non_null(strstr(one, " " MPOL_RECORD_MARK "{"));
+	two = merge(one, "0", "n2", b);
+	assert_memory_equal(two, text, strlen(text));
+	assert_true(mpol_record_contains(two, "0", "n1", a));
+	assert_true(mpol_record_contains(two, "0", "n2", b));
+	/* one record, replaced in place: the marker appears once */
+	assert_null(strstr(strstr(two, MPOL_RECORD_MARK) + 1, MPOL_RECORD_MARK));
+	/* text someone added after our record survives the next merge */
+	three = malloc(strlen(two) + 16);
+	sprintf(three, "%s -- later", two);
+	free(one);
+	one = merge(three, "1", "n1", a);
+	assert_memory_equal(one, text, strlen(text));
+	assert_non_null(strstr(one, "} -- later"));
+	assert_true(mpol_record_contains(one, "0", "n2", b));
+	assert_true(mpol_record_contains(one, "1", "n1", a));
+	free(one);
+	free(two);
+	free(three);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+static void test_merge_keeps_foreign_json_object(void **state)
+{
+	const char *text = "{\"site\":{\"cost\":12.5,\"tags\":[\"a\",\"b\"]},\"n\":1}";
+	json_object *e = make_entry(700, 300, NULL), *root;
+	char *out;
+
+	(void)state;
+	out = merge(text, "batch", "n1", e);
+	root = json_tokener_parse(out);
+	assert_non_null(root);
+	assert_float_equal(json_object_get_double(path_get(root, "site", "cost", NULL)), 12.5, 0);
+	assert_int_equal(json_object_array_length(path_get(root, "site", "tags", NULL)), 2);
+	assert_int_equal(json_object_get_int(path_get(root, "n", NULL, NULL)), 1);
+	assert_true(mpol_record_contains(out, "batch", "n1", e));
+	json_object_put(root);
+	free(out);
+	json_object_put(e);
+}
+
+/* Comments that are not a JSON object of ours: kept byte for byte, record appended. */
+static void test_merge_keeps_other_forms(void **state)
+{
+	static const char *const texts[] = {
+		"{\"broken\": [1, 2",                   /* malformed JSON */
+		"[1,2,3]",                              /* a JSON array */
+		"{\"mempolicy\":\"someone else's\"}",   /* our key, not our record */
+		"mempolicy={not json} x",               /* our marker, not our record */
+		"xmempolicy={\"v\":1}",                 /* not a word of its own */
+		"\"just a string\"",
+	};
+	json_object *e = make_entry(700, 300, NULL), *rec;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char *out = merge(texts[i], "0", "n1", e);
+
+		assert_memory_equal(out, texts[i], strlen(texts[i]));
+		assert_true(mpol_record_contains(out, "0", "n1", e));
+		assert_int_equal(mpol_record_find(out, &rec, err, sizeof(err)), 0);
+		json_object_put(rec);
+		free(out);
+	}
+	json_object_put(e);
+}
+
+static void test_find_reports_why(void **state)
+{
+	json_object *rec;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_record_find(NULL, &rec, err, sizeof(err)), -ENOENT);
+	assert_int_equal(mpol_record_find("plain words", &rec, err, sizeof(err)), -ENOENT);
+	assert_int_equal(mpol_record_find("{\"a\":1}", &rec, err, sizeof(err)), -ENOENT);
+	assert_int_equal(mpol_record_find("ops mempolicy={\"v\":", &rec, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "not a placement record"));
+	assert_int_equal(mpol_record_find("{\"mempolicy\":[1]}", &rec, err, sizeof(err)), -EBADMSG);
+	assert_null(rec);
+}
+
+/*
+ * Two nodes read the same comment, each merges its entry and writes: the second write
+ * loses the first entry. The first writer's check sees that and merges again on top
+ * of what is there now; then both entries are present.
+ */
+static void test_lost_update_detected_and_repaired(void **state)
+{
+	const char *base = "ops note";
+	json_object *a = make_entry(700, 300, NULL), *b = make_entry(10, 20, NULL);
+	char *by_a = merge(base, "0", "a", a), *by_b = merge(base, "0", "b", b), *fixed;
+
+	(void)state;
+	/* slurmctld keeps the last write: by_b */
+	assert_false(mpol_record_contains(by_b, "0", "a", a));
+	fixed = merge(by_b, "0", "a", a);
+	assert_true(mpol_record_contains(fixed, "0", "a", a));
+	assert_true(mpol_record_contains(fixed, "0", "b", b));
+	assert_memory_equal(fixed, base, strlen(base));
+	/* merging the same entry again changes nothing */
+	free(by_a);
+	by_a = merge(fixed, "0", "a", a);
+	assert_string_equal(by_a, fixed);
+	free(by_a);
+	free(by_b);
+	free(fixed);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+static void test_many_nodes_summarized(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL), *noted = make_entry(100, 100, "fell back"), *rec, *sum;
+	char err[MPOL_ERRLEN], *comment = strdup("keep me"), name[32];
+
+	(void)state;
+	for (int i = 0; i < 400; i++) {
+		char *next = NULL;
+
+		snprintf(name, sizeof(name), "node%03d", i);
+		assert_int_equal(mpol_record_merge(comment, "0", name, i == 7 ? noted : e, 8192,
+						   &next, err, sizeof(err)), 0);
+		free(comment);
+		comment = next;
+		assert_true(mpol_record_contains(comment, "0", name, i == 7 ? noted : e));
+	}
+	assert_memory_equal(comment, "keep me", 7);
+	assert_true(strlen(comment) <= 8192 + strlen("keep me mempolicy="));
+	assert_int_equal(mpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	sum = path_get(rec, "steps", "0", MPOL_RECORD_SUMMARY);
+	assert_non_null(sum);
+	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 400);
+	assert_int_equal(json_object_get_int(path_get(sum, "notes", NULL, NULL)), 1);
+	assert_int_equal(json_object_get_int64(path_get(sum, "last", "0", NULL)), 399 * 700 + 100);
+	/* the largest single drift: node007 at 0.5/0.5 against 0.75/0.25 */
+	assert_float_equal(json_object_get_double(path_get(sum, "drift_max", NULL, NULL)), 0.25, 1e-9);
+	/* a repeated merge of a summarized node does not count it twice */
+	{
+		char *again = NULL;
+
+		assert_int_equal(mpol_record_merge(comment, "0", "node010", e, 8192, &again, err, sizeof(err)), 0);
+		assert_string_equal(again, comment);
+		free(again);
+	}
+	json_object_put(rec);
+	free(comment);
+	json_object_put(e);
+	json_object_put(noted);
+}
+
+static void test_budget_exhausted(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL);
+	char err[MPOL_ERRLEN], *out = NULL;
+
+	(void)state;
+	assert_int_equal(mpol_record_merge("text", "0", "n1", e, 40, &out, err, sizeof(err)), -E2BIG);
+	assert_null(out);
+	assert_non_null(strstr(err, "40 bytes"));
+	assert_int_equal(mpol_record_merge("text", "0", MPOL_RECORD_SUMMARY, e, 4096, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mpol_record_merge("text", "", "n1", e, 4096, &out, err, sizeof(err)), -EINVAL);
+	json_object_put(e);
+}
+
+static void test_drift(void **state)
+{
+	double t[3] = { 0.75, 0, 0.25 }, half[2] = { 1, 1 };
+	uint64_t exact[3] = { 300, 0, 100 }, off[3] = { 0, 5, 0 }, none[3] = { 0 }, p2[2] = { 9, 1 };
+
+	(void)state;
+	assert_float_equal(mpol_placement_drift(t, exact, 2), 0, 1e-12);
+	assert_float_equal(mpol_placement_drift(t, off, 2), 1, 1e-12);
+	assert_true(mpol_placement_drift(t, none, 2) < 0);
+	/* target given as expected pages, normalized */
+	assert_float_equal(mpol_placement_drift(half, p2, 1), 0.4, 1e-12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entry_fields),
+		cmocka_unit_test(test_entry_without_samples),
+		cmocka_unit_test(test_merge_empty),
+		cmocka_unit_test(test_merge_keeps_plain_text),
+		cmocka_unit_test(test_merge_keeps_foreign_json_object),
+		cmocka_unit_test(test_merge_keeps_other_forms),
+		cmocka_unit_test(test_find_reports_why),
+		cmocka_unit_test(test_lost_update_detected_and_repaired),
+		cmocka_unit_test(test_many_nodes_summarized),
+		cmocka_unit_test(test_budget_exhausted),
+		cmocka_unit_test(test_drift),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
