@@ -1,0 +1,74 @@
+#!/bin/bash
+# build-guest.sh - build everything the guest runs, statically, and pack the initramfs.
+#
+#   tests/vm/build-guest.sh [BUILD_DIR]          (default _build/vm-static)
+#
+# 1. configure --without-slurm in BUILD_DIR and link mpolctl with -all-static;
+# 2. compile the tier's own programs (tests/vm/src/*.c) against that build's libmpol;
+# 3. pack BUILD_DIR/initramfs.cpio: busybox-static, the programs, guest/init and
+#    guest/checks. The initramfs holds no kernel modules, so one serves every kernel.
+# A program that fails to build is left out and named in BUILD_DIR/guest-missing.txt
+# (with its compiler output in BUILD_DIR/guest-build.log); the checks that need it
+# then fail in the guest. Exit 1 only when nothing usable could be built.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$top/tests/vm
+build=${1:-_build/vm-static}
+case $build in /*) ;; *) build=$top/$build ;; esac
+mkdir -p "$build"
+log=$build/guest-build.log
+: >"$log"
+: >"$build/guest-missing.txt"
+missing() { echo "$1" >>"$build/guest-missing.txt"; echo "build-guest: $1 not built (see $log)" >&2; }
+
+cd "$top"
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
+	autoreconf -fi >>"$log" 2>&1
+fi
+if [ ! -f "$build/Makefile" ] || [ "$build/config.status" -ot configure ]; then
+	(cd "$build" && "$top/configure" --enable-werror --without-slurm >configure.out 2>&1) ||
+		{ tail -n 20 "$build/configure.out" >&2; echo "build-guest: configure failed" >&2; exit 1; }
+fi
+# libmpol is a libtool convenience archive; -all-static makes libtool link mpolctl
+# without any shared library, json-c and libc included.
+make -C "$build" -j"$(nproc)" src/common/libmpol.la >>"$log" 2>&1 || missing libmpol
+make -C "$build" -j"$(nproc)" LDFLAGS=-all-static src/mpolctl/mpolctl >>"$log" 2>&1 || missing mpolctl
+
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$top/src/common" -include "$build/config.h" -static)
+mkdir -p "$build/guest-bin"
+cc_prog() { # cc_prog NAME LIBS...
+	local name=$1
+	shift
+	gcc "${cflags[@]}" -o "$build/guest-bin/$name" "$vm/src/$name.c" "$@" >>"$log" 2>&1 || {
+		rm -f "$build/guest-bin/$name"
+		missing "$name"
+	}
+}
+cc_prog page-touch
+cc_prog jq-get -ljson-c
+if [ -f "$build/src/common/.libs/libmpol.a" ]; then
+	cc_prog mpol-launch "$build/src/common/.libs/libmpol.a" -ljson-c -lm
+else
+	missing mpol-launch
+fi
+
+# The initramfs: everything root-owned, in a stable order.
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,run,checks}
+cp /bin/busybox "$stage/bin/busybox" || { echo "build-guest: needs busybox-static (/bin/busybox)" >&2; exit 1; }
+for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"; done
+cp "$build"/guest-bin/* "$stage/bin/" 2>/dev/null
+[ -x "$build/src/mpolctl/mpolctl" ] && ! grep -qx mpolctl "$build/guest-missing.txt" &&
+	cp "$build/src/mpolctl/mpolctl" "$stage/bin/mpolctl"
+cp "$vm/guest/init" "$stage/init"
+cp "$vm/guest/lib.sh" "$stage/checks/lib.sh"
+cp "$vm"/guest/checks/*.sh "$stage/checks/" 2>/dev/null
+cp "$vm/topology.sh" "$stage/checks/topology.sh"
+chmod 755 "$stage/init" "$stage"/checks/*.sh
+cp "$build/guest-missing.txt" "$stage/checks/missing.txt"
+# The kernel opens /dev/console before /init can mount devtmpfs.
+mknod -m 600 "$stage/dev/console" c 5 1
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$build/initramfs.cpio.new" &&
+	mv "$build/initramfs.cpio.new" "$build/initramfs.cpio" || { echo "build-guest: cpio failed" >&2; exit 1; }
+echo "$build/initramfs.cpio"

@@ -1,0 +1,79 @@
+#!/bin/sh
+# vm-boot: shared
+# vm-timeout: 60
+# mpolctl show --json against what QEMU was given (topology.sh) and what the
+# guest kernel's own sysfs says: HMAT numbers, memory-only nodes, kinds, tiers and
+# the weighted-interleave state.
+. /checks/lib.sh
+
+need_prog mpolctl || { fail runs "mpolctl is not in the guest"; exit 0; }
+if ! mpolctl show --json >/tmp/show.json 2>/tmp/show.err; then
+	fail runs "mpolctl show --json failed: $(cat /tmp/show.err)"
+	exit 0
+fi
+if ! jq-get '.nodes#' </tmp/show.json >/dev/null 2>/tmp/show.err; then
+	fail runs "mpolctl show --json printed no node list: $(cat /tmp/show.err) $(head -c 300 /tmp/show.json)"
+	exit 0
+fi
+pass runs
+get() { jq-get "$1" </tmp/show.json 2>&1; }
+
+# HMAT access class 1 of every node with memory at boot: the numbers of its initiator.
+for n in $VM_NODES; do
+	[ "$(nth "$n" $VM_NODE_MEM_MB)" -gt 0 ] || continue
+	ini=$(nth "$n" $VM_NODE_INITIATOR)
+	bw=$(hmat_bw "$ini" "$n") lat=$(hmat_lat "$ini" "$n")
+	got="$(get ".nodes[id=$n].access[1].read_bw")/$(get ".nodes[id=$n].access[1].write_bw")"
+	got="$got $(get ".nodes[id=$n].access[1].read_lat")/$(get ".nodes[id=$n].access[1].write_lat")"
+	expect_eq "hmat-node$n" "$bw/$bw $lat/$lat" "$got" "node$n bandwidth/latency"
+done
+
+# Memory-only nodes: CPU-less with memory (node2); the empty hot-plug node has none.
+expect_eq memory-only-node2 "false true" "$(get '.nodes[id=2].has_cpu') $(get '.nodes[id=2].has_memory')" \
+	"node2 has_cpu has_memory"
+hp=$VM_HOTPLUG_NODE
+if got=$(jq-get ".nodes[id=$hp].has_memory" </tmp/show.json 2>/dev/null); then
+	expect_eq "empty-node$hp" false "$got" "node$hp has_memory"
+else
+	pass "empty-node$hp"
+fi
+expect_eq kinds "dram dram cxl" "$(get '.nodes[id=0].kind') $(get '.nodes[id=1].kind') $(get '.nodes[id=2].kind')" \
+	"kinds of nodes 0 1 2"
+
+# Tiers: what the kernel's memory_tiering says, and on kernels that build tiers from
+# HMAT (6.12 on) the memory-only node sits in a slower tier than DRAM.
+want="" got=""
+for n in 0 1 2; do
+	t=-1
+	for d in /sys/devices/virtual/memory_tiering/memory_tier*; do
+		[ -f "$d/nodelist" ] || continue
+		read -r l <"$d/nodelist"
+		# nodelist is a list with ranges ("0-1,3")
+		echo "$l" | tr ',' '\n' | awk -F- -v n=$n '($2 == "" && $1 == n) || ($2 != "" && n >= $1 && n <= $2) { f = 1 } END { exit !f }' &&
+			t=${d##*memory_tier}
+	done
+	want="$want $t" got="$got $(get ".nodes[id=$n].tier")"
+done
+expect_eq tiers "${want# }" "${got# }" "tiers of nodes 0 1 2 (sysfs memory_tiering)"
+set -- $want
+case $VM_KERNEL in
+6.1) expect_eq tiers-kernel "same" "$([ "$1" = "$3" ] && echo same || echo differ)" "6.1 puts every node in one tier" ;;
+*) expect_eq tiers-kernel "cxl-lower" "$([ "$3" -gt "$1" ] && [ "$1" = "$2" ] && echo cxl-lower || echo "$*")" \
+	"HMAT-based tiers: node2 below nodes 0 and 1" ;;
+esac
+
+# Weighted interleave: the kernel's own sysfs, and the state this kernel must have.
+present=$([ -d $WI ] && echo true || echo false)
+auto=$(wi_auto_file)
+auto_val=-1
+[ -z "$auto" ] || { read -r v <$WI/$auto; [ "$v" = true ] || [ "$v" = 1 ] && auto_val=1 || auto_val=0; }
+expect_eq wi-present "$present" "$(get '.weighted_interleave.present')" "weighted_interleave.present"
+expect_eq wi-auto "${auto:-}/$auto_val" "$(get '.weighted_interleave.auto_name')/$(get '.weighted_interleave.auto_enabled')" \
+	"weighted_interleave auto_name/auto_enabled"
+case $VM_KERNEL in
+6.1) expect_eq wi-kernel "false" "$present" "6.1 has no weighted interleave" ;;
+6.12) expect_eq wi-kernel "true none" "$present ${auto:-none}" "6.12: sysfs weights, no auto file" ;;
+newest) expect_eq wi-kernel "true 1" "$present $auto_val" "newest: auto weights on" ;;
+esac
+# The text table works too and names every node.
+if out=$(mpolctl show 2>&1) && echo "$out" | grep -q 2; then pass text; else fail text "mpolctl show: $out"; fi

@@ -1,0 +1,156 @@
+# lib.sh - what every guest check sources (busybox ash). See tests/vm/README.md for
+# the contract: pass/fail/skip write one result line each to the result port
+# ($VM_RESULTS, the guest's second serial port), which the host turns into
+# t_pass/t_fail/t_skip named "KERNEL: CHECK/CASE".
+. /checks/topology.sh
+
+WI=/sys/kernel/mm/mempolicy/weighted_interleave
+NODES=/sys/devices/system/node
+: "${VM_RESULTS:=/dev/stdout}" "${VM_CHECK:=$(basename "$0" .sh)}" "${VM_KERNEL:=unknown}"
+
+_result() { # _result KIND CASE [REASON]
+	r=$(printf '%s' "$3" | tr '\n\r' '||' | cut -c1-700)
+	echo "@@RESULT $1 $VM_CHECK/$2${r:+ -- $r}" >>"$VM_RESULTS"
+	echo "## $1 $VM_CHECK/$2${r:+ -- $r}"
+}
+pass() { _result PASS "$1"; }
+fail() { _result FAIL "$1" "$2"; }
+skip() { _result SKIP "$1" "${2:?a skip needs a reason}"; }
+# expect_eq CASE WANT GOT [WHAT]: pass when equal, else fail saying both.
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "${4:+$4: }expected '$2', got '$3'"; fi
+}
+
+# A program the host failed to build is listed in /checks/missing.txt.
+need_prog() {
+	if grep -qx "$1" /checks/missing.txt 2>/dev/null || ! command -v "$1" >/dev/null; then
+		echo "## $1 is not in the guest: it did not build (see guest-build.log on the host)"
+		return 1
+	fi
+}
+
+# jq_get PATH: the value at PATH of the JSON on stdin (see jq-get.c).
+jq_get() { jq-get "$1"; }
+
+# wi_snapshot: the whole weighted-interleave table, "auto=true node0=7 ..." (sorted).
+wi_snapshot() {
+	[ -d $WI ] || { echo absent; return; }
+	out=""
+	for f in $WI/*; do
+		[ -f "$f" ] || continue
+		read -r v <"$f"
+		out="$out ${f##*/}=$v"
+	done
+	echo "${out# }"
+}
+
+# wi_auto_file: the name of the auto file ("auto" or "__auto_type"), empty if none.
+wi_auto_file() {
+	for f in auto __auto_type; do [ -f $WI/$f ] && { echo $f; return; }; done
+}
+
+# node_bw NODE: the bandwidth a node's best initiator gets (what the kernel's access
+# classes report, and what auto weights use).
+node_bw() {
+	echo "$VM_HMAT" | awk -v t="$1" '$2 == t && $4 > best { best = $4 } END { print best }'
+}
+
+# kernel_weights BW...: Linux 6.16 auto mode: floor(32 * bw / sum), at least 1, / GCD.
+kernel_weights() {
+	echo "$@" | awk '{
+		for (i = 1; i <= NF; i++) sum += $i
+		for (i = 1; i <= NF; i++) { w[i] = int(32 * $i / sum); if (w[i] < 1) w[i] = 1 }
+		g = w[1]
+		for (i = 2; i <= NF; i++) { a = g; b = w[i]; while (b) { t = a % b; a = b; b = t }; g = a }
+		for (i = 1; i <= NF; i++) printf "%s%d", (i > 1 ? ":" : ""), w[i] / g
+		print "" }'
+}
+
+# optimal_weights PRECISION MAXSUM BW...: the smallest weight sum S whose D'Hondt
+# apportionment reaches S * min(share_i / w_i) >= PRECISION (else the best S); a node
+# with no seat gets 0. Written independently of weights.c, from DESIGN.md.
+optimal_weights() {
+	echo "$@" | awk '{
+		p = $1; max = $2; n = NF - 2
+		for (i = 1; i <= n; i++) { bw[i] = $(i + 2); sum += bw[i] }
+		for (i = 1; i <= n; i++) { f[i] = bw[i] / sum; w[i] = 0 }
+		best = -1
+		for (s = 1; s <= max; s++) {
+			k = 1
+			for (i = 2; i <= n; i++) if (f[i] / (w[i] + 1) > f[k] / (w[k] + 1) + 1e-12) k = i
+			w[k]++
+			m = 2
+			for (i = 1; i <= n; i++) if (w[i] > 0 && f[i] / w[i] < m) m = f[i] / w[i]
+			eff = s * m
+			if (eff > best + 1e-12) { best = eff; for (i = 1; i <= n; i++) bw_best[i] = w[i] }
+			if (eff >= p - 1e-12) break
+		}
+		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? ":" : ""), bw_best[i]
+		print "" }'
+}
+
+# json_list A:B:C -> [A,B,C] (how jq-get prints an array of numbers).
+json_list() { echo "[$(echo "$1" | tr ':' ',')]"; }
+
+# counts_ratio_ok "N0=.. N2=.." "0:7 2:2": every node's page count within 1% of the
+# total of what the weights ask for (nodes without a weight must get nothing).
+# Prints the comparison; returns 1 when off.
+counts_ratio_ok() {
+	echo "$1 | $2" | awk -F'|' '{
+		n = split($1, c, " "); total = 0
+		for (i = 1; i <= n; i++) { split(c[i], kv, "="); node = substr(kv[1], 2); got[node] = kv[2]; total += kv[2]; seen[node] = 1 }
+		m = split($2, w, " "); wsum = 0
+		for (i = 1; i <= m; i++) { split(w[i], nw, ":"); want[nw[1]] = nw[2]; wsum += nw[2]; seen[nw[1]] = 1 }
+		if (total == 0 || wsum == 0) { print "no pages counted or no weights"; exit 1 }
+		bad = 0
+		for (node in seen) {
+			exp = total * want[node] / wsum
+			d = got[node] - exp; if (d < 0) d = -d
+			printf "N%s=%d (want %.0f) ", node, got[node], exp
+			if (d > 0.01 * total) bad = 1
+		}
+		print ""
+		exit bad }'
+}
+
+# page_counts FILE SOURCE [REGION]: "N0=.. N2=.." from page-touch output
+# (SOURCE = query or numa_maps).
+page_counts() {
+	sed -n "s/^pages $2 region=${3:-0}\( total=[0-9]*\)\{0,1\} //p" "$1" | tail -n 1
+}
+
+# blocks NODE [STATE]: how many memory blocks the node has (in STATE).
+blocks() {
+	c=0
+	for b in $NODES/node$1/memory[0-9]*; do
+		[ -e "$b/state" ] || continue
+		if [ -n "$2" ]; then read -r s <"$b/state"; [ "$s" = "$2" ] || continue; fi
+		c=$((c + 1))
+	done
+	echo $c
+}
+
+# hotplug NODE SIZE_MB: ask the host to hot-add a DIMM to NODE over QMP, wait until
+# its memory blocks are there, and online any the kernel left offline (6.1 does;
+# online_movable, as a udev rule would). 0 when the node has more online memory.
+hotplug() {
+	before=$(blocks "$1" online)
+	seq=$(($(cat /run/vm-hotplug-seq 2>/dev/null || echo 0) + 1))
+	echo $seq >/run/vm-hotplug-seq
+	echo "@@HOTPLUG $seq $1 $2" >>"$VM_RESULTS"
+	t=0
+	while [ "$(blocks "$1")" -le "$before" ]; do
+		t=$((t + 1))
+		[ $t -le 600 ] || { echo "## hotplug: no new memory block on node$1 after 60 s"; return 1; }
+		usleep 100000
+	done
+	# ACPI adds a DIMM's blocks one after the other: wait until the count settles.
+	last=-1
+	while [ "$(blocks "$1")" != "$last" ]; do last=$(blocks "$1"); usleep 300000; done
+	for b in $NODES/node$1/memory[0-9]*; do
+		read -r s <"$b/state"
+		[ "$s" = offline ] && { echo online_movable >"$b/state" || echo "## hotplug: cannot online $b"; }
+	done
+	echo "## hotplug: node$1 blocks $(blocks "$1") online $(blocks "$1" online)"
+	[ "$(blocks "$1" online)" -gt "$before" ]
+}

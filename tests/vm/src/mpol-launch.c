@@ -1,0 +1,250 @@
+/* mpol-launch - start a program with the memory policy the plugin would give it.
+ *
+ *   mpol-launch [--cpus LIST] [--spec SPEC] [--algorithm optimal|kernel]
+ *               [--lease STATEDIR] -- PROG [ARGS]
+ *
+ * The same libmpol calls as the plugin: slurmstepd's part (topology of "/", kernel
+ * probe, mpol_plan_all once, and with --lease the sysfs weights lease), then the
+ * task's part (slurm_spank_task_init: its CPU affinity, mpol_task_apply). --cpus
+ * stands in for task/affinity. Prints one "launch:" line with what was applied and
+ * exports SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs
+ * PROG (with --lease: runs it as a child and releases the lease when it exits).
+ * Errors print "mpol-launch: <libmpol's sentence>" and exit 1; bad arguments exit 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "bitmap.h"
+#include "error.h"
+#include "kernel.h"
+#include "lease.h"
+#include "plan.h"
+#include "spec.h"
+#include "topology.h"
+#include "wi.h"
+
+struct launch {
+	struct mpol_spec spec;
+	struct mpol_plan_opts opts;
+	const char *statedir;          /* NULL: no lease */
+	char *const *argv;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: mpol-launch [--cpus LIST] [--spec SPEC] [--algorithm optimal|kernel]\n"
+		     "                   [--lease STATEDIR] -- PROG [ARGS]\n");
+}
+
+/* The spec's keys as plan options, on top of the defaults and the site algorithm. */
+static void plan_opts_from_spec(const struct mpol_spec *spec, enum mpol_algorithm algo,
+				struct mpol_plan_opts *opts)
+{
+	mpol_plan_opts_default(opts);
+	opts->algorithm = algo;
+	if (spec->has_scope)
+		opts->scope = spec->scope;
+	if (spec->has_precision)
+		opts->weight.precision = spec->precision;
+	if (spec->has_nodes) {
+		opts->has_nodes = true;
+		opts->nodes = spec->nodes;
+	}
+	if (spec->has_weights) {
+		opts->has_weights = true;
+		memcpy(opts->weights, spec->weights, sizeof(opts->weights));
+	}
+}
+
+static int parse_args(int argc, char **argv, struct launch *l)
+{
+	static const struct option longopts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "spec", required_argument, NULL, 's' },
+		{ "algorithm", required_argument, NULL, 'a' },
+		{ "lease", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = "weighted";
+	enum mpol_algorithm algo = MPOL_ALGO_OPTIMAL;
+	char err[MPOL_ERRLEN];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': {
+			struct mpol_bitmap cpus;
+			cpu_set_t set;
+			if (bitmap_parse_list(optarg, CPU_SETSIZE, &cpus, err, sizeof(err)) != 0) {
+				fprintf(stderr, "mpol-launch: --cpus: %s\n", err);
+				return 2;
+			}
+			CPU_ZERO(&set);
+			for (int i = bitmap_next(&cpus, 0); i >= 0; i = bitmap_next(&cpus, i + 1))
+				CPU_SET(i, &set);
+			if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+				fprintf(stderr, "mpol-launch: cannot bind to CPUs %s: %s\n", optarg, strerror(errno));
+				return 1;
+			}
+			break;
+		}
+		case 's':
+			spec = optarg;
+			break;
+		case 'a':
+			if (!strcmp(optarg, "optimal")) {
+				algo = MPOL_ALGO_OPTIMAL;
+			} else if (!strcmp(optarg, "kernel")) {
+				algo = MPOL_ALGO_KERNEL;
+			} else {
+				fprintf(stderr, "mpol-launch: bad --algorithm '%s': use optimal or kernel\n", optarg);
+				return 2;
+			}
+			break;
+		case 'l':
+			l->statedir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (mpol_spec_parse(spec, &l->spec, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: --spec: %s\n", err);
+		return 2;
+	}
+	plan_opts_from_spec(&l->spec, algo, &l->opts);
+	l->argv = argv + optind;
+	return 0;
+}
+
+/* slurmstepd's lease: every plan's nodes with their weights, in one table. */
+static int take_lease(const struct launch *l, const struct mpol_plan *plans, int nplans,
+		      struct mpol_lease_owner *owner, char *err, size_t errlen)
+{
+	struct mpol_wi_table weights;
+	struct mpol_bitmap which;
+	int rc;
+
+	memset(&weights, 0, sizeof(weights));
+	bitmap_clear(&which);
+	for (int p = 0; p < nplans; p++)
+		for (int i = 0; i < plans[p].nnodes; i++) {
+			weights.weight[plans[p].nodes[i]] = (uint8_t)plans[p].weights[i];
+			bitmap_set(&which, plans[p].nodes[i]);
+		}
+	memset(owner, 0, sizeof(*owner));
+	owner->job_id = 1;
+	owner->uid = getuid();
+	owner->pid = getpid();
+	rc = mpol_lease_owner_self(owner, err, errlen);
+	if (rc == 0)
+		rc = mpol_lease_acquire(l->statedir, "/", owner, &weights, &which, err, errlen);
+	return rc;
+}
+
+/* The task's part: its affinity picks the plan, then the policy is set and exported. */
+static int apply_task(const struct launch *l, const struct mpol_topology *topo,
+		      const struct mpol_plan *plans, int nplans, const struct mpol_kernel_caps *caps,
+		      char *err, size_t errlen)
+{
+	const struct mpol_plan *chosen = NULL;
+	struct mpol_apply_result res;
+	struct mpol_bitmap cpus;
+	cpu_set_t set;
+	char nodes[256] = "", weights[256] = "";
+	int rc;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return mpol_fail(err, errlen, errno, "cannot read this task's CPU affinity: %s", strerror(errno));
+	bitmap_clear(&cpus);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			bitmap_set(&cpus, i);
+	memset(&res, 0, sizeof(res));
+	rc = mpol_task_apply(topo, plans, nplans, &cpus, l->spec.mode, l->spec.strict, caps, &chosen,
+			     &res, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (chosen) {
+		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+		mpol_plan_format_weights(chosen, weights, sizeof(weights));
+	}
+	const char *mode = res.path == MPOL_PATH_WEIGHTED ?
+		(l->spec.mode == MPOL_MODE_AUTO ? "auto" : "weighted") :
+		res.path == MPOL_PATH_INTERLEAVE ? "interleave" : "none";
+	setenv("SLURM_MEM_INTERLEAVE_MODE", mode, 1);
+	setenv("SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
+	setenv("SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
+	printf("launch: initiator=%d path=%s mode=%s nodes=%s weights=%s fell_back=%d%s%s\n",
+	       chosen ? chosen->initiator : -1, mpol_kernel_path_name(res.path), mode, nodes, weights,
+	       res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "");
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct launch l = { 0 };
+	struct mpol_topology topo;
+	struct mpol_kernel_caps caps;
+	struct mpol_plan *plans = NULL;
+	struct mpol_lease_owner owner;
+	char err[MPOL_ERRLEN];
+	int nplans = 0, rc, status;
+	pid_t child;
+
+	rc = parse_args(argc, argv, &l);
+	if (rc != 0)
+		return rc;
+	if (mpol_topology_read("/", &topo, err, sizeof(err)) != 0 ||
+	    mpol_kernel_probe("/", &caps, err, sizeof(err)) != 0 ||
+	    mpol_plan_all(&topo, &l.opts, &plans, &nplans, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: %s\n", err);
+		return 1;
+	}
+	if (l.statedir && take_lease(&l, plans, nplans, &owner, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: weights lease: %s\n", err);
+		return 1;
+	}
+	child = l.statedir ? fork() : 0;
+	if (child < 0) {
+		fprintf(stderr, "mpol-launch: fork failed: %s\n", strerror(errno));
+		rc = 1;
+	} else if (child == 0) {
+		if (apply_task(&l, &topo, plans, nplans, &caps, err, sizeof(err)) != 0) {
+			fprintf(stderr, "mpol-launch: %s\n", err);
+			_exit(1);
+		}
+		execvp(l.argv[0], l.argv);
+		fprintf(stderr, "mpol-launch: cannot run %s: %s\n", l.argv[0], strerror(errno));
+		_exit(127);
+	} else {
+		rc = waitpid(child, &status, 0) == child && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	}
+	bool auto_failed = false;
+	if (l.statedir && mpol_lease_release(l.statedir, "/", &owner, &auto_failed, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: weights lease release: %s\n", err);
+		rc = 1;
+	} else if (auto_failed) {
+		fprintf(stderr, "mpol-launch: weights lease release: %s\n", err);
+	}
+	free(plans);
+	mpol_topology_free(&topo);
+	return rc;
+}

@@ -1,0 +1,219 @@
+/* page-touch - map and touch memory, then say on which NUMA nodes its pages landed.
+ *
+ *   page-touch MIB [--hold]
+ *
+ * The pages follow whatever memory policy the process inherited (mpol-launch sets
+ * it), so this program sets none. Per region it prints
+ *   pages query region=R total=T N0=.. N2=..      (move_pages(2) with nodes == NULL)
+ *   pages numa_maps region=R N0=.. N2=..          (/proc/self/numa_maps)
+ *   policy region=R <the numa_maps policy field>
+ * With --hold it then prints "ready PID" and waits: SIGUSR1 reports every region
+ * again, SIGUSR2 maps and touches one more region, SIGTERM exits; each handled
+ * signal ends with "ack N". Raw syscalls: the guest has no libnuma.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_REGIONS 16
+#define MAX_NODES 64
+#define QUERY_BATCH 4096
+
+struct region {
+	char *addr;
+	size_t len;
+};
+
+static volatile sig_atomic_t pending_report, pending_touch, pending_exit;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		pending_report = 1;
+	else if (sig == SIGUSR2)
+		pending_touch = 1;
+	else
+		pending_exit = 1;
+}
+
+static void print_counts(const char *source, int idx, const unsigned long *cnt, const char *extra)
+{
+	printf("pages %s region=%d%s", source, idx, extra);
+	for (int n = 0; n < MAX_NODES; n++)
+		if (cnt[n])
+			printf(" N%d=%lu", n, cnt[n]);
+	printf("\n");
+}
+
+/* Where each page is now: move_pages with nodes == NULL only queries. */
+static int report_query(const struct region *r, int idx)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), np = r->len / pg;
+	unsigned long cnt[MAX_NODES] = { 0 }, other = 0;
+	void *pages[QUERY_BATCH];
+	int status[QUERY_BATCH];
+
+	for (size_t done = 0; done < np;) {
+		size_t n = np - done < QUERY_BATCH ? np - done : QUERY_BATCH;
+		for (size_t i = 0; i < n; i++)
+			pages[i] = r->addr + (done + i) * pg;
+		if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0) != 0) {
+			fprintf(stderr, "page-touch: move_pages query failed: %s\n", strerror(errno));
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (status[i] >= 0 && status[i] < MAX_NODES)
+				cnt[status[i]]++;
+			else
+				other++;
+		}
+		done += n;
+	}
+	char extra[64];
+	snprintf(extra, sizeof(extra), " total=%zu", np);
+	print_counts("query", idx, cnt, extra);
+	if (other)
+		printf("pages query region=%d not-present=%lu\n", idx, other);
+	return 0;
+}
+
+/* The numa_maps line of the region: "ADDR POLICY anon=.. N0=.. N2=.. kernelpagesize_kB=4". */
+static int report_numa_maps(const struct region *r, int idx)
+{
+	char key[32], line[8192];
+	unsigned long cnt[MAX_NODES] = { 0 };
+	int found = 0;
+	FILE *f = fopen("/proc/self/numa_maps", "r");
+
+	if (!f) {
+		fprintf(stderr, "page-touch: cannot read /proc/self/numa_maps: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(key, sizeof(key), "%lx ", (unsigned long)r->addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)))
+			continue;
+		found = 1;
+		line[strcspn(line, "\n")] = '\0';
+		/* The policy is everything between the address and the first key=value. */
+		char *policy = line + strlen(key), *end = strstr(policy, "=");
+		while (end && end > policy && end[-1] != ' ')
+			end--;
+		printf("policy region=%d %.*s\n", idx, end ? (int)(end - policy - 1) : (int)strlen(policy), policy);
+		for (char *p = line; (p = strstr(p, " N")); p++) {
+			int n;
+			unsigned long c;
+			if (sscanf(p, " N%d=%lu", &n, &c) == 2 && n >= 0 && n < MAX_NODES)
+				cnt[n] = c;
+		}
+	}
+	fclose(f);
+	if (!found) {
+		fprintf(stderr, "page-touch: region %d (%p) is not in /proc/self/numa_maps\n", idx, (void *)r->addr);
+		return -1;
+	}
+	print_counts("numa_maps", idx, cnt, "");
+	return 0;
+}
+
+static int touch_region(struct region *r, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	r->addr = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->addr == MAP_FAILED) {
+		fprintf(stderr, "page-touch: mmap of %zu bytes failed: %s\n", len, strerror(errno));
+		return -1;
+	}
+	r->len = len;
+	/* Count base pages: a THP would put 512 pages on one node at once. */
+	if (madvise(r->addr, len, MADV_NOHUGEPAGE) != 0) {
+		fprintf(stderr, "page-touch: madvise(MADV_NOHUGEPAGE) failed: %s\n", strerror(errno));
+		return -1;
+	}
+	for (size_t off = 0; off < len; off += pg)
+		r->addr[off] = 1;
+	return 0;
+}
+
+static int report_region(const struct region *r, int idx)
+{
+	int rc = report_query(r, idx);
+	if (report_numa_maps(r, idx) != 0)
+		rc = -1;
+	fflush(stdout);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct region regions[MAX_REGIONS];
+	int nregions = 0, hold = 0, acks = 0;
+	char *end;
+
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--hold"))) {
+		fprintf(stderr, "usage: page-touch MIB [--hold]\n");
+		return 2;
+	}
+	hold = argc == 3;
+	errno = 0;
+	unsigned long mib = strtoul(argv[1], &end, 10);
+	if (errno || *end || mib == 0 || mib > (1UL << 20)) {
+		fprintf(stderr, "page-touch: bad size '%s': give MiB as a number from 1 to 1048576\n", argv[1]);
+		return 2;
+	}
+	size_t len = (size_t)mib << 20;
+
+	/* Block the signals before announcing readiness, so none is lost. */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (touch_region(&regions[nregions], len) != 0 || report_region(&regions[nregions], nregions) != 0)
+		return 1;
+	nregions++;
+	if (!hold)
+		return 0;
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (;;) {
+		while (!pending_report && !pending_touch && !pending_exit)
+			sigsuspend(&old);
+		if (pending_exit)
+			break;
+		int rc = 0;
+		if (pending_touch) {
+			pending_touch = 0;
+			if (nregions == MAX_REGIONS) {
+				fprintf(stderr, "page-touch: already %d regions\n", MAX_REGIONS);
+				rc = -1;
+			} else if ((rc = touch_region(&regions[nregions], len)) == 0) {
+				rc = report_region(&regions[nregions], nregions);
+				nregions++;
+			}
+		}
+		if (pending_report) {
+			pending_report = 0;
+			for (int i = 0; i < nregions; i++)
+				if (report_region(&regions[i], i) != 0)
+					rc = -1;
+		}
+		printf("ack %d%s\n", ++acks, rc ? " failed" : "");
+		fflush(stdout);
+	}
+	return 0;
+}
