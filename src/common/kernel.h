@@ -18,6 +18,9 @@
 #define MPOL_WEIGHTED_INTERLEAVE 6
 #endif
 
+/* The weighted-interleave sysfs directory, relative to fsroot. */
+#define MPOL_WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
+
 enum mpol_kernel_path {
 	MPOL_PATH_NONE,                /* no policy set */
 	MPOL_PATH_WEIGHTED,            /* MPOL_WEIGHTED_INTERLEAVE */
@@ -31,7 +34,15 @@ struct mpol_kernel_caps {
 	bool weights_for_possible;     /* 6.9-6.15 layout: a file for every possible node */
 };
 
+/*
+ * mpol_kernel_probe - fill caps from MPOL_WI_DIR under fsroot (NULL or "" = "/").
+ * A missing directory is not an error (an old kernel: every cap false).
+ * Returns 0, or -errno when the directory exists but cannot be read.
+ */
 int mpol_kernel_probe(const char *fsroot, struct mpol_kernel_caps *caps, char *err, size_t errlen);
+
+/* True for the names the auto file has had: "auto" (6.16) and "__auto_type" (some 6.18/6.19). */
+bool mpol_is_auto_name(const char *name);
 
 const char *mpol_kernel_path_name(enum mpol_kernel_path p);   /* "weighted-interleave" ... */
 

@@ -83,8 +83,13 @@ const struct mpol_node *mpol_topology_node(const struct mpol_topology *topo, int
 /*
  * mpol_node_bandwidth - the bandwidth (MB/s) the kernel would use for this node:
  * min(read, write) of access class 1, else class 0; 0 when HMAT gives nothing.
+ * When only one direction is known, that one.
  */
 uint32_t mpol_node_bandwidth(const struct mpol_node *node);
+
+/* The access class to describe this node by: class 1 when it has data, else class 0,
+ * else NULL (no HMAT data). */
+const struct mpol_access *mpol_node_access(const struct mpol_node *node);
 
 /*
  * mpol_node_initiator - the CPU node this memory is local to: the node itself when

@@ -1,0 +1,85 @@
+/* cli.c - option handling shared by every mpolctl verb. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+
+void cli_usage_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mpolctl %s: ", verb);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'mpolctl %s --help'.\n", verb);
+	exit(2);
+}
+
+/* A root that is not a directory would only show up later as "cannot read
+ * .../online": say what is wrong while we still know where the value came from. */
+static const char *checked_fsroot(const char *verb, const char *dir, const char *from)
+{
+	struct stat st;
+
+	if (!*dir)
+		cli_usage_error(verb, "%s is empty; give a directory (or leave it out for /)", from);
+	if (stat(dir, &st))
+		cli_usage_error(verb, "%s '%s': %s", from, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		cli_usage_error(verb, "%s '%s' is not a directory", from, dir);
+	return dir;
+}
+
+void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
+		       void (*usage)(FILE *out))
+{
+	/* getopt leaves optind past the offending word */
+	const char *word = optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?";
+
+	switch (opt) {
+	case CLI_OPT_FSROOT:
+		c->fsroot = checked_fsroot(verb, optarg, "--fsroot");
+		return;
+	case CLI_OPT_JSON:
+		c->json = true;
+		return;
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case ':':
+		cli_usage_error(verb, "option '%s' needs a value", word);
+	case '?':
+		if (optopt && optopt < 0x100)
+			cli_usage_error(verb, "unknown option '-%c'", optopt);
+		cli_usage_error(verb, "unknown option '%s'", word);
+	}
+	cli_usage_error(verb, "option '%s' is not handled (a bug in mpolctl)", word);
+}
+
+void cli_no_operands(struct cli_common *c, const char *verb, int argc, char **argv)
+{
+	const char *env;
+
+	if (optind < argc)
+		cli_usage_error(verb, "unexpected argument '%s'", argv[optind]);
+	if (!c->fsroot && (env = getenv("MPOL_FSROOT")))
+		c->fsroot = checked_fsroot(verb, env, "MPOL_FSROOT");
+}
+
+int cli_print_json(struct json_object *obj)
+{
+	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = 0;
+
+	if (!text || puts(text) == EOF || fflush(stdout))
+		rc = 1;
+	json_object_put(obj);
+	return rc;
+}
