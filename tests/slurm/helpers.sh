@@ -1,0 +1,95 @@
+# helpers.sh - shared by the slurm tier's t_*.sh files (sourced by tests/slurm/run,
+# after tests/lib.sh; SLURM_CONF points at the running test cluster).
+
+CLUSTER=$here/cluster.sh
+SHOW=$here/show_task.sh
+STATEDIR=$MPOL_CLUSTER_DIR/statedir
+OUTDIR=$MPOL_CLUSTER_DIR/out
+HOST=$(hostname -s)
+SLURMD_LOG=$MPOL_CLUSTER_DIR/log/slurmd-$HOST.log
+TEST_USER=mpoluser
+WI_DIR=/sys/kernel/mm/mempolicy/weighted_interleave
+FIXTURE_OLD=$top/tests/fixtures/6.1.0-57-cloud-amd64/boot
+# Every job command is bounded, so a hung step fails its case instead of the tier.
+JOB_TIMEOUT=${JOB_TIMEOUT:-60}
+
+# plugstack ARG...: the plugin arguments for the steps started from now on (the tier's
+# own statedir always, so no test touches /run).
+plugstack() { "$CLUSTER" plugstack "statedir=$STATEDIR" "$@" >/dev/null; }
+
+# as_user CMD...: CMD as the unprivileged test user, in a directory it may use.
+as_user() { (cd /tmp && runuser -u "$TEST_USER" -- env SLURM_CONF="$SLURM_CONF" "$@"); }
+
+# run_job CMD...: run with a timeout; sets OUT (stdout+stderr) and RC.
+run_job() {
+	OUT=$(timeout "$JOB_TIMEOUT" "$@" 2>&1)
+	RC=$?
+}
+
+# field LINE KEY: KEY's value in a show_task.sh line; policy_of LINE: its policy.
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1" | head -n 1; }
+policy_of() { sed -n 's/.* policy=//p' <<<"$1" | head -n 1; }
+
+# no_job_named NAME: no job of that name is queued or in accounting.
+no_job_named() {
+	local q a
+	sleep 1
+	q=$(squeue -h -a -n "$1" -o %i 2>&1)
+	a=$(sacct -n -X -a -S now-2hours --name="$1" -o JobID 2>&1 | tr -d ' ')
+	[ -z "$q" ] && [ -z "$a" ]
+}
+
+# wait_job JOBID [SECONDS]: until the job has left the queue.
+wait_job() {
+	local i
+	for ((i = 0; i < ${2:-$JOB_TIMEOUT} * 5; i++)); do
+		[ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.2 s.
+wait_until() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 5; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# log_mark FILE: its size now; log_since FILE MARK: what was appended since.
+log_mark() { stat -c %s "$1" 2>/dev/null || echo 0; }
+log_since() { tail -c +$(($2 + 1)) "$1" 2>/dev/null; }
+
+# stepd_pid JOBID STEPID: the slurmstepd running that step (empty when none).
+stepd_pid() {
+	local p
+	for p in /proc/[0-9]*; do
+		if [ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "slurmstepd: [$1.$2] " ]; then
+			echo "${p#/proc/}"
+			return 0
+		fi
+	done
+}
+
+# wi_node0: the host's global weight for node 0 (empty when the kernel has none).
+wi_node0() { cat "$WI_DIR/node0" 2>/dev/null; }
+
+# check_task NAME LINE MODE POLICY_REGEX: one task line has the mode and policy.
+check_task() {
+	local mode policy
+	mode=$(field "$2" mode)
+	policy=$(policy_of "$2")
+	if [ -z "$2" ]; then
+		t_fail "$1" "the task printed nothing"
+	elif [ "$mode" != "$3" ]; then
+		t_fail "$1" "SLURM_MEM_INTERLEAVE_MODE is '$mode', expected '$3' in: $2"
+	elif ! grep -Eq -- "$4" <<<"$policy"; then
+		t_fail "$1" "numa_maps policy is '$policy', expected /$4/ in: $2"
+	else
+		t_pass "$1"
+	fi
+}

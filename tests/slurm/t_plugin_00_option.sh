@@ -1,0 +1,35 @@
+# t_plugin_00_option.sh - the option exists where users look for it: srun/sbatch/salloc
+# --help list it, --mem-interleave=help prints the syntax and exits 0 without
+# submitting anything, and slurmd loaded the plugin without complaint.
+
+for cmd in srun sbatch salloc; do
+	run_job "$cmd" --help
+	t_expect_match "$cmd --help lists --mem-interleave" '--mem-interleave' "$OUT"
+done
+
+name=mpol-help-$$
+run_job srun -J "$name" --mem-interleave=help true
+if [ $RC -ne 0 ]; then
+	t_fail "srun --mem-interleave=help exits 0" "exit $RC: $OUT"
+elif ! grep -q 'weighted' <<<"$OUT" || ! grep -q 'interleave' <<<"$OUT"; then
+	t_fail "srun --mem-interleave=help prints the syntax" "output: $OUT"
+else
+	t_pass "srun --mem-interleave=help prints the syntax and exits 0"
+fi
+if no_job_named "$name"; then
+	t_pass "--mem-interleave=help submits nothing"
+else
+	t_fail "--mem-interleave=help submits nothing" "a job named $name exists"
+fi
+
+run_job sbatch -J "$name" --mem-interleave=help --wrap true
+t_check "sbatch --mem-interleave=help exits 0" test "$RC" -eq 0
+
+# Every srun loads the plugin; slurmd logs a load failure at its start or per step.
+run_job srun -w "$HOST" true
+if [ $RC -eq 0 ] && ! grep -E 'spank.*(mem_interleave|Failed to load)' "$SLURMD_LOG" >/dev/null; then
+	t_pass "slurmd and srun load the plugin without errors"
+else
+	t_fail "slurmd and srun load the plugin without errors" \
+		"srun exit $RC: $OUT; slurmd log: $(grep -E 'spank' "$SLURMD_LOG" | tail -n 3)"
+fi

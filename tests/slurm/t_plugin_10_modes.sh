@@ -1,0 +1,64 @@
+# t_plugin_10_modes.sh - every MODE through a real srun: the task's environment says
+# what was applied and the kernel's numa_maps shows the same policy. This host has one
+# NUMA node and weighted interleave (Linux >= 6.9).
+
+# The plugin must only act on request: the shipped default is none.
+run_job srun -w "$HOST" "$SHOW"
+if [ "$(policy_of "$OUT")" = default ] && [[ $(field "$OUT" mode) =~ ^(unset|none)$ ]]; then
+	t_pass "no option: default policy"
+else
+	t_fail "no option: default policy" "exit $RC: $OUT"
+fi
+
+run_job srun -w "$HOST" --mem-interleave=weighted "$SHOW"
+check_task "weighted: weighted interleave on node 0" "$OUT" weighted '^weighted interleave:0$'
+t_expect_match "weighted: SLURM_MEM_INTERLEAVE_NODES=0" '^0$' "$(field "$OUT" nodes)"
+t_expect_match "weighted: SLURM_MEM_INTERLEAVE_WEIGHTS is one weight" '^[1-9][0-9]*$' "$(field "$OUT" weights)"
+
+run_job srun -w "$HOST" --mem-interleave=auto "$SHOW"
+check_task "auto: weighted interleave with the kernel's weights" "$OUT" auto '^weighted interleave:0$'
+t_expect_match "auto: weights are the kernel's node0 ($(wi_node0))" "^$(wi_node0)\$" "$(field "$OUT" weights)"
+
+run_job srun -w "$HOST" --mem-interleave=interleave "$SHOW"
+check_task "interleave: plain interleave on node 0" "$OUT" interleave '^interleave:0$'
+
+run_job srun -w "$HOST" --mem-interleave=none "$SHOW"
+check_task "none: default policy" "$OUT" none '^default$'
+
+# Explicit nodes and weights; weights imply the nodes.
+run_job srun -w "$HOST" --mem-interleave=weighted,nodes=0 "$SHOW"
+check_task "weighted,nodes=0" "$OUT" weighted '^weighted interleave:0$'
+run_job srun -w "$HOST" --mem-interleave=weighted,weights=0:3,scope=all,precision=0.9 "$SHOW"
+check_task "weighted with weights, scope and precision" "$OUT" weighted '^weighted interleave:0$'
+t_expect_match "weights=0:3 implies nodes=0" '^0$' "$(field "$OUT" nodes)"
+
+# A node this machine does not have is caught on the node, with a clear message.
+run_job srun -w "$HOST" --mem-interleave=weighted,nodes=5 "$SHOW"
+if [ $RC -ne 0 ] && grep -q 'mem_interleave: .*5' <<<"$OUT"; then
+	t_pass "nodes=5 on a one-node machine fails naming node 5"
+else
+	t_fail "nodes=5 on a one-node machine fails naming node 5" "exit $RC: $OUT"
+fi
+
+# verbose: one line per task on stderr, like --mem-bind=verbose; quiet: none.
+OUT=$(timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 2 --mem-interleave=verbose,weighted true 2>&1 >/dev/null)
+n=$(grep -c '^mem_interleave: task [01] .*weighted interleave' <<<"$OUT")
+if [ "$n" -eq 2 ]; then
+	t_pass "verbose: one line per task on stderr"
+else
+	t_fail "verbose: one line per task on stderr" "got $n lines: $OUT"
+fi
+OUT=$(timeout "$JOB_TIMEOUT" srun -w "$HOST" --mem-interleave=quiet,weighted true 2>&1)
+if [ -z "$OUT" ]; then
+	t_pass "quiet: nothing on stderr"
+else
+	t_fail "quiet: nothing on stderr" "got: $OUT"
+fi
+
+# The site's default= applies when the user gave no option; the user's none wins.
+plugstack default=weighted
+run_job srun -w "$HOST" "$SHOW"
+check_task "plugstack default=weighted applies without the option" "$OUT" weighted '^weighted interleave:0$'
+run_job srun -w "$HOST" --mem-interleave=none "$SHOW"
+check_task "the user's none overrides default=weighted" "$OUT" none '^default$'
+plugstack

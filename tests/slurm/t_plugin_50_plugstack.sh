@@ -1,0 +1,47 @@
+# t_plugin_50_plugstack.sh - bad plugstack arguments are reported in slurmd's log with
+# the bad key or value named, and never take down a job that did not ask for the plugin.
+
+# ARGUMENT|the part the log must name
+bad_args=(
+	'bogus_key=1|bogus_key'
+	'sysfs=sometimes|sometimes'
+	'algorithm=magic|magic'
+	'precision=7|7'
+	'max_weight_sum=0|max_weight_sum'
+	'default=bogus|bogus'
+	'statedir=|statedir'
+)
+for entry in "${bad_args[@]}"; do
+	arg=${entry%|*} part=${entry##*|}
+	plugstack "$arg"
+	mark=$(log_mark "$SLURMD_LOG")
+	run_job srun -w "$HOST" "$SHOW"
+	if [ $RC -eq 0 ] && [ "$(policy_of "$OUT")" = default ]; then
+		t_pass "plugstack '$arg': a job without the option still runs"
+	else
+		t_fail "plugstack '$arg': a job without the option still runs" "exit $RC: $OUT"
+	fi
+	log=$(log_since "$SLURMD_LOG" "$mark")
+	if grep 'mem_interleave: ' <<<"$log" | grep -qF -- "$part"; then
+		t_pass "plugstack '$arg': slurmd's log names '$part'"
+	else
+		t_fail "plugstack '$arg': slurmd's log names '$part'" \
+			"new log lines: $(grep -i 'mem_interleave\|spank' <<<"$log" | tail -n 3)"
+	fi
+done
+
+# A job that asks for the plugin under a broken configuration fails or runs without a
+# policy, but says why; it never silently claims a policy it did not get.
+plugstack bogus_key=1
+run_job srun -w "$HOST" --mem-interleave=weighted "$SHOW"
+mode=$(field "$OUT" mode)
+policy=$(policy_of "$OUT")
+if [ $RC -ne 0 ] && grep -q 'bogus_key' <<<"$OUT"; then
+	t_pass "bad plugstack: a job asking for the plugin fails naming the bad key"
+elif [ $RC -eq 0 ] && [ "$mode" = weighted ] && [ "$policy" = "weighted interleave:0" ]; then
+	t_pass "bad plugstack: a job asking for the plugin still gets its policy"
+else
+	t_fail "bad plugstack: a job asking for the plugin fails clearly or gets its policy" \
+		"exit $RC: $OUT"
+fi
+plugstack

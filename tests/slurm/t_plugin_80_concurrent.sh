@@ -1,0 +1,35 @@
+# t_plugin_80_concurrent.sh - steps that start together: both run with their policy,
+# weights never change under a running step, and the table is restored after both.
+
+before=$(wi_node0)
+plugstack sysfs=always
+# Each task reads node0 at its start and again 3 s later: a step's weights must hold.
+probe="a=\$(cat $WI_DIR/node0); $SHOW; sleep 3; echo \"start=\$a end=\$(cat $WI_DIR/node0)\""
+timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:5 sh -c "$probe" >"$OUTDIR/conc1.$$" 2>&1 &
+p1=$!
+timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:6 sh -c "$probe" >"$OUTDIR/conc2.$$" 2>&1 &
+p2=$!
+wait $p1; rc1=$?
+wait $p2; rc2=$?
+for i in 1 2; do
+	out=$(cat "$OUTDIR/conc$i.$$")
+	rc=rc$i
+	check_task "concurrent step $i runs weighted" "$(grep '^task ' <<<"$out")" weighted '^weighted interleave:0$'
+	if [ "${!rc}" -eq 0 ] && grep -Eq '^start=([0-9]+) end=\1$' <<<"$out"; then
+		t_pass "concurrent step $i: weights did not change under it"
+	else
+		t_fail "concurrent step $i: weights did not change under it" "exit ${!rc}: $out"
+	fi
+	rm -f "$OUTDIR/conc$i.$$"
+done
+if [ -n "$before" ] && wait_until 10 sh -c "[ \"\$(cat $WI_DIR/node0)\" = '$before' ]"; then
+	t_pass "concurrent steps: node0 is back to $before after both"
+else
+	t_fail "concurrent steps: node0 is back to $before after both" "node0 is $(wi_node0)"
+fi
+
+# Two steps of one job at once, without sysfs: both get their own policy.
+plugstack
+run_job salloc -w "$HOST" -n 2 sh -c "srun -n 1 --mem-interleave=weighted $SHOW a & srun -n 1 --mem-interleave=interleave $SHOW b & wait"
+check_task "two steps of one job at once: the first runs weighted" "$(grep '^a ' <<<"$OUT")" weighted '^weighted interleave:0$'
+check_task "two steps of one job at once: the second runs interleave" "$(grep '^b ' <<<"$OUT")" interleave '^interleave:0$'
