@@ -8,6 +8,7 @@ src_common_libmpol_la_SOURCES = \
 	src/common/sysfs.c src/common/sysfs.h \
 	src/common/topology.c src/common/topology.h \
 	src/common/kernel.c src/common/kernel.h \
+	src/common/units.c src/common/units.h \
 	src/common/weights.c src/common/weights.h \
 	src/common/plan.c src/common/plan.h \
 	src/common/spec.c src/common/spec.h \

@@ -4,6 +4,7 @@ src_mpolctl_mpolctl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_mpolctl_mpolctl_LDADD = src/common/libmpol.la $(JSONC_LIBS)
 src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/main.c src/mpolctl/commands.h \
+	src/mpolctl/cli.c src/mpolctl/cli.h \
 	src/mpolctl/cmd_show.c \
 	src/mpolctl/cmd_plan.c \
 	src/mpolctl/cmd_apply.c \
