@@ -9,7 +9,9 @@ HOST=$(hostname -s)
 SLURMD_LOG=$MPOL_CLUSTER_DIR/log/slurmd-$HOST.log
 TEST_USER=mpoluser
 WI_DIR=/sys/kernel/mm/mempolicy/weighted_interleave
-FIXTURE_OLD=$top/tests/fixtures/6.1.0-57-cloud-amd64/boot
+# A captured Linux 6.1 sysfs (no weighted interleave), under either name it has had.
+FIXTURE_OLD=$top/tests/fixtures/linux-6.1-boot
+[ -d "$FIXTURE_OLD" ] || FIXTURE_OLD=$top/tests/fixtures/6.1.0-57-cloud-amd64/boot
 # Every job command is bounded, so a hung step fails its case instead of the tier.
 JOB_TIMEOUT=${JOB_TIMEOUT:-60}
 
