@@ -18,4 +18,5 @@ src_common_libmpol_la_SOURCES = \
 	src/common/lease.c src/common/lease.h \
 	src/common/run_cmd.c src/common/run_cmd.h \
 	src/common/numa_maps.c src/common/numa_maps.h \
-	src/common/record.c src/common/record.h
+	src/common/record.c src/common/record.h \
+	src/common/record_store.c src/common/record_store.h

@@ -7,10 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "error.h"
 #include "record.h"
+#include "record_store.h"
 
 /* One node's entry: two NUMA nodes, target 3:1, achieved 700:300 pages. */
 static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
@@ -302,6 +306,169 @@ static void test_drift(void **state)
 	assert_float_equal(mpol_placement_drift(half, p2, 1), 0.4, 1e-12);
 }
 
+
+/* A fake AdminComment: what slurmctld keeps, shared by the writers. */
+struct fake_comment {
+	pthread_mutex_t lock;
+	char *text;
+	int rmw_delay_us;       /* time between a read and the write that follows it */
+	int pause_ms;
+	int clobber_writes;     /* this many first writes are undone by "another node" */
+	int writes;
+	const char *clobber_base;
+	int fail_read, fail_write;
+};
+
+static void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static int fake_read(void *ctx, char **comment, char *err, size_t errlen)
+{
+	struct fake_comment *f = ctx;
+
+	if (f->fail_read)
+		return mpol_fail(err, errlen, ECONNREFUSED, "slurmctld is not answering");
+	pthread_mutex_lock(&f->lock);
+	*comment = strdup(f->text);
+	pthread_mutex_unlock(&f->lock);
+	/* the writer now merges: others may write meanwhile */
+	sleep_us(f->rmw_delay_us);
+	return 0;
+}
+
+static int fake_write(void *ctx, const char *comment, char *err, size_t errlen)
+{
+	struct fake_comment *f = ctx;
+
+	if (f->fail_write)
+		return mpol_fail(err, errlen, EPERM, "Access/permission denied");
+	pthread_mutex_lock(&f->lock);
+	free(f->text);
+	f->writes++;
+	/* the first clobber_writes writes are undone by a slow writer that read before them */
+	f->text = strdup(f->writes <= f->clobber_writes ? f->clobber_base : comment);
+	pthread_mutex_unlock(&f->lock);
+	return 0;
+}
+
+static void fake_pause(void *ctx, int attempt)
+{
+	struct fake_comment *f = ctx;
+
+	(void)attempt;
+	sleep_us(f->pause_ms * 1000L + rand() % 5000);
+}
+
+struct writer {
+	struct fake_comment *fake;
+	char node[16];
+	json_object *entry;
+	int rc;
+	struct mpol_store_result res;
+};
+
+static void *writer_run(void *arg)
+{
+	struct writer *w = arg;
+	struct mpol_comment_store store = { fake_read, fake_write, fake_pause, w->fake };
+	char err[MPOL_ERRLEN];
+
+	w->rc = mpol_record_store(&store, "0", w->node, w->entry, MPOL_RECORD_BUDGET, 20, &w->res, err, sizeof(err));
+	return NULL;
+}
+
+/* Eight nodes end a step at the same moment: no entry is lost, other text survives. */
+static void test_store_racing_writers(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER, .rmw_delay_us = 2000, .pause_ms = 10 };
+	struct writer w[8];
+	pthread_t th[8];
+	int losses = 0;
+
+	(void)state;
+	f.text = strdup("ops: keep this");
+	for (int i = 0; i < 8; i++) {
+		w[i].fake = &f;
+		snprintf(w[i].node, sizeof(w[i].node), "node%d", i);
+		w[i].entry = make_entry(100 * (uint64_t)i + 1, 7, NULL);
+		assert_int_equal(pthread_create(&th[i], NULL, writer_run, &w[i]), 0);
+	}
+	for (int i = 0; i < 8; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(w[i].rc, 0);
+		losses += w[i].res.losses;
+	}
+	for (int i = 0; i < 8; i++) {
+		assert_true(mpol_record_contains(f.text, "0", w[i].node, w[i].entry));
+		json_object_put(w[i].entry);
+	}
+	assert_memory_equal(f.text, "ops: keep this", 14);
+	/* the race really happened: more writes than writers */
+	assert_true(f.writes > 8 || losses == 0);
+	print_message("# 8 racing writers: %d writes, %d losses repaired\n", f.writes, losses);
+	free(f.text);
+}
+
+/* Scripted losses: a slow node's write, based on a read from before ours, lands right
+ * after ours. The writer sees its entry vanish and merges it into the newer comment. */
+static void test_store_repairs_losses(void **state)
+{
+	json_object *mine = make_entry(5, 5, NULL), *theirs = make_entry(9, 9, NULL);
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER, .clobber_writes = 1 };
+	struct mpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	struct mpol_store_result res;
+	char err[MPOL_ERRLEN], *base = NULL;
+
+	(void)state;
+	assert_int_equal(mpol_record_merge("x", "0", "other", theirs, MPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
+	f.text = strdup("x");
+	f.clobber_base = base;
+	assert_int_equal(mpol_record_store(&store, "0", "mine", mine, MPOL_RECORD_BUDGET, 8, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.losses, 1);
+	assert_int_equal(res.writes, 2);
+	assert_true(mpol_record_contains(f.text, "0", "mine", mine));
+	assert_true(mpol_record_contains(f.text, "0", "other", theirs));
+	assert_memory_equal(f.text, "x ", 2);
+
+	/* a writer that always wins: bounded, and the error says so */
+	free(f.text);
+	f.text = strdup("x");
+	f.writes = 0;
+	f.clobber_writes = 1000;
+	assert_int_equal(mpol_record_store(&store, "0", "mine", mine, MPOL_RECORD_BUDGET, 4, &res, err, sizeof(err)), -EAGAIN);
+	assert_int_equal(res.reads, 4);
+	assert_int_equal(res.losses, 3);
+	assert_non_null(strstr(err, "overwritten by other writers"));
+	free(f.text);
+	free(base);
+	json_object_put(mine);
+	json_object_put(theirs);
+}
+
+static void test_store_errors_propagate(void **state)
+{
+	json_object *e = make_entry(1, 1, NULL);
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct mpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	f.text = strdup("before");
+	f.fail_read = 1;
+	assert_int_equal(mpol_record_store(&store, "0", "n", e, MPOL_RECORD_BUDGET, 5, NULL, err, sizeof(err)), -ECONNREFUSED);
+	f.fail_read = 0;
+	f.fail_write = 1;
+	assert_int_equal(mpol_record_store(&store, "0", "n", e, MPOL_RECORD_BUDGET, 5, NULL, err, sizeof(err)), -EPERM);
+	/* nothing was changed by the failed attempts */
+	assert_string_equal(f.text, "before");
+	free(f.text);
+	json_object_put(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +483,9 @@ int main(void)
 		cmocka_unit_test(test_many_nodes_summarized),
 		cmocka_unit_test(test_budget_exhausted),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_store_racing_writers),
+		cmocka_unit_test(test_store_repairs_losses),
+		cmocka_unit_test(test_store_errors_propagate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
