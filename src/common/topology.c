@@ -77,6 +77,18 @@ static int read_nodelist(struct mpol_topology *topo, const char *path, struct mp
 	return 0;
 }
 
+/* Quote what a file holds instead of a number, so the admin sees the problem. */
+static int warn_bad_number(struct mpol_topology *topo, const char *path)
+{
+	char text[32];
+
+	if (mpol_read_text(path, text, sizeof(text)))
+		snprintf(text, sizeof(text), "(unreadable)");
+	if (!text[0])
+		return add_warning(topo, "ignoring %s: the file is empty", path);
+	return add_warning(topo, "ignoring %s: '%s' is not a number in range", path, text);
+}
+
 /*
  * One HMAT number (bandwidth MB/s or latency ns). A missing file is quiet (the
  * kernel omits what HMAT did not give); anything unusable is a warning.
@@ -93,8 +105,8 @@ static int read_perf(struct mpol_topology *topo, const char *dir, const char *na
 	rc = mpol_read_u64(path, &v);
 	if (rc == -ENOENT)
 		return 0;
-	if (rc == -EINVAL)
-		return add_warning(topo, "ignoring %s: not a number", path);
+	if (rc == -EINVAL || rc == -ERANGE)
+		return warn_bad_number(topo, path);
 	if (rc)
 		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
 	if (v == 0)
@@ -235,8 +247,13 @@ static int read_wi_weight(struct mpol_topology *topo, struct mpol_node *n)
 	rc = mpol_read_u64(path, &v);
 	if (rc == -ENOENT)
 		return 0;
-	if (rc || v > 255)
-		return add_warning(topo, "ignoring %s: not a weight 0-255", path);
+	if (rc == -EINVAL || rc == -ERANGE)
+		return warn_bad_number(topo, path);
+	if (rc)
+		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+	if (v > 255)
+		return add_warning(topo, "ignoring %s: %llu is not a weight 0-255", path,
+				   (unsigned long long)v);
 	n->wi_weight = (int)v;
 	return 0;
 }
@@ -403,21 +420,24 @@ static void guess_kind(const struct mpol_topology *topo, struct mpol_node *n)
 	}
 }
 
-/* One warning for every memory node without HMAT bandwidth, not one per file. */
+/* One warning for every memory node without HMAT bandwidth, not one per file;
+ * none when a single node has memory: there is nothing to weigh. */
 static int warn_no_bandwidth(struct mpol_topology *topo)
 {
 	struct mpol_bitmap missing;
 	char list[512];
-	int i;
+	int i, nmem = 0;
 
 	bitmap_clear(&missing);
-	for (i = 0; i < topo->nnodes; i++)
+	for (i = 0; i < topo->nnodes; i++) {
+		nmem += topo->nodes[i].has_memory;
 		if (topo->nodes[i].has_memory && !mpol_node_bandwidth(&topo->nodes[i]))
 			bitmap_set(&missing, topo->nodes[i].id);
-	if (bitmap_empty(&missing))
+	}
+	if (nmem < 2 || bitmap_empty(&missing))
 		return 0;
 	bitmap_format_list(&missing, list, sizeof(list));
-	return add_warning(topo, "no HMAT bandwidth for node(s) %s: firmware gave none, so plans for them cannot weigh by bandwidth",
+	return add_warning(topo, "no usable HMAT bandwidth for node(s) %s: plans cannot weigh them by bandwidth",
 			   list);
 }
 
