@@ -365,6 +365,37 @@ out:
 	return rc;
 }
 
+int mpol_lease_set_system(const char *statedir, const char *fsroot, const struct mpol_wi_table *weights,
+			  const struct mpol_bitmap *which, char *err, size_t errlen)
+{
+	struct lease_files f;
+	struct mpol_lease_state st;
+	char who[128];
+	bool auto_failed;
+	int rc;
+
+	rc = lock_files(statedir, true, LOCK_EX, &f, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = read_journal(&f, &st, err, errlen);
+	if (rc == 0 && st.holder_alive) {
+		describe_owner(&st.owner, who, sizeof(who));
+		rc = mpol_fail(err, errlen, EBUSY, "%s holds the weights and restores its journal at step end, "
+			       "which would undo the system weights; try again when it has ended", who);
+		goto out;
+	}
+	if (rc == 0)
+		rc = restore_journal(&f, &st, fsroot, &auto_failed, err, errlen);
+	else if (rc == -ENOENT)
+		rc = 0;
+	if (rc < 0)
+		goto out;
+	rc = weights ? mpol_wi_write(fsroot, weights, which, err, errlen) : mpol_wi_set_auto(fsroot, err, errlen);
+out:
+	unlock_files(&f);
+	return rc;
+}
+
 int mpol_lease_inspect(const char *statedir, struct mpol_lease_state *st, char *err, size_t errlen)
 {
 	struct lease_files f;

@@ -71,6 +71,16 @@ int mpol_lease_release(const char *statedir, const char *fsroot, const struct mp
 int mpol_lease_recover(const char *statedir, const char *fsroot, bool force,
 		       struct mpol_lease_state *found, char *err, size_t errlen);
 
+/*
+ * mpol_lease_set_system - set the node's system weights (mpolctl apply --system) under
+ * the lease lock, without a journal: they are meant to stay. weights NULL hands the
+ * table back to the kernel (auto=true; -ENODEV/-EOPNOTSUPP as mpol_wi_set_auto).
+ * -EBUSY while a live step holds the lease (its release would undo them); a dead
+ * holder's journal is restored first.
+ */
+int mpol_lease_set_system(const char *statedir, const char *fsroot, const struct mpol_wi_table *weights,
+			  const struct mpol_bitmap *which, char *err, size_t errlen);
+
 /* Read the journal without changing anything (st->held false when there is none). */
 int mpol_lease_inspect(const char *statedir, struct mpol_lease_state *st, char *err, size_t errlen);
 

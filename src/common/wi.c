@@ -1,27 +1,17 @@
 /* wi.c - read, write, restore and serialize the kernel's weighted-interleave table. */
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
+#include "kernel.h"
 #include "sysfs.h"
 #include "wi.h"
-
-#define WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
-
-/* 6.16 named the file auto; some 6.18/6.19 builds spell it __auto_type. */
-static const char *const auto_names[] = { "auto", "__auto_type" };
-
-static bool is_auto_name(const char *name)
-{
-	for (size_t i = 0; i < sizeof(auto_names) / sizeof(auto_names[0]); i++)
-		if (!strcmp(name, auto_names[i]))
-			return true;
-	return false;
-}
 
 /* "node12" -> 12; -1 for any other name. */
 static int node_from_name(const char *name)
@@ -76,7 +66,7 @@ int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t 
 
 	memset(t, 0, sizeof(*t));
 	t->auto_enabled = -1;
-	if (mpol_fs_path(fsroot, dir, sizeof(dir), WI_DIR) < 0)
+	if (mpol_fs_path(fsroot, dir, sizeof(dir), MPOL_WI_DIR) < 0)
 		return mpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
 	d = opendir(dir);
 	if (!d) {
@@ -88,7 +78,7 @@ int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t 
 	while (rc == 0 && (de = readdir(d))) {
 		int node = node_from_name(de->d_name);
 
-		if (node < 0 && !is_auto_name(de->d_name))
+		if (node < 0 && !mpol_is_auto_name(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (node >= 0) {
@@ -96,7 +86,8 @@ int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t 
 			if (rc == 0)
 				bitmap_set(&t->has_file, node);
 		} else {
-			strcpy(t->auto_name, de->d_name);   /* one of auto_names[], all short */
+			if (strlen(de->d_name) < sizeof(t->auto_name))
+				strcpy(t->auto_name, de->d_name);
 			rc = read_auto(path, &t->auto_enabled, err, errlen);
 		}
 		/* A node hot-removed between readdir and read is simply not in the table. */
@@ -112,15 +103,41 @@ int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t 
 	return rc;
 }
 
+/*
+ * One write(2) of the value, as sysfs wants it. O_TRUNC because tests and copied trees
+ * (mpolctl --fsroot) hold regular files, where "7" over "12" would leave "72"; sysfs
+ * ignores it. (mpol_write_text opens without O_TRUNC; this can go once it has it.)
+ */
+static int write_value(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t done;
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		done = write(fd, text, len);
+	while (done < 0 && errno == EINTR);
+	if (done < 0)
+		rc = -errno;
+	else if ((size_t)done != len)
+		rc = -EIO;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	return rc;
+}
+
 static int write_node(const char *fsroot, int node, unsigned weight, char *err, size_t errlen)
 {
 	char path[4400], val[8];
 	int rc;
 
-	if (mpol_fs_path(fsroot, path, sizeof(path), WI_DIR "/node%d", node) < 0)
+	if (mpol_fs_path(fsroot, path, sizeof(path), MPOL_WI_DIR "/node%d", node) < 0)
 		return mpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
 	snprintf(val, sizeof(val), "%u", weight);
-	rc = mpol_write_text(path, val);
+	rc = write_value(path, val);
 	if (rc == -ENOENT)
 		return mpol_fail(err, errlen, ENOENT,
 				 "node %d has no weighted-interleave weight file (%s): it is offline or has no memory",
@@ -148,27 +165,48 @@ int mpol_wi_write(const char *fsroot, const struct mpol_wi_table *t,
 	return 0;
 }
 
-/* The auto file this kernel has ("" when none), whatever the journal's kernel called it. */
+/* The auto file this kernel has, whatever the journal's kernel called it. */
 static int find_auto(const char *fsroot, char *path, size_t len)
 {
-	for (size_t i = 0; i < sizeof(auto_names) / sizeof(auto_names[0]); i++) {
-		FILE *f;
+	char dir[4096];
+	struct dirent *de;
+	int rc = -ENOENT;
+	DIR *d;
 
-		if (mpol_fs_path(fsroot, path, len, WI_DIR "/%s", auto_names[i]) < 0)
-			return -ENAMETOOLONG;
-		f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return 0;
-		}
-	}
-	return -ENOENT;
+	if (mpol_fs_path(fsroot, dir, sizeof(dir), MPOL_WI_DIR) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (rc == -ENOENT && (de = readdir(d)))
+		if (mpol_is_auto_name(de->d_name))
+			rc = snprintf(path, len, "%s/%s", dir, de->d_name) < (int)len ? 0 : -ENAMETOOLONG;
+	closedir(d);
+	return rc;
+}
+
+int mpol_wi_set_auto(const char *fsroot, char *err, size_t errlen)
+{
+	char path[4400];
+	int rc = find_auto(fsroot, path, sizeof(path));
+
+	if (rc == -ENOENT)
+		return mpol_fail(err, errlen, EOPNOTSUPP, "this kernel has no auto mode for weighted interleave "
+				 "(needs Linux 6.16); the weights stay as they are");
+	if (rc == 0)
+		rc = write_value(path, "true");
+	if (rc == -ENODEV)
+		return mpol_fail(err, errlen, ENODEV, "the kernel refused auto=true (ENODEV): it has no bandwidth "
+				 "data (HMAT) to compute weights from, so auto stays off");
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot turn auto mode on (%s): %s", path, strerror(-rc));
+	return 0;
 }
 
 int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool *auto_failed,
 		    char *err, size_t errlen)
 {
-	char path[4400];
+	char aerr[MPOL_ERRLEN];
 	int n, rc, first = 0;
 
 	*auto_failed = false;
@@ -186,19 +224,14 @@ int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool 
 		return first;
 	if (saved->auto_enabled != 1)
 		return 0;      /* writing the nodes already turned auto off */
-	rc = find_auto(fsroot, path, sizeof(path));
-	if (rc == 0)
-		rc = mpol_write_text(path, "true");
+	rc = mpol_wi_set_auto(fsroot, aerr, sizeof(aerr));
 	if (rc == -ENODEV) {
 		*auto_failed = true;
-		mpol_fail(err, errlen, ENODEV,
-			  "node weights restored, but the kernel refused auto=true (ENODEV): it has no "
-			  "bandwidth data (HMAT) to compute weights from, so auto stays off with the restored weights");
+		mpol_fail(err, errlen, ENODEV, "node weights restored, but %s, with the restored weights", aerr);
 		return 0;
 	}
 	if (rc < 0)
-		return mpol_fail(err, errlen, -rc, "node weights restored, but auto could not be turned back on (%s): %s",
-				 rc == -ENOENT ? "this kernel has no auto file" : path, strerror(-rc));
+		return mpol_fail(err, errlen, -rc, "node weights restored, but %s", aerr);
 	return 0;
 }
 

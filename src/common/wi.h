@@ -37,6 +37,13 @@ int mpol_wi_write(const char *fsroot, const struct mpol_wi_table *t,
 int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool *auto_failed,
 		    char *err, size_t errlen);
 
+/*
+ * Hand the weights back to the kernel: write auto=true. -ENODEV when the kernel has no
+ * bandwidth data to compute them from, -EOPNOTSUPP when it has no auto file (before
+ * 6.16); err says so either way.
+ */
+int mpol_wi_set_auto(const char *fsroot, char *err, size_t errlen);
+
 /* Serialize to / from the journal's one-line text form ("auto=1 0:7 1:7 2:2"). */
 int mpol_wi_format(const struct mpol_wi_table *t, char *buf, size_t len);
 int mpol_wi_parse(const char *text, struct mpol_wi_table *t, char *err, size_t errlen);

@@ -90,7 +90,7 @@ int task_init(spank_t sp)
 	if (task_cpus(&cpus, err, sizeof(err)) < 0 ||
 	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
 			    &chosen, &res, err, sizeof(err)) < 0) {
-		fprintf(stderr, MI_LOG "task %u: %s\n", taskid, err);
+		fprintf(stderr, MI_LOG "%s\n", err);
 		return -1;
 	}
 	if (chosen) {
