@@ -154,3 +154,38 @@ hotplug() {
 	echo "## hotplug: node$1 blocks $(blocks "$1") online $(blocks "$1" online)"
 	[ "$(blocks "$1" online)" -gt "$before" ]
 }
+
+# mem_nodes: the nodes that have memory now ("0 1 2"), from the kernel's has_memory.
+mem_nodes() {
+	read -r l <$NODES/has_memory
+	echo "$l" | tr ',' '\n' | awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) printf "%d ", i }'
+	echo
+}
+
+# socket_nodes I: CPU node I and the memory-only nodes local to it (topology.sh) that
+# have memory now: the candidates of I's plan with scope=socket.
+socket_nodes() {
+	s=""
+	for n in $(mem_nodes); do
+		if [ "$n" = "$1" ] || { [ "$(nth "$n" $VM_NODE_CPUS)" = - ] && [ "$(nth "$n" $VM_NODE_INITIATOR)" = "$1" ]; }; then
+			s="$s $n"
+		fi
+	done
+	echo $s
+}
+
+# algo_weights ALGO NODE...: lib.sh's weights (W:W:..) for these nodes' bandwidths.
+algo_weights() {
+	a=$1
+	shift
+	bws=""
+	for n in "$@"; do bws="$bws $(node_bw "$n")"; done
+	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 64 $bws; fi
+}
+
+# pair_weights "0 2" 7:2 -> "0:7 2:2"
+pair_weights() {
+	w=$2 out=""
+	for n in $1; do out="$out $n:${w%%:*}"; w=${w#*:}; done
+	echo ${out# }
+}

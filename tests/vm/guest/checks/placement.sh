@@ -1,0 +1,83 @@
+#!/bin/sh
+# vm-boot: shared
+# vm-timeout: 180
+# The plugin's apply path for real: mpol-launch sets the policy as
+# slurm_spank_task_init does and execs page-touch, which touches 64 MiB; its pages
+# must land on the plan's nodes in the ratio of the weights (within 1%), counted
+# both with move_pages(2) and in /proc/self/numa_maps. Weights come from the HMAT
+# numbers (lib.sh's own algorithms). On a kernel without weighted interleave (6.1)
+# the launch falls back to MPOL_INTERLEAVE and says so, and `strict` refuses.
+. /checks/lib.sh
+MIB=64
+STATEDIR=/run/mpol-lease
+
+need_prog mpol-launch || { fail launch "mpol-launch is not in the guest (it did not build)"; exit 0; }
+
+# launch_check CASE WANT_PATH WANT_NODES WANT_WEIGHTS RATIO MPOL-LAUNCH-ARGS...
+# RATIO is "node:weight ..." the pages must follow.
+launch_check() {
+	c=$1 want_path=$2 want_nodes=$3 want_weights=$4 ratio=$5
+	shift 5
+	if ! mpol-launch "$@" -- page-touch $MIB >/tmp/launch.out 2>&1; then
+		fail "$c" "mpol-launch $* failed: $(cat /tmp/launch.out)"
+		return
+	fi
+	line=$(grep '^launch:' /tmp/launch.out)
+	got="$(echo "$line" | sed -n 's/.* path=\([^ ]*\).*/\1/p') $(echo "$line" | sed -n 's/.* nodes=\([^ ]*\).*/\1/p')"
+	[ -z "$want_weights" ] || got="$got $(echo "$line" | sed -n 's/.* weights=\([^ ]*\).*/\1/p')"
+	expect_eq "$c-applied" "$want_path $want_nodes${want_weights:+ $want_weights}" "$got" "$line"
+	for src in query numa_maps; do
+		counts=$(page_counts /tmp/launch.out $src)
+		if cmp=$(counts_ratio_ok "$counts" "$ratio"); then
+			pass "$c-pages-$src"
+		else
+			fail "$c-pages-$src" "pages $counts vs weights $ratio: $cmp"
+		fi
+	done
+	sed -n 's/^policy region=0 //p' /tmp/launch.out >/tmp/launch.policy
+}
+
+has_wi=$([ -d $WI ] && echo yes || echo no)
+for i in $VM_NODES; do
+	cpus=$(nth "$i" $VM_NODE_CPUS)
+	[ "$cpus" != - ] || continue
+	nodes=$(socket_nodes "$i")
+	list=$(echo $nodes | tr ' ' ',')
+	if [ $has_wi = yes ]; then
+		# The step's lease writes the plan's weights, so the pages follow them.
+		for algo in optimal kernel; do
+			w=$(algo_weights $algo $nodes)
+			launch_check "node$i-$algo" weighted-interleave "$list" "$w" "$(pair_weights "$nodes" "$w")" \
+				--cpus "$cpus" --algorithm $algo --lease $STATEDIR
+		done
+		expect_eq "node$i-policy" "weighted interleave:$list" "$(cat /tmp/launch.policy)" "numa_maps policy"
+		# Without the lease the task runs on the kernel's current weights (shared node).
+		sys=""
+		for n in $nodes; do read -r v <$WI/node$n; sys="$sys $n:$v"; done
+		launch_check "node$i-system-weights" weighted-interleave "$list" "" "${sys# }" --cpus "$cpus"
+	else
+		# 6.1: MPOL_INTERLEAVE over the plan's nodes, one page each, said in the launch line.
+		eq=""
+		for n in $nodes; do eq="$eq $n:1"; done
+		launch_check "node$i-fallback" interleave "$list" "" "${eq# }" --cpus "$cpus"
+		line=$(grep '^launch:' /tmp/launch.out)
+		case $line in
+		*fell_back=1\ reason=?*) pass "node$i-fallback-reported" ;;
+		*) fail "node$i-fallback-reported" "the launch line does not report the fallback: $line" ;;
+		esac
+		expect_eq "node$i-policy" "interleave:$list" "$(cat /tmp/launch.policy)" "numa_maps policy"
+		# strict: the task must not start, and the message says why.
+		mpol-launch --cpus "$cpus" --spec weighted,strict -- page-touch 1 >/tmp/strict.out 2>&1
+		rc=$?
+		if [ $rc = 1 ] && grep -q 'strict: .*no weighted interleave.*not falling back to interleave' /tmp/strict.out &&
+			! grep -q '^pages' /tmp/strict.out; then
+			pass "node$i-strict-refuses"
+		else
+			fail "node$i-strict-refuses" "exit $rc: $(cat /tmp/strict.out)"
+		fi
+	fi
+done
+
+# Plain interleave asked for: one page per node whatever the kernel.
+launch_check interleave-mode interleave "$(socket_nodes 0 | tr ' ' ',')" "" \
+	"$(for n in $(socket_nodes 0); do printf '%s:1 ' $n; done)" --cpus "$(nth 0 $VM_NODE_CPUS)" --spec interleave
