@@ -299,15 +299,23 @@ start_slurmctld() {
 		die "slurmctld does not answer; see $DIR/log/slurmctld.log"
 }
 
+# last_error LOG OFFSET: the error lines a daemon logged after OFFSET, to say why it failed.
+last_error() {
+	tail -c +$(($2 + 1)) "$1" 2>/dev/null | grep 'error:' | grep -v 'initialization failed' |
+		tail -n 2 | sed 's/^\[[^]]*\] error: //' | paste -sd '|' | sed 's/|/; /g'
+}
+
 start_slurmd() { # start_slurmd NODENAME
+	local log=$DIR/log/slurmd-$1.log mark
 	mkdir -p "$DIR/spool/$1"
 	pid_alive "$DIR/run/slurmd-$1.pid" slurmd && return 0
+	mark=$(stat -c %s "$log" 2>/dev/null || echo 0)
 	if [ "$1" = "$HOST" ]; then
-		slurmd -N "$1" || die "slurmd did not start; see $DIR/log/slurmd-$1.log"
+		slurmd -N "$1" || die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	else
 		# Its own hostname, same network: slurmd takes the node's Port= from slurm.conf.
 		unshare -u sh -c 'hostname "$1" && exec slurmd -N "$1"' sh "$1" ||
-			die "slurmd for $1 did not start; see $DIR/log/slurmd-$1.log"
+			die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	fi
 }
 

@@ -1,0 +1,76 @@
+#!/bin/bash
+# demo.sh - the README's main command: on a fresh Debian 12 machine, as root, install,
+# build, start a private local Slurm cluster and run a real job with weighted
+# interleave, showing its placement. Leaves the cluster running.
+#   scripts/demo.sh
+# Environment: MPOL_CLUSTER_DIR (default /var/tmp/mpol-cluster), as for
+# tests/slurm/cluster.sh.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+step() { printf '\n==> %s\n' "$*"; }
+fail() { printf 'demo: %s\n' "$*" >&2; exit 1; }
+# show CMD...: print the command, then run it.
+show() { printf '$ %s\n' "$*"; "$@"; }
+
+[ "$(id -u)" -eq 0 ] || fail "run as root (it installs packages and starts Slurm daemons)"
+
+step "Installing build and cluster dependencies"
+scripts/install-deps.sh cluster
+
+step "Building (scripts/build.sh)"
+build=$(scripts/build.sh _build/main | tail -n 1) || fail "the build failed; see _build/main/make.out"
+echo "built in $build"
+
+step "Installing mpolctl and the plugin (make install)"
+make -C "$build" install >"$build/install.out" 2>&1 || { tail -n 20 "$build/install.out"; fail "make install failed"; }
+mpolctl=$(command -v mpolctl) || fail "mpolctl is not on PATH after make install"
+plugindir=$(sed -n 's/^slurm_plugindir = //p' "$build/Makefile")
+ls -l "$mpolctl" "$plugindir/mem_interleave.so" /etc/slurm/plugstack.conf.d/*.conf 2>&1 | sed 's/^/  /'
+
+step "Starting a private local Slurm cluster (tests/slurm/cluster.sh start)"
+MPOL_BUILD=$build tests/slurm/cluster.sh start
+eval "$(tests/slurm/cluster.sh env)"
+show sinfo
+
+step "This machine's memory (mpolctl show, mpolctl plan)"
+show "$mpolctl" show || echo "(mpolctl show failed)"
+show "$mpolctl" plan || echo "(mpolctl plan failed)"
+
+# A captured machine with two sockets, a CXL node and HMAT bandwidth data.
+fixture=tests/fixtures/linux-7.3-boot
+[ -d "$fixture" ] || fixture=tests/fixtures/7.3.4+deb13-cloud-amd64/boot
+step "A bundled two-socket machine with CXL memory and HMAT data ($fixture)"
+show "$mpolctl" show --fsroot "$fixture" || echo "(mpolctl show failed)"
+show "$mpolctl" plan --fsroot "$fixture" || echo "(mpolctl plan failed)"
+
+step "A real job: srun --mem-interleave=verbose,weighted"
+task='echo "job $SLURM_JOB_ID task $SLURM_PROCID on $SLURMD_NODENAME:"; env | grep "^SLURM_MEM_INTERLEAVE_" | sort | sed "s/^/  /"; printf "  numa_maps: "; head -n 1 /proc/self/numa_maps'
+printf '$ srun -n 2 --mem-interleave=verbose,weighted sh -c %q\n' "$task"
+out=$(srun -n 2 --mem-interleave=verbose,weighted sh -c "$task" 2>&1) || { echo "$out"; fail "the job failed"; }
+echo "$out"
+job=$(sed -n 's/^job \([0-9]*\) .*/\1/p' <<<"$out" | head -n 1)
+
+step "What accounting recorded for job $job"
+# Accounting has the comment once the job's end reached slurmdbd.
+for _ in $(seq 20); do
+	comment=$(sacct -n -X -j "$job" -o AdminComment%400 2>/dev/null | tr -d ' ') || true
+	[ -n "$comment" ] && break
+	sleep 0.5
+done
+show sacct -j "$job" -o JobID,AdminComment%200
+if [ -n "${comment:-}" ]; then
+	show "$mpolctl" report -j "$job" || echo "(mpolctl report failed)"
+else
+	echo "(no placement record in AdminComment yet)"
+fi
+
+cat <<EOF
+
+The cluster is still running. To use it from this shell:
+    eval "\$(tests/slurm/cluster.sh env)"
+    srun --mem-interleave=help
+To stop it:
+    tests/slurm/cluster.sh stop
+EOF
