@@ -104,9 +104,9 @@ counts_ratio_ok() {
 		if (total == 0 || wsum == 0) { print "no pages counted or no weights"; exit 1 }
 		bad = 0
 		for (node in seen) {
-			exp = total * want[node] / wsum
-			d = got[node] - exp; if (d < 0) d = -d
-			printf "N%s=%d (want %.0f) ", node, got[node], exp
+			x = total * want[node] / wsum
+			d = got[node] - x; if (d < 0) d = -d
+			printf "N%s=%d (want %.0f) ", node, got[node], x
 			if (d > 0.01 * total) bad = 1
 		}
 		print ""

@@ -126,8 +126,10 @@ static int touch_region(struct region *r, size_t len)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 
-	r->addr = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (r->addr == MAP_FAILED) {
+	/* A PROT_NONE guard page after the region keeps it a VMA of its own: the kernel
+	 * would merge adjacent regions into one numa_maps line. */
+	r->addr = mmap(NULL, len + pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->addr == MAP_FAILED || mprotect(r->addr, len, PROT_READ | PROT_WRITE) != 0) {
 		fprintf(stderr, "page-touch: mmap of %zu bytes failed: %s\n", len, strerror(errno));
 		return -1;
 	}
