@@ -1,10 +1,300 @@
+/* cmd_plan.c - `mpolctl plan`: the nodes and weights a task would interleave over. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
 #include "commands.h"
+#include "plan.h"
+#include "topology.h"
+#include "units.h"
+
+#define VERB "plan"
+
+enum {
+	OPT_MEM = 0x200,
+	OPT_CPUS,
+	OPT_ALGORITHM,
+	OPT_PRECISION,
+	OPT_SCOPE,
+	OPT_NODES,
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: mpolctl plan [--fsroot DIR] [--mem SIZE] [--cpus LIST] [--algorithm optimal|kernel]\n"
+		"                    [--precision P] [--scope socket|all] [--nodes LIST] [--json]\n"
+		"\n"
+		"Show the interleave plan (nodes, integer weights, target shares, modelled\n"
+		"efficiency) a task would get: for the task's CPU node with --cpus, else one plan\n"
+		"per CPU node. Nothing is changed.\n"
+		"\n"
+		"  --fsroot DIR        read sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
+		"  --mem SIZE          the job's memory on this node (4G, 512M, 1T; plain = MiB):\n"
+		"                      caps each node's share by its free memory\n"
+		"  --cpus LIST         plan for a task bound to these CPUs (0-3,8)\n"
+		"  --algorithm A       optimal (default): smallest weights reaching --precision;\n"
+		"                      kernel: what Linux 6.16 auto mode would set\n"
+		"  --precision P       modelled efficiency to reach, 0 < P <= 1 (default %.2f)\n"
+		"  --scope S           socket (default): the CPU node and its memory-only nodes;\n"
+		"                      all: every node with memory\n"
+		"  --nodes LIST        interleave over these nodes only\n"
+		"  --json              print one JSON object with a \"plans\" array\n"
+		"  -h, --help          show this help\n",
+		MPOL_DEFAULT_PRECISION);
+}
+
+static double parse_precision(const char *text)
+{
+	char *end;
+	double p;
+
+	errno = 0;
+	p = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(p) || p <= 0 || p > 1)
+		cli_usage_error(VERB, "bad --precision '%s': give a number above 0 and at most 1 (e.g. 0.98)",
+				text);
+	return p;
+}
+
+static void parse_list(const char *opt, const char *text, int limit, struct mpol_bitmap *out)
+{
+	char err[MPOL_ERRLEN];
+
+	if (bitmap_parse_list(text, limit, out, err, sizeof(err)))
+		cli_usage_error(VERB, "bad %s '%s': %s", opt, text, err);
+	if (bitmap_empty(out))
+		cli_usage_error(VERB, "%s is empty; give a list such as 0-3,8", opt);
+}
+
+struct plan_args {
+	struct cli_common c;
+	struct mpol_plan_opts opts;
+	bool has_cpus;
+	struct mpol_bitmap cpus;
+};
+
+static void parse_args(int argc, char **argv, struct plan_args *a)
+{
+	static const struct option options[] = {
+		CLI_COMMON_OPTIONS,
+		{ "mem", required_argument, NULL, OPT_MEM },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
+		{ "precision", required_argument, NULL, OPT_PRECISION },
+		{ "scope", required_argument, NULL, OPT_SCOPE },
+		{ "nodes", required_argument, NULL, OPT_NODES },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[MPOL_ERRLEN];
+	int opt;
+
+	mpol_plan_opts_default(&a->opts);
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_MEM:
+			if (mpol_parse_size(optarg, &a->opts.mem_kb, err, sizeof(err)))
+				cli_usage_error(VERB, "--mem: %s", err);
+			break;
+		case OPT_CPUS:
+			parse_list("--cpus", optarg, MPOL_MAX_CPUS, &a->cpus);
+			a->has_cpus = true;
+			break;
+		case OPT_ALGORITHM:
+			if (!strcmp(optarg, "optimal"))
+				a->opts.algorithm = MPOL_ALGO_OPTIMAL;
+			else if (!strcmp(optarg, "kernel"))
+				a->opts.algorithm = MPOL_ALGO_KERNEL;
+			else
+				cli_usage_error(VERB, "unknown --algorithm '%s' (known: optimal, kernel)", optarg);
+			break;
+		case OPT_PRECISION:
+			a->opts.weight.precision = parse_precision(optarg);
+			break;
+		case OPT_SCOPE:
+			if (!strcmp(optarg, "socket"))
+				a->opts.scope = MPOL_SCOPE_SOCKET;
+			else if (!strcmp(optarg, "all"))
+				a->opts.scope = MPOL_SCOPE_ALL;
+			else
+				cli_usage_error(VERB, "unknown --scope '%s' (known: socket, all)", optarg);
+			break;
+		case OPT_NODES:
+			parse_list("--nodes", optarg, MPOL_MAX_NODES, &a->opts.nodes);
+			a->opts.has_nodes = true;
+			break;
+		default:
+			cli_common_option(&a->c, VERB, opt, argc, argv, usage);
+		}
+	}
+	cli_no_operands(&a->c, VERB, argc, argv);
+}
+
+/* The plans asked for: one for the CPUs' node, or one per CPU node. Exit status. */
+static int make_plans(const struct mpol_topology *topo, const struct plan_args *a,
+		      struct mpol_plan **plans, int *nplans)
+{
+	char err[MPOL_ERRLEN];
+	int rc, init;
+
+	if (!a->has_cpus) {
+		rc = mpol_plan_all(topo, &a->opts, plans, nplans, err, sizeof(err));
+	} else {
+		rc = mpol_initiator_for_cpus(topo, &a->cpus, &init, err, sizeof(err));
+		if (rc == -ENOENT) {
+			fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
+			return 2;
+		}
+		if (!rc && !(*plans = calloc(1, sizeof(**plans))))
+			rc = mpol_fail(err, sizeof(err), ENOMEM, "out of memory");
+		if (!rc) {
+			*nplans = 1;
+			rc = mpol_plan_for_initiator(topo, init, &a->opts, *plans, err, sizeof(err));
+		}
+	}
+	if (!rc)
+		return 0;
+	fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
+	free(*plans);
+	*plans = NULL;
+	/* a node list the topology cannot serve is the caller's mistake */
+	return rc == -EINVAL && a->opts.has_nodes ? 2 : 1;
+}
+
+static void print_plan(const struct mpol_topology *topo, const struct mpol_plan *p)
+{
+	char nodes[256] = "", weights[256] = "", cpus[128] = "-";
+	const struct mpol_node *init = mpol_topology_node(topo, p->initiator);
+	int i;
+
+	mpol_plan_format_nodes(p, nodes, sizeof(nodes));
+	mpol_plan_format_weights(p, weights, sizeof(weights));
+	if (init && !bitmap_empty(&init->cpus))
+		bitmap_format_list(&init->cpus, cpus, sizeof(cpus));
+	if (p->initiator >= 0)
+		printf("initiator node%d (CPUs %s): ", p->initiator, cpus);
+	printf("nodes %s weights %s (%s, sum %u, modelled efficiency %.1f%%)\n", nodes, weights,
+	       mpol_algorithm_name(p->algorithm), p->weight_sum, 100 * p->efficiency);
+	printf("  %-5s %-8s %9s %8s %7s %8s\n", "NODE", "KIND", "BW_MB/s", "TARGET", "WEIGHT", "GETS");
+	for (i = 0; i < p->nnodes; i++) {
+		const struct mpol_node *n = mpol_topology_node(topo, p->nodes[i]);
+		uint32_t bw = n ? mpol_node_bandwidth(n) : 0;
+		char bwtext[16] = "-";
+
+		if (bw)
+			snprintf(bwtext, sizeof(bwtext), "%u", bw);
+		printf("  %-5d %-8s %9s %7.1f%% %7u %7.1f%%\n", p->nodes[i],
+		       n ? mpol_node_kind_name(n->kind) : "?", bwtext, 100 * p->shares[i], p->weights[i],
+		       p->weight_sum ? 100.0 * p->weights[i] / p->weight_sum : 0.0);
+	}
+	if (!p->bandwidth_known)
+		printf("  no HMAT bandwidth for these nodes: equal shares were used\n");
+	if (p->capacity_capped)
+		printf("  shares were capped by free memory (--mem)\n");
+	for (i = 0; i < p->nleft_out; i++)
+		printf("  left out node%d: %s\n", p->left_out[i].node, p->left_out[i].reason);
+}
+
+static void print_text(const struct mpol_topology *topo, const struct plan_args *a,
+		       const struct mpol_plan *plans, int nplans)
+{
+	char mem[32] = "unknown";
+
+	if (a->opts.mem_kb)
+		mpol_format_size(a->opts.mem_kb, mem, sizeof(mem));
+	printf("scope %s, algorithm %s, precision %.2f, job memory %s\n\n",
+	       mpol_scope_name(a->opts.scope), mpol_algorithm_name(a->opts.algorithm),
+	       a->opts.weight.precision, mem);
+	for (int i = 0; i < nplans; i++) {
+		print_plan(topo, &plans[i]);
+		if (i + 1 < nplans)
+			printf("\n");
+	}
+	for (int i = 0; i < topo->nwarnings; i++)
+		fprintf(stderr, "mpolctl %s: warning: %s\n", VERB, topo->warnings[i]);
+}
+
+static json_object *json_plan(const struct mpol_plan *p)
+{
+	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
+	json_object *weights = json_object_new_array(), *shares = json_object_new_array();
+	json_object *left = json_object_new_array();
+	int i;
+
+	for (i = 0; i < p->nnodes; i++) {
+		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
+		json_object_array_add(weights, json_object_new_int((int)p->weights[i]));
+		json_object_array_add(shares, json_object_new_double(p->shares[i]));
+	}
+	for (i = 0; i < p->nleft_out; i++) {
+		json_object *l = json_object_new_object();
+
+		json_object_object_add(l, "node", json_object_new_int(p->left_out[i].node));
+		json_object_object_add(l, "reason", json_object_new_string(p->left_out[i].reason));
+		json_object_array_add(left, l);
+	}
+	json_object_object_add(o, "initiator", p->initiator >= 0 ? json_object_new_int(p->initiator) : NULL);
+	json_object_object_add(o, "nodes", nodes);
+	json_object_object_add(o, "weights", weights);
+	json_object_object_add(o, "shares", shares);
+	json_object_object_add(o, "efficiency", json_object_new_double(p->efficiency));
+	json_object_object_add(o, "weight_sum", json_object_new_int((int)p->weight_sum));
+	json_object_object_add(o, "algorithm", json_object_new_string(mpol_algorithm_name(p->algorithm)));
+	json_object_object_add(o, "capacity_capped", json_object_new_boolean(p->capacity_capped));
+	json_object_object_add(o, "bandwidth_known", json_object_new_boolean(p->bandwidth_known));
+	json_object_object_add(o, "left_out", left);
+	return o;
+}
+
+static int print_json(const struct mpol_topology *topo, const struct plan_args *a,
+		      const struct mpol_plan *plans, int nplans)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	json_object *warnings = json_object_new_array();
+	int i;
+
+	json_object_object_add(o, "fsroot", json_object_new_string(topo->fsroot));
+	json_object_object_add(o, "scope", json_object_new_string(mpol_scope_name(a->opts.scope)));
+	json_object_object_add(o, "algorithm", json_object_new_string(mpol_algorithm_name(a->opts.algorithm)));
+	json_object_object_add(o, "precision", json_object_new_double(a->opts.weight.precision));
+	json_object_object_add(o, "mem_kb", a->opts.mem_kb ? json_object_new_int64((int64_t)a->opts.mem_kb) : NULL);
+	for (i = 0; i < nplans; i++)
+		json_object_array_add(arr, json_plan(&plans[i]));
+	json_object_object_add(o, "plans", arr);
+	for (i = 0; i < topo->nwarnings; i++)
+		json_object_array_add(warnings, json_object_new_string(topo->warnings[i]));
+	json_object_object_add(o, "warnings", warnings);
+	return cli_print_json(o);
+}
 
 int cmd_plan(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "mpolctl plan: not built yet\n");
-	return 1;
+	struct plan_args a = { .c = CLI_COMMON_INIT };
+	struct mpol_plan *plans = NULL;
+	struct mpol_topology topo;
+	char err[MPOL_ERRLEN];
+	int nplans = 0, rc;
+
+	parse_args(argc, argv, &a);
+	if (mpol_topology_read(a.c.fsroot, &topo, err, sizeof(err))) {
+		fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
+		return 1;
+	}
+	rc = make_plans(&topo, &a, &plans, &nplans);
+	if (!rc) {
+		if (a.c.json) {
+			rc = print_json(&topo, &a, plans, nplans);
+		} else {
+			print_text(&topo, &a, plans, nplans);
+			rc = fflush(stdout) ? 1 : 0;
+		}
+	}
+	free(plans);
+	mpol_topology_free(&topo);
+	return rc;
 }
