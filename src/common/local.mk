@@ -20,3 +20,6 @@ src_common_libmpol_la_SOURCES = \
 	src/common/numa_maps.c src/common/numa_maps.h \
 	src/common/record.c src/common/record.h \
 	src/common/record_store.c src/common/record_store.h
+# rebalance: the minimal-move planner, page queries and moves, pinned tasks, hotplug events
+src_common_libmpol_la_SOURCES += \
+	src/common/movement.c src/common/movement.h

@@ -13,6 +13,10 @@ UNIT_TESTS += tests/unit/test_record
 tests_unit_test_record_SOURCES = tests/unit/test_record.c
 tests_unit_test_record_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_record_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_movement
+tests_unit_test_movement_SOURCES = tests/unit/test_movement.c
+tests_unit_test_movement_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_movement_LDADD = $(UNIT_LIBS_COMMON) -lm
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 endif
