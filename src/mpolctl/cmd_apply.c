@@ -1,10 +1,182 @@
+/* cmd_apply.c - `mpolctl apply --system`: the node's weights become the hardware's
+ * optimum per socket (the same for every job), or go back to the kernel (--auto). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
 #include "commands.h"
+#include "kernel.h"
+#include "lease.h"
+#include "plan.h"
+#include "site_config.h"
+#include "topology.h"
+#include "wi.h"
+
+enum { OPT_SYSTEM = 0x200, OPT_AUTO, OPT_DRY_RUN, OPT_STATEDIR };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: mpolctl apply --system [--auto] [--dry-run] [--statedir DIR] [--fsroot DIR] [--json]\n"
+		"\n"
+		"Write the node's system weights into\n"
+		"/sys/kernel/mm/mempolicy/weighted_interleave: for every socket, the optimal\n"
+		"weights over its memory nodes, from HMAT bandwidth (the sockets' node sets are\n"
+		"disjoint, so one table holds them all). Jobs that share the node interleave with\n"
+		"these weights. Run it at boot and after memory hotplug (as root).\n"
+		"\n"
+		"  --system        required: set the system-wide table\n"
+		"  --auto          hand the table back to the kernel (auto=true, Linux 6.16+); fails\n"
+		"                  clearly when the kernel has no bandwidth data (ENODEV)\n"
+		"  --dry-run       show what would be written, write nothing\n"
+		"  --statedir DIR  the weights lease directory (default " MPOL_DEFAULT_STATEDIR "):\n"
+		"                  refused while a running job step holds the weights\n"
+		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
+		"  --json          print one JSON object\n"
+		"  -h, --help      show this help\n");
+}
+
+/* The union of every socket's plan; plans of different sockets never share a node. */
+static int system_table(const struct mpol_topology *topo, struct mpol_wi_table *want, struct mpol_bitmap *which)
+{
+	struct mpol_plan_opts opts;
+	struct mpol_plan *plans;
+	char err[MPOL_ERRLEN];
+	int nplans;
+
+	mpol_plan_opts_default(&opts);
+	if (mpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl apply: %s\n", err);
+		return 1;
+	}
+	memset(want, 0, sizeof(*want));
+	bitmap_clear(which);
+	for (int i = 0; i < nplans; i++) {
+		for (int j = 0; j < plans[i].nnodes; j++) {
+			bitmap_set(which, plans[i].nodes[j]);
+			want->weight[plans[i].nodes[j]] = (uint8_t)plans[i].weights[j];
+		}
+	}
+	free(plans);
+	return 0;
+}
+
+static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_table *want,
+			 const struct mpol_bitmap *which, bool dry_run, bool json)
+{
+	struct json_object *obj, *nodes;
+
+	if (!json) {
+		printf("%s the system weights:\n", dry_run ? "would write" : "wrote");
+		for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1))
+			printf("  node%-4d %3u -> %u\n", n, now->weight[n], want->weight[n]);
+		if (now->auto_enabled == 1)
+			printf("auto mode %s off (writing any node turns it off)\n", dry_run ? "would turn" : "turned");
+		return;
+	}
+	obj = json_object_new_object();
+	nodes = json_object_new_array();
+	for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1)) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "node", json_object_new_int(n));
+		json_object_object_add(e, "before", json_object_new_int(now->weight[n]));
+		json_object_object_add(e, "after", json_object_new_int(want->weight[n]));
+		json_object_array_add(nodes, e);
+	}
+	json_object_object_add(obj, "dry_run", json_object_new_boolean(dry_run));
+	json_object_object_add(obj, "auto_before", json_object_new_int(now->auto_enabled));
+	json_object_object_add(obj, "weights", nodes);
+	cli_print_json(obj);
+}
+
+static int apply_auto(const struct cli_common *c, const char *statedir, const struct mpol_wi_table *now,
+		      bool dry_run)
+{
+	char err[MPOL_ERRLEN];
+
+	if (!now->auto_name[0]) {
+		fprintf(stderr, "mpolctl apply: this kernel has no auto mode for weighted interleave "
+			"(needs Linux 6.16); the weights stay as they are\n");
+		return 1;
+	}
+	if (!dry_run && mpol_lease_set_system(statedir, c->fsroot, NULL, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl apply: %s\n", err);
+		return 1;
+	}
+	if (c->json) {
+		struct json_object *obj = json_object_new_object();
+
+		json_object_object_add(obj, "dry_run", json_object_new_boolean(dry_run));
+		json_object_object_add(obj, "auto", json_object_new_boolean(true));
+		return cli_print_json(obj);
+	}
+	printf("%s auto mode on: the kernel computes the weights from HMAT bandwidth\n",
+	       dry_run ? "would turn" : "turned");
+	return 0;
+}
 
 int cmd_apply(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "mpolctl apply: not built yet\n");
-	return 1;
+	static const struct option options[] = {
+		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "auto", no_argument, NULL, OPT_AUTO },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_COMMON_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_common c = CLI_COMMON_INIT;
+	const char *statedir = MPOL_DEFAULT_STATEDIR;
+	bool system = false, want_auto = false, dry_run = false;
+	struct mpol_topology topo;
+	struct mpol_wi_table now, want;
+	struct mpol_bitmap which;
+	char err[MPOL_ERRLEN];
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SYSTEM: system = true; break;
+		case OPT_AUTO: want_auto = true; break;
+		case OPT_DRY_RUN: dry_run = true; break;
+		case OPT_STATEDIR:
+			if (!*optarg)
+				cli_usage_error("apply", "--statedir is empty");
+			statedir = optarg;
+			break;
+		default: cli_common_option(&c, "apply", opt, argc, argv, usage);
+		}
+	}
+	cli_no_operands(&c, "apply", argc, argv);
+	if (!system)
+		cli_usage_error("apply", "say --system: the weights are global to the node");
+	if (mpol_wi_read(c.fsroot, &now, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl apply: %s\n", err);
+		return 1;
+	}
+	if (!now.present) {
+		fprintf(stderr, "mpolctl apply: this kernel has no weighted interleave (needs Linux 6.9); "
+			"tasks use plain interleave and there are no weights to set\n");
+		return 1;
+	}
+	if (want_auto)
+		return apply_auto(&c, statedir, &now, dry_run);
+	if (mpol_topology_read(c.fsroot, &topo, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl apply: %s\n", err);
+		return 1;
+	}
+	rc = system_table(&topo, &want, &which);
+	mpol_topology_free(&topo);
+	if (rc)
+		return rc;
+	if (!dry_run && mpol_lease_set_system(statedir, c.fsroot, &want, &which, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl apply: %s\n", err);
+		return 1;
+	}
+	print_change(&now, &want, &which, dry_run, c.json);
+	return 0;
 }
