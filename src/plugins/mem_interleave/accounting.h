@@ -1,8 +1,13 @@
 /* accounting.h - the placement record of a step (slurmstepd side, root).
  *
  * The step side calls these in order: begin after planning, task_begin per task,
- * end at step exit. Pages are sampled from the tasks while they live; at the end the
- * record is merged into the job's AdminComment under "mempolicy".
+ * end at step exit. A thread samples the tasks' /proc/PID/numa_maps (and their
+ * descendants') about 1 s after the first task starts, then every sample_interval
+ * seconds; it keeps the last sample and the peak per NUMA node. By slurm_spank_exit
+ * the tasks have been reaped, so the record holds the last sample taken while they
+ * lived, not their final state. At the end the record is merged into the job's
+ * AdminComment under "mempolicy" (record.h, record_store.h), through the Slurm API
+ * already loaded in slurmstepd.
  */
 #ifndef MEM_INTERLEAVE_ACCOUNTING_H
 #define MEM_INTERLEAVE_ACCOUNTING_H
@@ -15,6 +20,7 @@
 #include "kernel.h"
 #include "plan.h"
 #include "spec.h"
+#include "topology.h"
 
 struct step_placement {
 	uint32_t job_id;
@@ -26,14 +32,18 @@ struct step_placement {
 	enum mpol_kernel_path path;            /* what the tasks apply */
 	bool sysfs_written;                    /* the step held the weights lease */
 	const char *note;                      /* fallback or error sentence, or NULL */
-	unsigned sample_interval;              /* seconds, 0 = only the final sample */
+	unsigned sample_interval;              /* seconds, 0 = only the first sample */
+	/* appended by accounting: */
+	const struct mpol_topology *topo;      /* node kinds in the record; NULL = unknown */
+	const char *node_name;                 /* Slurm node name; NULL = the host name */
 };
 
-/* slurmstepd (root), slurm_spank_init_post_opt, after planning. */
+/* slurmstepd (root), slurm_spank_init_post_opt, after planning. sp and what it
+ * points to are copied: they need to live only during the call. */
 int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen);
 /* slurmstepd (root), slurm_spank_task_post_fork. */
 void accounting_task_begin(pid_t pid);
-/* slurmstepd (root), slurm_spank_exit: last sample, write the record. */
+/* slurmstepd (root), slurm_spank_exit: stop sampling, write the record. */
 void accounting_step_end(void);
 
 #endif
