@@ -5,7 +5,7 @@
  * PATH is a chain of .key, [N] (array index) and [key=value] (the first array element
  * whose member key prints as value), e.g. .nodes[id=2].access[1].read_bw or
  * .plans[initiator=0].weights. A trailing "#" prints the length of an array or
- * object instead. Strings print raw, everything else as compact JSON ([7,2]).
+ * object instead. Strings print raw, everything else as compact JSON ([7,2], null).
  * Exit 1 when the path is absent, 2 on bad input.
  */
 #include <ctype.h>
@@ -22,8 +22,9 @@ static const char *plain(struct json_object *o)
 	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 }
 
-/* One step of the path; *p advances past it. NULL when absent (msg says why). */
-static struct json_object *step(struct json_object *cur, const char **p, char *msg, size_t len)
+/* One step of the path; *p advances past it. Returns 0 and *out (NULL for a JSON
+ * null), or -1 when absent (msg says why). */
+static int step(struct json_object *cur, const char **p, struct json_object **out, char *msg, size_t len)
 {
 	char name[256];
 	size_t n;
@@ -33,31 +34,30 @@ static struct json_object *step(struct json_object *cur, const char **p, char *m
 		n = strcspn(*p, ".[#");
 		if (n == 0 || n >= sizeof(name)) {
 			snprintf(msg, len, "empty or long key at '%s'", *p);
-			return NULL;
+			return -1;
 		}
 		memcpy(name, *p, n);
 		name[n] = '\0';
 		*p += n;
-		struct json_object *next;
-		if (!json_object_is_type(cur, json_type_object) || !json_object_object_get_ex(cur, name, &next)) {
+		if (!json_object_is_type(cur, json_type_object) || !json_object_object_get_ex(cur, name, out)) {
 			snprintf(msg, len, "no key '%s'", name);
-			return NULL;
+			return -1;
 		}
-		return next;
+		return 0;
 	}
 	/* [N] or [key=value] */
 	const char *close = strchr(*p, ']');
 	n = close ? (size_t)(close - *p - 1) : 0;
 	if (!close || n == 0 || n >= sizeof(name)) {
 		snprintf(msg, len, "bad subscript at '%s'", *p);
-		return NULL;
+		return -1;
 	}
 	memcpy(name, *p + 1, n);
 	name[n] = '\0';
 	*p = close + 1;
 	if (!json_object_is_type(cur, json_type_array)) {
 		snprintf(msg, len, "[%s] applied to something that is not an array", name);
-		return NULL;
+		return -1;
 	}
 	size_t count = json_object_array_length(cur);
 	char *eq = strchr(name, '=');
@@ -66,19 +66,22 @@ static struct json_object *step(struct json_object *cur, const char **p, char *m
 		unsigned long i = strtoul(name, &end, 10);
 		if (*end || !isdigit((unsigned char)name[0]) || i >= count) {
 			snprintf(msg, len, "no element [%s] (array has %zu)", name, count);
-			return NULL;
+			return -1;
 		}
-		return json_object_array_get_idx(cur, i);
+		*out = json_object_array_get_idx(cur, i);
+		return 0;
 	}
 	*eq = '\0';
 	for (size_t i = 0; i < count; i++) {
 		struct json_object *el = json_object_array_get_idx(cur, i), *v;
 		if (json_object_is_type(el, json_type_object) && json_object_object_get_ex(el, name, &v) &&
-		    !strcmp(plain(v), eq + 1))
-			return el;
+		    !strcmp(plain(v), eq + 1)) {
+			*out = el;
+			return 0;
+		}
 	}
 	snprintf(msg, len, "no element with %s=%s", name, eq + 1);
-	return NULL;
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -101,8 +104,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "jq-get: bad path at '%s'\n", p);
 			return 2;
 		}
-		cur = step(cur, &p, msg, sizeof(msg));
-		if (!cur) {
+		if (step(cur, &p, &cur, msg, sizeof(msg)) != 0) {
 			fprintf(stderr, "jq-get: %s: %s\n", argv[1], msg);
 			return 1;
 		}

@@ -6,7 +6,7 @@
  * The same libmpol calls as the plugin: slurmstepd's part (topology of "/", kernel
  * probe, mpol_plan_all once, and with --lease the sysfs weights lease), then the
  * task's part (slurm_spank_task_init: its CPU affinity, mpol_task_apply). --cpus
- * stands in for task/affinity. Prints one "launch:" line with what was applied and
+ * stands in for task/affinity, --algorithm for the plugstack argument algorithm=. Prints one "launch:" line with what was applied and
  * exports SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs
  * PROG (with --lease: runs it as a child and releases the lease when it exits).
  * Errors print "mpol-launch: <libmpol's sentence>" and exit 1; bad arguments exit 2.
@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "lease.h"
 #include "plan.h"
+#include "site_config.h"
 #include "spec.h"
 #include "topology.h"
 #include "wi.h"
@@ -43,24 +44,22 @@ static void usage(FILE *out)
 		     "                   [--lease STATEDIR] -- PROG [ARGS]\n");
 }
 
-/* The spec's keys as plan options, on top of the defaults and the site algorithm. */
-static void plan_opts_from_spec(const struct mpol_spec *spec, enum mpol_algorithm algo,
-				struct mpol_plan_opts *opts)
+/*
+ * The plan options slurmstepd derives from the spec and the site configuration
+ * (the plugin's step.c; no job memory here, so no capacity cap).
+ */
+static void plan_opts_from_spec(const struct mpol_spec *spec, const struct mpol_site_config *cfg,
+				struct mpol_plan_opts *o)
 {
-	mpol_plan_opts_default(opts);
-	opts->algorithm = algo;
-	if (spec->has_scope)
-		opts->scope = spec->scope;
-	if (spec->has_precision)
-		opts->weight.precision = spec->precision;
-	if (spec->has_nodes) {
-		opts->has_nodes = true;
-		opts->nodes = spec->nodes;
-	}
-	if (spec->has_weights) {
-		opts->has_weights = true;
-		memcpy(opts->weights, spec->weights, sizeof(opts->weights));
-	}
+	mpol_plan_opts_default(o);
+	o->algorithm = cfg->algorithm;
+	o->weight.precision = spec->has_precision ? spec->precision : cfg->precision;
+	o->weight.max_sum = cfg->max_weight_sum;
+	o->scope = spec->has_scope ? spec->scope : MPOL_SCOPE_SOCKET;
+	o->has_nodes = spec->has_nodes;
+	o->nodes = spec->nodes;
+	o->has_weights = spec->has_weights;
+	memcpy(o->weights, spec->weights, sizeof(o->weights));
 }
 
 static int parse_args(int argc, char **argv, struct launch *l)
@@ -74,10 +73,11 @@ static int parse_args(int argc, char **argv, struct launch *l)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = "weighted";
-	enum mpol_algorithm algo = MPOL_ALGO_OPTIMAL;
+	struct mpol_site_config cfg;
 	char err[MPOL_ERRLEN];
 	int c;
 
+	mpol_config_default(&cfg);
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': {
@@ -101,9 +101,9 @@ static int parse_args(int argc, char **argv, struct launch *l)
 			break;
 		case 'a':
 			if (!strcmp(optarg, "optimal")) {
-				algo = MPOL_ALGO_OPTIMAL;
+				cfg.algorithm = MPOL_ALGO_OPTIMAL;
 			} else if (!strcmp(optarg, "kernel")) {
-				algo = MPOL_ALGO_KERNEL;
+				cfg.algorithm = MPOL_ALGO_KERNEL;
 			} else {
 				fprintf(stderr, "mpol-launch: bad --algorithm '%s': use optimal or kernel\n", optarg);
 				return 2;
@@ -128,25 +128,34 @@ static int parse_args(int argc, char **argv, struct launch *l)
 		fprintf(stderr, "mpol-launch: --spec: %s\n", err);
 		return 2;
 	}
-	plan_opts_from_spec(&l->spec, algo, &l->opts);
+	plan_opts_from_spec(&l->spec, &cfg, &l->opts);
 	l->argv = argv + optind;
 	return 0;
 }
 
-/* slurmstepd's lease: every plan's nodes with their weights, in one table. */
+/*
+ * slurmstepd's lease: one table holding every plan's weights (the sockets' plans touch
+ * disjoint nodes), written for weighted mode on a kernel with sysfs weights.
+ */
 static int take_lease(const struct launch *l, const struct mpol_plan *plans, int nplans,
-		      struct mpol_lease_owner *owner, char *err, size_t errlen)
+		      const struct mpol_kernel_caps *caps, struct mpol_lease_owner *owner,
+		      char *err, size_t errlen)
 {
 	struct mpol_wi_table weights;
 	struct mpol_bitmap which;
 	int rc;
 
+	if (l->spec.mode != MPOL_MODE_WEIGHTED || !caps->weighted_interleave)
+		return mpol_fail(err, errlen, EOPNOTSUPP, "only weighted mode on a kernel with sysfs weights takes it");
 	memset(&weights, 0, sizeof(weights));
 	bitmap_clear(&which);
 	for (int p = 0; p < nplans; p++)
 		for (int i = 0; i < plans[p].nnodes; i++) {
-			weights.weight[plans[p].nodes[i]] = (uint8_t)plans[p].weights[i];
-			bitmap_set(&which, plans[p].nodes[i]);
+			int n = plans[p].nodes[i];
+			if (bitmap_test(&which, n) && weights.weight[n] != plans[p].weights[i])
+				return mpol_fail(err, errlen, EINVAL, "the sockets' plans give node %d different weights", n);
+			weights.weight[n] = (uint8_t)plans[p].weights[i];
+			bitmap_set(&which, n);
 		}
 	memset(owner, 0, sizeof(*owner));
 	owner->job_id = 1;
@@ -218,7 +227,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mpol-launch: %s\n", err);
 		return 1;
 	}
-	if (l.statedir && take_lease(&l, plans, nplans, &owner, err, sizeof(err)) != 0) {
+	if (l.statedir && take_lease(&l, plans, nplans, &caps, &owner, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: weights lease: %s\n", err);
 		return 1;
 	}

@@ -37,9 +37,9 @@ kb=$(get ".nodes[id=$hp].mem_total_kb")
 [ "$kb" -gt $((900 * 1024)) ] 2>/dev/null && pass "node$hp-size" || fail "node$hp-size" "mem_total_kb=$kb, expected about 1 GiB"
 bw=$(hmat_bw "$ini" "$hp") lat=$(hmat_lat "$ini" "$hp")
 expect_eq "node$hp-hmat" "$bw/$bw $lat/$lat" \
-	"$(get ".nodes[id=$hp].access[1].read_bw")/$(get ".nodes[id=$hp].access[1].write_bw") $(get ".nodes[id=$hp].access[1].read_lat")/$(get ".nodes[id=$hp].access[1].write_lat")" \
+	"$(get ".nodes[id=$hp].access[class=1].read_bandwidth")/$(get ".nodes[id=$hp].access[class=1].write_bandwidth") $(get ".nodes[id=$hp].access[class=1].read_latency")/$(get ".nodes[id=$hp].access[class=1].write_latency")" \
 	"node$hp bandwidth/latency"
-expect_eq "node$hp-kind" cxl "$(get ".nodes[id=$hp].kind")" "node$hp kind"
+expect_eq "node$hp-kind" CXL "$(get ".nodes[id=$hp].kind")" "node$hp kind"
 
 # The plan of the hot-added node's socket now includes it.
 socket=$(socket_nodes "$ini")

@@ -23,8 +23,8 @@ for n in $VM_NODES; do
 	[ "$(nth "$n" $VM_NODE_MEM_MB)" -gt 0 ] || continue
 	ini=$(nth "$n" $VM_NODE_INITIATOR)
 	bw=$(hmat_bw "$ini" "$n") lat=$(hmat_lat "$ini" "$n")
-	got="$(get ".nodes[id=$n].access[1].read_bw")/$(get ".nodes[id=$n].access[1].write_bw")"
-	got="$got $(get ".nodes[id=$n].access[1].read_lat")/$(get ".nodes[id=$n].access[1].write_lat")"
+	got="$(get ".nodes[id=$n].access[class=1].read_bandwidth")/$(get ".nodes[id=$n].access[class=1].write_bandwidth")"
+	got="$got $(get ".nodes[id=$n].access[class=1].read_latency")/$(get ".nodes[id=$n].access[class=1].write_latency")"
 	expect_eq "hmat-node$n" "$bw/$bw $lat/$lat" "$got" "node$n bandwidth/latency"
 done
 
@@ -37,7 +37,7 @@ if got=$(jq-get ".nodes[id=$hp].has_memory" </tmp/show.json 2>/dev/null); then
 else
 	pass "empty-node$hp"
 fi
-expect_eq kinds "dram dram cxl" "$(get '.nodes[id=0].kind') $(get '.nodes[id=1].kind') $(get '.nodes[id=2].kind')" \
+expect_eq kinds "DRAM DRAM CXL" "$(get '.nodes[id=0].kind') $(get '.nodes[id=1].kind') $(get '.nodes[id=2].kind')" \
 	"kinds of nodes 0 1 2"
 
 # Tiers: what the kernel's memory_tiering says, and on kernels that build tiers from
@@ -65,15 +65,15 @@ esac
 # Weighted interleave: the kernel's own sysfs, and the state this kernel must have.
 present=$([ -d $WI ] && echo true || echo false)
 auto=$(wi_auto_file)
-auto_val=-1
-[ -z "$auto" ] || { read -r v <$WI/$auto; [ "$v" = true ] || [ "$v" = 1 ] && auto_val=1 || auto_val=0; }
-expect_eq wi-present "$present" "$(get '.weighted_interleave.present')" "weighted_interleave.present"
-expect_eq wi-auto "${auto:-}/$auto_val" "$(get '.weighted_interleave.auto_name')/$(get '.weighted_interleave.auto_enabled')" \
-	"weighted_interleave auto_name/auto_enabled"
+auto_val=null
+[ -z "$auto" ] || { read -r v <$WI/$auto; [ "$v" = true ] || [ "$v" = 1 ] && auto_val=true || auto_val=false; }
+expect_eq wi-present "$present" "$(get '.kernel.weighted_interleave')" "kernel.weighted_interleave"
+expect_eq wi-auto "${auto:-null} $auto_val" "$(get '.kernel.auto_file') $(get '.kernel.auto_enabled')" \
+	"kernel.auto_file and auto_enabled"
 case $VM_KERNEL in
 6.1) expect_eq wi-kernel "false" "$present" "6.1 has no weighted interleave" ;;
 6.12) expect_eq wi-kernel "true none" "$present ${auto:-none}" "6.12: sysfs weights, no auto file" ;;
-newest) expect_eq wi-kernel "true 1" "$present $auto_val" "newest: auto weights on" ;;
+newest) expect_eq wi-kernel "true true" "$present $auto_val" "newest: auto weights on" ;;
 esac
 # The text table works too and names every node.
 if out=$(mpolctl show 2>&1) && echo "$out" | grep -q 2; then pass text; else fail text "mpolctl show: $out"; fi
