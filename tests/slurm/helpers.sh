@@ -19,8 +19,8 @@ JOB_TIMEOUT=${JOB_TIMEOUT:-60}
 # own statedir always, so no test touches /run).
 plugstack() { "$CLUSTER" plugstack "statedir=$STATEDIR" "$@" >/dev/null; }
 
-# as_user CMD...: CMD as the unprivileged test user, in a directory it may use.
-as_user() { (cd /tmp && runuser -u "$TEST_USER" -- env SLURM_CONF="$SLURM_CONF" "$@"); }
+# "${AS_USER[@]}" CMD...: CMD as the unprivileged test user, in a directory it may use.
+AS_USER=(runuser -u "$TEST_USER" -- env -C /tmp SLURM_CONF="$SLURM_CONF")
 
 # run_job CMD...: run with a timeout; sets OUT (stdout+stderr) and RC.
 run_job() {

@@ -19,15 +19,15 @@ else
 	t_fail "2-node step: a task on each node gets its policy" "exit $RC, $n tasks on $nodes nodes: $OUT"
 fi
 
-run_job as_user srun -w "$HOST" -n 2 --mem-interleave=weighted "$SHOW"
+run_job "${AS_USER[@]}" srun -w "$HOST" -n 2 --mem-interleave=weighted "$SHOW"
 n=$(grep -c ' mode=weighted .*policy=weighted interleave:0$' <<<"$OUT")
 if [ $RC -eq 0 ] && [ "$n" -eq 2 ]; then
 	t_pass "non-root user ($TEST_USER): 2 tasks get weighted interleave"
 else
 	t_fail "non-root user ($TEST_USER): 2 tasks get weighted interleave" "exit $RC: $OUT"
 fi
-run_job as_user srun -w "$HOST" --mem-interleave=bogus true
-if [ $RC -ne 0 ] && grep -q 'bogus' <<<"$OUT"; then
+run_job "${AS_USER[@]}" srun -w "$HOST" --mem-interleave=bogus true
+if [ $RC -ne 0 ] && grep -q 'mem_interleave: .*bogus' <<<"$OUT"; then
 	t_pass "non-root user: a bad value is refused naming it"
 else
 	t_fail "non-root user: a bad value is refused naming it" "exit $RC: $OUT"

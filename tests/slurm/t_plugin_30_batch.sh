@@ -28,7 +28,7 @@ else
 	t_fail "sbatch: an srun step can override the job's mode" "job '$jid' did not run"
 fi
 
-jid=$(as_user sbatch --parsable -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=interleave \
+jid=$("${AS_USER[@]}" sbatch --parsable -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=interleave \
 	--wrap "$SHOW batch" 2>&1)
 if [[ $jid =~ ^[0-9]+$ ]] && wait_job "$jid"; then
 	check_task "sbatch as $TEST_USER: the batch step gets interleave" \

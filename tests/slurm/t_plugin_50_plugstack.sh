@@ -36,7 +36,7 @@ plugstack bogus_key=1
 run_job srun -w "$HOST" --mem-interleave=weighted "$SHOW"
 mode=$(field "$OUT" mode)
 policy=$(policy_of "$OUT")
-if [ $RC -ne 0 ] && grep -q 'bogus_key' <<<"$OUT"; then
+if [ $RC -ne 0 ] && grep -q 'mem_interleave: .*bogus_key' <<<"$OUT"; then
 	t_pass "bad plugstack: a job asking for the plugin fails naming the bad key"
 elif [ $RC -eq 0 ] && [ "$mode" = weighted ] && [ "$policy" = "weighted interleave:0" ]; then
 	t_pass "bad plugstack: a job asking for the plugin still gets its policy"
