@@ -9,6 +9,6 @@ src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/cmd_plan.c \
 	src/mpolctl/cmd_apply.c \
 	src/mpolctl/cmd_recover.c \
-	src/mpolctl/cmd_report.c \
+	src/mpolctl/cmd_report.c src/mpolctl/job_record.c src/mpolctl/job_record.h \
 	src/mpolctl/cmd_rebalance.c \
 	src/mpolctl/cmd_watch.c
