@@ -1,0 +1,113 @@
+/* test_kernel.c - the weighted-interleave rung, probed from captured and crafted trees. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "fake_tree.h"
+#include "kernel.h"
+
+static const char *fixture(const char *name)
+{
+	static char path[PATH_MAX];
+	const char *dir = getenv("MPOL_TEST_FIXTURES");
+
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+static void probe(const char *root, struct mpol_kernel_caps *caps)
+{
+	char err[MPOL_ERRLEN] = "";
+
+	memset(caps, 0xa5, sizeof(*caps));   /* probe must set every field */
+	assert_int_equal(mpol_kernel_probe(root, caps, err, sizeof(err)), 0);
+}
+
+static void test_auto_kernel(void **state)
+{
+	struct mpol_kernel_caps caps;
+
+	(void)state;
+	probe(fixture("linux-7.3-boot"), &caps);
+	assert_true(caps.weighted_interleave);
+	assert_true(caps.auto_mode);
+	assert_string_equal(caps.auto_name, "auto");
+	assert_false(caps.weights_for_possible);
+}
+
+static void test_auto_type_spelling(void **state)
+{
+	struct mpol_kernel_caps caps;
+
+	(void)state;
+	probe(fixture("linux-6.18-auto-type"), &caps);
+	assert_true(caps.weighted_interleave);
+	assert_true(caps.auto_mode);
+	assert_string_equal(caps.auto_name, "__auto_type");
+	assert_false(caps.weights_for_possible);
+}
+
+static void test_possible_layout(void **state)
+{
+	struct mpol_kernel_caps caps;
+
+	(void)state;
+	probe(fixture("linux-6.12-boot"), &caps);
+	assert_true(caps.weighted_interleave);
+	assert_false(caps.auto_mode);
+	assert_string_equal(caps.auto_name, "");
+	assert_true(caps.weights_for_possible);
+}
+
+static void test_no_weighted_interleave(void **state)
+{
+	struct mpol_kernel_caps caps;
+	char *root = fake_tree_new();
+
+	(void)state;
+	probe(fixture("linux-6.1-boot"), &caps);
+	assert_false(caps.weighted_interleave);
+	assert_false(caps.auto_mode);
+	assert_false(caps.weights_for_possible);
+	probe(root, &caps);                 /* an empty root is an old kernel, not an error */
+	assert_false(caps.weighted_interleave);
+	/* a file where the directory should be */
+	fake_tree_write(root, "/sys/kernel/mm/mempolicy/weighted_interleave", "x");
+	probe(root, &caps);
+	assert_false(caps.weighted_interleave);
+	fake_tree_free(root);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_true(mpol_is_auto_name("auto"));
+	assert_true(mpol_is_auto_name("__auto_type"));
+	assert_false(mpol_is_auto_name("node0"));
+	assert_false(mpol_is_auto_name("auto2"));
+	assert_false(mpol_is_auto_name(""));
+	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_WEIGHTED), "weighted-interleave");
+	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_INTERLEAVE), "interleave");
+	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_NONE), "none");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_auto_kernel),
+		cmocka_unit_test(test_auto_type_spelling),
+		cmocka_unit_test(test_possible_layout),
+		cmocka_unit_test(test_no_weighted_interleave),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

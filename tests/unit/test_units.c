@@ -1,0 +1,91 @@
+/* test_units.c - strict size parsing (--mem) and short size formatting. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "units.h"
+
+static void test_parse_good(void **state)
+{
+	static const struct { const char *text; uint64_t kib; } cases[] = {
+		{ "4G", 4194304 }, { "4g", 4194304 }, { "512M", 524288 }, { "1T", 1073741824 },
+		{ "4096K", 4096 }, { "100", 102400 }, { "0", 0 }, { "007M", 7168 },
+		{ "17179869183T", 17179869183ULL << 30 },
+	};
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t kib = 1;
+
+		assert_int_equal(mpol_parse_size(cases[i].text, &kib, err, sizeof(err)), 0);
+		assert_true(kib == cases[i].kib);
+	}
+}
+
+static void test_parse_bad(void **state)
+{
+	static const char *const bad[] = { "", "G", "4GB", "4 G", " 4G", "4G ", "-1G", "+1G",
+					   "1.5G", "4X", "4P", "0x10", "4GiB", "M4" };
+	char err[MPOL_ERRLEN];
+	uint64_t kib = 99;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(mpol_parse_size(bad[i], &kib, err, sizeof(err)), -EINVAL);
+		assert_true(strlen(err) > 10);   /* a sentence, not a code */
+		assert_int_equal(kib, 99);
+	}
+	assert_int_equal(mpol_parse_size(NULL, &kib, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "empty"));
+	assert_int_equal(mpol_parse_size("4X", &kib, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'X'"));
+}
+
+static void test_parse_overflow(void **state)
+{
+	char err[MPOL_ERRLEN];
+	uint64_t kib = 99;
+
+	(void)state;
+	assert_int_equal(mpol_parse_size("99999999999999999999", &kib, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "too large"));
+	assert_int_equal(mpol_parse_size("17179869184T", &kib, err, sizeof(err)), -ERANGE);
+	assert_int_equal(mpol_parse_size("18014398509481984M", &kib, err, sizeof(err)), -ERANGE);
+	assert_int_equal(kib, 99);
+}
+
+static void test_format(void **state)
+{
+	static const struct { uint64_t kib; const char *text; } cases[] = {
+		{ 0, "0K" }, { 512, "512K" }, { 1024, "1M" }, { 1048576, "1G" },
+		{ 1536 * 1024, "1.5G" }, { 1073741824, "1T" }, { 1503, "1.5M" },
+	};
+	char buf[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(mpol_format_size(cases[i].kib, buf, sizeof(buf)), 0);
+		assert_string_equal(buf, cases[i].text);
+	}
+	assert_int_equal(mpol_format_size(1536 * 1024, buf, 3), -ENOSPC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_overflow),
+		cmocka_unit_test(test_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
