@@ -79,7 +79,11 @@ static void describe_owner(const struct mpol_lease_owner *o, char *buf, size_t l
 		 (unsigned)o->uid, (int)o->pid);
 }
 
-/* Open the state directory's lock and hold it (shared for readers) until unlock_files. */
+/*
+ * Open the state directory's lock and hold it (shared for readers) until unlock_files.
+ * create: make the directory when missing; otherwise a missing one is -ENOENT (nothing
+ * was ever journaled). The lock file itself is made when missing and the caller may.
+ */
 static int lock_files(const char *statedir, bool create, int how, struct lease_files *f,
 		      char *err, size_t errlen)
 {
@@ -91,10 +95,12 @@ static int lock_files(const char *statedir, bool create, int how, struct lease_f
 	if (create && mkdir(statedir, 0755) < 0 && errno != EEXIST)
 		return mpol_fail(err, errlen, errno, "cannot create the state directory %s: %s",
 				 statedir, strerror(errno));
-	f->lock_fd = open(f->lock, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW, 0644);
+	f->lock_fd = open(f->lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (f->lock_fd < 0 && (errno == EACCES || errno == EROFS))
+		f->lock_fd = open(f->lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* a reader */
 	if (f->lock_fd < 0) {
 		if (!create && errno == ENOENT)
-			return -ENOENT;    /* nothing was ever journaled here */
+			return -ENOENT;
 		return mpol_fail(err, errlen, errno, "cannot open the lease lock %s: %s", f->lock, strerror(errno));
 	}
 	while (flock(f->lock_fd, how) < 0) {

@@ -206,7 +206,9 @@ int mpol_wi_set_auto(const char *fsroot, char *err, size_t errlen)
 int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool *auto_failed,
 		    char *err, size_t errlen)
 {
+	struct mpol_wi_table now;
 	char aerr[MPOL_ERRLEN];
+	bool known = mpol_wi_read(fsroot, &now, NULL, 0) == 0;
 	int n, rc, first = 0;
 
 	*auto_failed = false;
@@ -214,6 +216,9 @@ int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool 
 	     n = bitmap_next(&saved->has_file, n + 1)) {
 		/* 6.9-6.15 show 0 for "never set" (default 1); there is nothing to put back. */
 		if (saved->weight[n] == 0)
+			continue;
+		/* Only what changed: a node that refused the step's write still holds its value. */
+		if (known && bitmap_test(&now.has_file, n) && now.weight[n] == saved->weight[n])
 			continue;
 		rc = write_node(fsroot, n, saved->weight[n], first ? NULL : err, errlen);
 		/* A node removed since the journal was written has nothing to restore. */

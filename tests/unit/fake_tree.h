@@ -1,0 +1,19 @@
+/* fake_tree.h - temporary sysfs-like trees of regular files for unit tests. */
+#ifndef MPOL_TEST_FAKE_TREE_H
+#define MPOL_TEST_FAKE_TREE_H
+
+#define FAKE_WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
+
+/* A fresh directory under $TMPDIR (or /tmp); aborts the test program on failure. */
+char *fake_tree_new(void);
+/* Remove the tree and free the name. */
+void fake_tree_free(char *root);
+/* Write root + path (parents created), replacing what was there. */
+void fake_tree_write(const char *root, const char *path, const char *text);
+/* The file's text without trailing newlines, in a static buffer ("<missing>" when absent). */
+const char *fake_tree_read(const char *root, const char *path);
+/* A weighted-interleave table: "auto=true 0:7 1:7 2:2" -> the auto file named
+ * auto_name (omitted when auto_name is NULL) and one nodeN file per pair. */
+void fake_tree_wi(const char *root, const char *auto_name, const char *auto_value, const char *pairs);
+
+#endif
