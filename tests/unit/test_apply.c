@@ -1,0 +1,248 @@
+/* test_apply.c - set_mempolicy from a plan, on this kernel's node 0 (every Linux has it). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "apply.h"
+#include "error.h"
+
+#define MPOL_DEFAULT_MODE 0
+#define MPOL_INTERLEAVE_MODE 1
+
+static int current_policy(void)
+{
+	unsigned long mask[MPOL_MAX_NODES / (8 * sizeof(unsigned long))];
+	int mode = -1;
+
+	assert_int_equal(syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)MPOL_MAX_NODES + 1, NULL, 0UL), 0);
+	return mode;
+}
+
+static bool kernel_has_weighted(void)
+{
+	unsigned long mask = 1;
+	bool ok = syscall(SYS_set_mempolicy, MPOL_WEIGHTED_INTERLEAVE, &mask, 65UL) == 0;
+
+	syscall(SYS_set_mempolicy, MPOL_DEFAULT_MODE, NULL, 0UL);
+	return ok;
+}
+
+static int reset_policy(void **state)
+{
+	(void)state;
+	return (int)syscall(SYS_set_mempolicy, MPOL_DEFAULT_MODE, NULL, 0UL);
+}
+
+static struct mpol_plan plan_on(int initiator, int node)
+{
+	struct mpol_plan p = { .initiator = initiator, .nnodes = 1 };
+
+	p.nodes[0] = node;
+	p.weights[0] = 1;
+	p.shares[0] = 1.0;
+	p.efficiency = 1.0;
+	p.weight_sum = 1;
+	return p;
+}
+
+static const struct mpol_kernel_caps new_kernel = { .weighted_interleave = true, .auto_mode = true };
+static const struct mpol_kernel_caps old_kernel = { .weighted_interleave = false };
+
+static void test_none_sets_nothing(void **state)
+{
+	struct mpol_plan p = plan_on(0, 0);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_NONE, true, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.path, MPOL_PATH_NONE);
+	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+}
+
+static void test_interleave(void **state)
+{
+	struct mpol_plan p = plan_on(0, 0);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
+	assert_false(res.fell_back);
+	assert_int_equal(current_policy(), MPOL_INTERLEAVE_MODE);
+}
+
+static void test_weighted_follows_the_kernel(void **state)
+{
+	struct mpol_plan p = plan_on(0, 0);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+	bool has = kernel_has_weighted();
+
+	(void)state;
+	/* caps say yes; the syscall decides: weighted, or a fallback that says EINVAL. */
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_WEIGHTED, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.path, has ? MPOL_PATH_WEIGHTED : MPOL_PATH_INTERLEAVE);
+	assert_int_equal(res.fell_back, !has);
+	assert_int_equal(current_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE_MODE);
+	if (!has)
+		assert_non_null(strstr(res.reason, "EINVAL"));
+}
+
+static void test_old_kernel_falls_back(void **state)
+{
+	struct mpol_plan p = plan_on(0, 0);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_AUTO, false, &old_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
+	assert_true(res.fell_back);
+	assert_string_equal(res.reason, "kernel has no weighted interleave (needs Linux 6.9)");
+	assert_int_equal(current_policy(), MPOL_INTERLEAVE_MODE);
+}
+
+static void test_strict_refuses_fallback(void **state)
+{
+	struct mpol_plan p = plan_on(0, 0);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_WEIGHTED, true, &old_kernel, &res, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	assert_string_equal(err, "strict: this kernel has no weighted interleave (needs Linux 6.9); "
+			    "not falling back to interleave");
+	assert_int_equal(res.path, MPOL_PATH_NONE);
+	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+}
+
+static void test_bad_plans(void **state)
+{
+	struct mpol_plan p = plan_on(0, MPOL_MAX_NODES - 1);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "nodes 1023"));
+	assert_non_null(strstr(err, "online"));
+	p.nnodes = 0;
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "no memory nodes"));
+	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+}
+
+/* Two CPU nodes: node 0 with CPUs 0-1, node 1 with CPUs 2-3 (both plans use node 0,
+ * the one memory node this machine surely has). */
+static void two_socket_topology(struct mpol_topology *topo, struct mpol_node nodes[2])
+{
+	memset(topo, 0, sizeof(*topo));
+	memset(nodes, 0, 2 * sizeof(nodes[0]));
+	for (int i = 0; i < 2; i++) {
+		nodes[i].id = i;
+		nodes[i].has_cpu = nodes[i].has_memory = true;
+		nodes[i].tier = -1;
+		nodes[i].wi_weight = -1;
+		bitmap_set(&nodes[i].cpus, 2 * i);
+		bitmap_set(&nodes[i].cpus, 2 * i + 1);
+		bitmap_set(&topo->online, i);
+		bitmap_set(&topo->possible, i);
+	}
+	topo->nodes = nodes;
+	topo->nnodes = 2;
+}
+
+static void test_task_picks_its_socket(void **state)
+{
+	struct mpol_node nodes[2];
+	struct mpol_topology topo;
+	struct mpol_plan plans[2] = { plan_on(0, 0), plan_on(1, 0) };
+	const struct mpol_plan *chosen;
+	struct mpol_apply_result res;
+	struct mpol_bitmap cpus;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	two_socket_topology(&topo, nodes);
+	bitmap_clear(&cpus);
+	bitmap_set(&cpus, 1);
+	bitmap_set(&cpus, 2);
+	bitmap_set(&cpus, 3);
+	assert_int_equal(mpol_task_apply(&topo, plans, 2, &cpus, MPOL_MODE_INTERLEAVE, false, &new_kernel,
+					 &chosen, &res, err, sizeof(err)), 0);
+	assert_ptr_equal(chosen, &plans[1]);
+	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
+}
+
+static void test_task_without_plan(void **state)
+{
+	struct mpol_node nodes[2];
+	struct mpol_topology topo;
+	struct mpol_plan plans[1] = { plan_on(0, 0) };
+	const struct mpol_plan *chosen;
+	struct mpol_apply_result res;
+	struct mpol_bitmap cpus;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	two_socket_topology(&topo, nodes);
+	bitmap_clear(&cpus);
+	bitmap_set(&cpus, 3);
+	assert_int_equal(mpol_task_apply(&topo, plans, 1, &cpus, MPOL_MODE_WEIGHTED, false, &new_kernel,
+					 &chosen, &res, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "the task's CPUs 3 are on node 1, for which no plan was made");
+	assert_null(chosen);
+	bitmap_clear(&cpus);
+	bitmap_set(&cpus, 40);
+	assert_true(mpol_task_apply(&topo, plans, 1, &cpus, MPOL_MODE_WEIGHTED, false, &new_kernel,
+				    &chosen, &res, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
+	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+}
+
+static void test_node_independent_plan(void **state)
+{
+	struct mpol_node nodes[2];
+	struct mpol_topology topo;
+	struct mpol_plan plans[1] = { plan_on(-1, 0) };
+	const struct mpol_plan *chosen;
+	struct mpol_apply_result res;
+	struct mpol_bitmap cpus;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	two_socket_topology(&topo, nodes);
+	bitmap_clear(&cpus);
+	bitmap_set(&cpus, 40);      /* no node: the plan does not care */
+	assert_int_equal(mpol_task_apply(&topo, plans, 1, &cpus, MPOL_MODE_INTERLEAVE, false, &new_kernel,
+					 &chosen, &res, err, sizeof(err)), 0);
+	assert_ptr_equal(chosen, &plans[0]);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, reset_policy, reset_policy)
+	const struct CMUnitTest tests[] = {
+		T(test_none_sets_nothing),
+		T(test_interleave),
+		T(test_weighted_follows_the_kernel),
+		T(test_old_kernel_falls_back),
+		T(test_strict_refuses_fallback),
+		T(test_bad_plans),
+		T(test_task_picks_its_socket),
+		T(test_task_without_plan),
+		T(test_node_independent_plan),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
