@@ -96,6 +96,26 @@ static bool table_holds(const struct mpol_wi_table *now, const struct mpol_wi_ta
 	return true;
 }
 
+/*
+ * A step killed while holding the lease left its weights behind: put the journaled
+ * table back before this step reads or compares it (whatever its mode wants).
+ */
+static void recover_dead_lease(struct mi_ctx *c)
+{
+	struct mpol_lease_state found;
+	char err[MPOL_ERRLEN];
+
+	if (mpol_lease_recover(c->cfg.statedir, c->cfg.fsroot, false, &found, err, sizeof(err)) < 0) {
+		if (!found.holder_alive)
+			slurm_error(MI_LOG "job %u step %u: %s", c->owner.job_id, c->owner.step_id, err);
+		return;
+	}
+	if (found.restored)
+		slurm_info(MI_LOG "job %u step %u: restored the weights left by job %u step %u (pid %d, dead)%s%s",
+			   c->owner.job_id, c->owner.step_id, found.owner.job_id, found.owner.step_id,
+			   (int)found.owner.pid, found.auto_failed ? "; " : "", found.auto_failed ? err : "");
+}
+
 /* Take the weights lease when the site allows it and the node's table differs. */
 static void take_lease(spank_t sp, struct mi_ctx *c)
 {
@@ -103,7 +123,10 @@ static void take_lease(spank_t sp, struct mi_ctx *c)
 	struct mpol_bitmap which;
 	char err[MPOL_ERRLEN];
 
-	if (c->spec.mode != MPOL_MODE_WEIGHTED || !c->caps.weighted_interleave)
+	if (!c->caps.weighted_interleave)
+		return;
+	recover_dead_lease(c);
+	if (c->spec.mode != MPOL_MODE_WEIGHTED)
 		return;
 	if (!plans_table(c, &want, &which)) {
 		snprintf(c->note, sizeof(c->note), "the sockets' plans disagree on a node's weight "

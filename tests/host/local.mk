@@ -1,0 +1,6 @@
+# Host tier helpers: the VM tier's launcher (the plugin's libmpol calls without Slurm)
+# also serves tests/host/t_apply.sh and t_lease.sh on this machine's kernel.
+noinst_PROGRAMS += tests/host/mpol-launch
+tests_host_mpol_launch_SOURCES = tests/vm/src/mpol-launch.c
+tests_host_mpol_launch_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+tests_host_mpol_launch_LDADD = src/common/libmpol.la $(JSONC_LIBS)

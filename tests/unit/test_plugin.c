@@ -1,0 +1,660 @@
+/* test_plugin.c - mem_interleave.so's callbacks without a cluster.
+ *
+ * Links the plugin's sources with fake spank_* and slurm_* functions (messages
+ * captured) and a fake accounting, then drives init -> option callback ->
+ * init_post_opt -> task_init -> exit one case at a time, on a copy of a captured
+ * sysfs tree. The task's policy is set for real (the kernel keeps only the nodes it
+ * has) and checked with get_mempolicy.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <slurm/slurm.h>
+#include <slurm/spank.h>
+
+#include "accounting.h"
+#include "fake_tree.h"
+#include "plugin.h"
+
+#define NEW_KERNEL "linux-7.3-boot"
+#define OLD_KERNEL "linux-6.1-boot"
+
+/* ---- fakes ---------------------------------------------------------------- */
+
+static struct {
+	spank_context_t context;
+	uint32_t job_id, step_id, task_id;
+	uid_t uid;
+	uint64_t job_mem_mb, step_mem_mb;
+	char *cores;
+	pid_t task_pid;
+	struct spank_option *registered[4];
+	int nregistered;
+	char env[8][2][256];
+	int nenv;
+	char log[16384];           /* every slurm_* message, one per line */
+	int step_begins, task_begins, step_ends;
+	struct step_placement placement;
+	bool placement_sysfs;
+} fake;
+
+spank_context_t spank_context(void)
+{
+	return fake.context;
+}
+
+const char *spank_strerror(spank_err_t err)
+{
+	return err == ESPANK_SUCCESS ? "success" : "fake error";
+}
+
+spank_err_t spank_option_register(spank_t sp, struct spank_option *opt)
+{
+	(void)sp;
+	fake.registered[fake.nregistered++] = opt;
+	return ESPANK_SUCCESS;
+}
+
+spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
+{
+	spank_err_t rc = ESPANK_SUCCESS;
+	va_list ap;
+
+	(void)sp;
+	va_start(ap, item);
+	switch (item) {
+	case S_JOB_ID: *va_arg(ap, uint32_t *) = fake.job_id; break;
+	case S_JOB_STEPID: *va_arg(ap, uint32_t *) = fake.step_id; break;
+	case S_JOB_UID: *va_arg(ap, uid_t *) = fake.uid; break;
+	case S_JOB_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.job_mem_mb; break;
+	case S_STEP_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.step_mem_mb; break;
+	case S_JOB_ALLOC_CORES: *va_arg(ap, char **) = fake.cores; break;
+	case S_TASK_PID: *va_arg(ap, pid_t *) = fake.task_pid; break;
+	case S_TASK_GLOBAL_ID: *va_arg(ap, uint32_t *) = fake.task_id; break;
+	default: rc = ESPANK_BAD_ARG; break;
+	}
+	va_end(ap);
+	return rc;
+}
+
+spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overwrite)
+{
+	(void)sp;
+	(void)overwrite;
+	for (int i = 0; i < fake.nenv; i++) {
+		if (!strcmp(fake.env[i][0], var)) {
+			snprintf(fake.env[i][1], sizeof(fake.env[i][1]), "%s", val);
+			return ESPANK_SUCCESS;
+		}
+	}
+	snprintf(fake.env[fake.nenv][0], sizeof(fake.env[0][0]), "%s", var);
+	snprintf(fake.env[fake.nenv][1], sizeof(fake.env[0][1]), "%s", val);
+	fake.nenv++;
+	return ESPANK_SUCCESS;
+}
+
+static void log_line(const char *level, const char *fmt, va_list ap)
+{
+	size_t off = strlen(fake.log);
+
+	off += (size_t)snprintf(fake.log + off, sizeof(fake.log) - off, "%s: ", level);
+	if (off < sizeof(fake.log))
+		off += (size_t)vsnprintf(fake.log + off, sizeof(fake.log) - off, fmt, ap);
+	if (off + 1 < sizeof(fake.log))
+		strcat(fake.log, "\n");
+}
+
+#define FAKE_LOG(name)                                  \
+	void name(const char *fmt, ...)                 \
+	{                                               \
+		va_list ap;                             \
+		va_start(ap, fmt);                      \
+		log_line(#name, fmt, ap);               \
+		va_end(ap);                             \
+	}
+FAKE_LOG(slurm_error)
+FAKE_LOG(slurm_info)
+FAKE_LOG(slurm_verbose)
+
+int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	fake.step_begins++;
+	fake.placement = *sp;
+	return 0;
+}
+
+void accounting_task_begin(pid_t pid)
+{
+	assert_int_equal(pid, fake.task_pid);
+	fake.task_begins++;
+}
+
+void accounting_step_end(void)
+{
+	fake.step_ends++;
+}
+
+/* ---- helpers --------------------------------------------------------------- */
+
+struct fixture {
+	char *root;                 /* temp dir: sys/ (a copy of a captured tree) and state/ */
+	char fsroot_arg[4200];
+	char statedir_arg[4200];
+	char statedir[4200];
+};
+
+static const char *env_of(const char *var)
+{
+	for (int i = 0; i < fake.nenv; i++)
+		if (!strcmp(fake.env[i][0], var))
+			return fake.env[i][1];
+	return NULL;
+}
+
+static int policy_now(void)
+{
+	unsigned long mask[MPOL_MAX_NODES / (8 * sizeof(unsigned long))];
+	int mode = -1;
+
+	assert_int_equal(syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)MPOL_MAX_NODES + 1, NULL, 0UL), 0);
+	return mode;
+}
+
+static bool kernel_has_weighted(void)
+{
+	unsigned long mask = 1;
+	bool ok = syscall(SYS_set_mempolicy, MPOL_WEIGHTED_INTERLEAVE, &mask, 65UL) == 0;
+
+	syscall(SYS_set_mempolicy, 0, NULL, 0UL);
+	return ok;
+}
+
+static struct fixture *fixture_new(const char *kernel)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	const char *fixtures = getenv("MPOL_TEST_FIXTURES");
+	char cmd[8192];
+
+	fx->root = fake_tree_new();
+	if (!fixtures)
+		fail_msg("MPOL_TEST_FIXTURES is not set (make check sets it)");
+	/* A copy: the lease writes weights, and the captured tree must stay as captured. */
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/%s/sys' '%s/'", fixtures, kernel, fx->root);
+	if (system(cmd) != 0)
+		fail_msg("cannot copy the fixture %s/%s", fixtures, kernel);
+	snprintf(fx->fsroot_arg, sizeof(fx->fsroot_arg), "fsroot=%s", fx->root);
+	snprintf(fx->statedir, sizeof(fx->statedir), "%s/state", fx->root);
+	snprintf(fx->statedir_arg, sizeof(fx->statedir_arg), "statedir=%s", fx->statedir);
+	return fx;
+}
+
+static int setup(void **state)
+{
+	memset(&fake, 0, sizeof(fake));
+	memset(mi_ctx(), 0, sizeof(*mi_ctx()));
+	fake.job_id = 42;
+	fake.step_id = 0;
+	fake.uid = 1000;
+	fake.task_pid = 4242;
+	fake.cores = "0";
+	*state = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	syscall(SYS_set_mempolicy, 0, NULL, 0UL);
+	if (fx) {
+		fake_tree_free(fx->root);
+		free(fx);
+	}
+	return 0;
+}
+
+/* The option callback as srun (remote 0) or slurmstepd (remote 1) calls it. */
+static int give_option(const char *value, int remote)
+{
+	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
+	assert_int_equal(fake.nregistered, 1);
+	return fake.registered[0]->cb(fake.registered[0]->val, value, remote);
+}
+
+/* Run a callback with fd 2 going to a file; returns what it printed. */
+static const char *with_stderr(int (*cb)(spank_t, int, char **), int *rc)
+{
+	static char out[4096];
+	char path[] = "/tmp/mpol-stderr-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	ssize_t n;
+
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	*rc = cb(NULL, 0, NULL);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return out;
+}
+
+/* slurmstepd: init, the option (when given), init_post_opt with these plugstack args. */
+static void start_step(const char *option, int argc, char **argv)
+{
+	fake.context = S_CTX_REMOTE;
+	if (option)
+		assert_int_equal(give_option(option, 1), 0);
+	else
+		assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
+	assert_int_equal(slurm_spank_init_post_opt(NULL, argc, argv), 0);
+}
+
+/* ---- srun / sbatch side ------------------------------------------------------ */
+
+static void test_local_accepts_and_rejects(void **state)
+{
+	(void)state;
+	fake.context = S_CTX_LOCAL;
+	assert_int_equal(give_option("verbose,weighted", 0), 0);
+	assert_string_equal(fake.registered[0]->name, "mem-interleave");
+	assert_int_equal(fake.registered[0]->has_arg, 1);
+	/* The same value again (sbatch, then the step's env) is fine; a different one is not. */
+	assert_int_equal(fake.registered[0]->cb(0, "verbose,weighted", 0), 0);
+	assert_int_equal(fake.registered[0]->cb(0, "interleave", 0), -1);
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: --mem-interleave given twice"));
+	assert_int_equal(slurm_spank_init_post_opt(NULL, 0, NULL), 0);
+	assert_non_null(strstr(fake.log, "slurm_verbose: mem_interleave: requesting"));
+}
+
+static void test_local_bad_value(void **state)
+{
+	(void)state;
+	fake.context = S_CTX_ALLOCATOR;
+	assert_int_equal(give_option("weighted,weights=0:0", 0), -1);
+	/* One line, naming the option value and the bad part. */
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: --mem-interleave=weighted,weights=0:0: "));
+	assert_non_null(strchr(fake.log, '\n'));
+	assert_null(strchr(strchr(fake.log, '\n') + 1, '\n'));
+	memset(fake.log, 0, sizeof(fake.log));
+	assert_int_equal(fake.registered[0]->cb(0, "sideways", 0), -1);
+	assert_non_null(strstr(fake.log, "sideways"));
+	assert_int_equal(fake.registered[0]->cb(0, NULL, 0), -1);
+}
+
+static void test_local_help_exits_zero(void **state)
+{
+	int pipefd[2], status;
+	char out[8192] = "";
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	(void)state;
+	fake.context = S_CTX_LOCAL;
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		give_option("help", 0);
+		_exit(99);          /* help must exit before this */
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], out + got, sizeof(out) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(out, mpol_spec_usage());
+}
+
+/* ---- slurmstepd and tasks ---------------------------------------------------- */
+
+static void test_step_weighted(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct mi_ctx *c = mi_ctx();
+	char nodes[256], line[512];
+	const char *err;
+	int rc;
+
+	fake.step_mem_mb = 512;
+	start_step("verbose,weighted", 3, argv);
+	assert_true(c->active);
+	assert_string_equal(c->failure, "");
+	assert_int_equal(c->nplans, 2);        /* one per CPU node of the fixture */
+	assert_int_equal(fake.step_begins, 1);
+	assert_int_equal(fake.placement.job_id, 42);
+	assert_int_equal(fake.placement.nplans, 2);
+	assert_false(fake.placement.sysfs_written);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_int_equal(fake.task_begins, 1);
+
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	/* This process runs on CPUs of fixture node 0, whose plan adds memory-only node 2. */
+	mpol_plan_format_nodes(&c->plans[0], nodes, sizeof(nodes));
+	assert_string_equal(nodes, "0,2");
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
+	if (kernel_has_weighted()) {
+		char weights[64];
+
+		mpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
+		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "weighted");
+		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), weights);
+		assert_int_equal(policy_now(), MPOL_WEIGHTED_INTERLEAVE);
+		snprintf(line, sizeof(line), "mem_interleave: task 0 (cpus ");
+		assert_non_null(strstr(err, line));
+		assert_non_null(strstr(err, "): weighted interleave nodes 0,2 weights "));
+		assert_non_null(strstr(err, "(eff "));
+	} else {
+		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
+		assert_non_null(strstr(err, "interleave nodes 0,2 (kernel refused"));
+	}
+	/* One line per task. */
+	assert_non_null(strchr(err, '\n'));
+	assert_int_equal(strchr(err, '\n')[1], '\0');
+
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.step_ends, 1);
+	assert_null(c->plans);
+}
+
+static void test_step_quiet_auto(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
+	const char *err;
+	int rc;
+
+	start_step("auto", 2, argv);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	if (kernel_has_weighted()) {
+		/* auto never writes: the fixture's own table (7:7:2) is what tasks get. */
+		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "auto");
+		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "7:2");
+	}
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/auto"), "true");
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_old_kernel_ladder(void **state)
+{
+	struct fixture *fx = *state = fixture_new(OLD_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
+	const char *err;
+	int rc;
+
+	start_step("verbose,weighted", 2, argv);
+	assert_false(mi_ctx()->caps.weighted_interleave);
+	assert_int_equal(fake.placement.path, MPOL_PATH_INTERLEAVE);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "1:1");
+	assert_int_equal(policy_now(), 1 /* MPOL_INTERLEAVE */);
+	assert_non_null(strstr(err, "interleave nodes 0,2 (kernel has no weighted interleave (needs Linux 6.9))"));
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_old_kernel_strict(void **state)
+{
+	struct fixture *fx = *state = fixture_new(OLD_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
+	const char *err;
+	int rc;
+
+	start_step("weighted,strict", 2, argv);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, "mem_interleave: strict: this kernel has no weighted interleave "
+			    "(needs Linux 6.9); not falling back to interleave\n");
+	assert_null(env_of("SLURM_MEM_INTERLEAVE_MODE"));
+	assert_int_equal(policy_now(), 0);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_no_option_default_none(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, "default=none" };
+	const char *err;
+	int rc;
+
+	start_step(NULL, 2, argv);
+	assert_false(mi_ctx()->active);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	assert_int_equal(fake.nenv, 0);
+	assert_int_equal(policy_now(), 0);
+	slurm_spank_exit(NULL, 0, NULL);
+	assert_int_equal(fake.step_begins + fake.step_ends, 0);
+}
+
+static void test_site_default_applies(void **state)
+{
+	struct fixture *fx = *state = fixture_new(OLD_KERNEL);
+	char *argv[] = { fx->fsroot_arg, "default=interleave" };
+	int rc;
+
+	start_step(NULL, 2, argv);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
+	/* The user's none wins over the site's default. */
+	slurm_spank_exit(NULL, 0, NULL);
+	setup(state);
+	*state = fx;
+	start_step("none", 2, argv);
+	assert_false(mi_ctx()->active);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_bad_plugstack_spares_other_jobs(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, "bogus_key=1" };
+	const char *err;
+	int rc;
+
+	start_step(NULL, 2, argv);
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: plugstack.conf arguments: "));
+	assert_non_null(strstr(fake.log, "bogus_key"));
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	assert_int_equal(policy_now(), 0);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_bad_plugstack_fails_asking_job(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, "sysfs=sometimes" };
+	const char *err;
+	int rc;
+
+	start_step("weighted", 2, argv);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "mem_interleave: the site's plugstack.conf arguments"));
+	assert_non_null(strstr(err, "sometimes"));
+	assert_int_equal(policy_now(), 0);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_node_not_on_this_machine(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg };
+	const char *err;
+	int rc;
+
+	start_step("weighted,nodes=7", 1, argv);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "mem_interleave: "));
+	assert_non_null(strstr(err, "7"));
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: job 42 step 0: "));
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+static void test_extern_step_does_nothing(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, "default=weighted" };
+
+	fake.step_id = SLURM_EXTERN_CONT;
+	start_step(NULL, 1, argv);
+	assert_false(mi_ctx()->active);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* sysfs=always: the step writes its plans' weights and restores them at exit. */
+static void test_lease_always(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always" };
+	struct mi_ctx *c = mi_ctx();
+	char want1[8];
+
+	start_step("weighted", 3, argv);
+	assert_true(c->lease_held);
+	assert_true(fake.placement.sysfs_written);
+	/* Node 1's plan is node 1 alone, so its weight is 1 instead of the fixture's 7. */
+	snprintf(want1, sizeof(want1), "%u", c->plans[1].weights[0]);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), want1);
+	assert_string_not_equal(fake_tree_read(fx->statedir, "/weights.journal"), "<missing>");
+	slurm_spank_exit(NULL, 0, NULL);
+	assert_false(c->lease_held);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "7");
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node2"), "2");
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/auto"), "true");
+	assert_string_equal(fake_tree_read(fx->statedir, "/weights.journal"), "<missing>");
+}
+
+/* sysfs=exclusive: only a job holding every core of the node writes. */
+static void test_lease_exclusive(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=exclusive" };
+	struct mi_ctx *c = mi_ctx();
+
+	fake.cores = "0-1";           /* 2 of the fixture's 4 CPUs */
+	start_step("weighted", 3, argv);
+	assert_false(c->lease_held);
+	assert_non_null(strstr(c->note, "shares the node"));
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
+	slurm_spank_exit(NULL, 0, NULL);
+
+	setup(state);
+	*state = fx;
+	fake.cores = "0-3";
+	start_step("weighted", 3, argv);
+	assert_true(c->lease_held);
+	slurm_spank_exit(NULL, 0, NULL);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
+}
+
+/* Another job's live lease: this step writes nothing and runs on the current weights. */
+static void test_lease_busy(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always" };
+	struct mpol_lease_owner other = { .job_id = 7, .uid = 1001, .pid = getppid() };
+	struct mpol_wi_table w = { 0 };
+	struct mpol_bitmap which;
+	char err[MPOL_ERRLEN];
+	struct mi_ctx *c = mi_ctx();
+
+	assert_int_equal(mpol_lease_owner_self(&other, err, sizeof(err)), 0);
+	bitmap_clear(&which);
+	bitmap_set(&which, 1);
+	w.weight[1] = 5;
+	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), 0);
+	start_step("weighted", 3, argv);
+	assert_false(c->lease_held);
+	assert_non_null(strstr(c->note, "held by job 7"));
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
+	/* What the step's node-1 tasks get is the table as it is. */
+	assert_int_equal(c->plans[1].weights[0], 5);
+	slurm_spank_exit(NULL, 0, NULL);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
+	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), 0);
+}
+
+/* A step killed while holding the lease: the next step puts the table back first. */
+static void test_dead_lease_recovered_by_next_step(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	pid_t dead = fork();
+
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	mkdir(fx->statedir, 0755);
+	{
+		char journal[256];
+
+		snprintf(journal, sizeof(journal), "slurm-mempolicy lease v1\nowner job=8 step=3 uid=1008 pid=%d "
+			 "start=1\nsaved auto=1 0:7 1:7 2:2\n", (int)dead);
+		fake_tree_write(fx->statedir, "/weights.journal", journal);
+	}
+	fake_tree_write(fx->root, FAKE_WI_DIR "/node1", "50");
+	fake_tree_write(fx->root, FAKE_WI_DIR "/auto", "false");
+	start_step("auto", 3, argv);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/auto"), "true");
+	assert_string_equal(fake_tree_read(fx->statedir, "/weights.journal"), "<missing>");
+	assert_non_null(strstr(fake.log, "slurm_info: mem_interleave: job 42 step 0: restored the weights left by job 8 step 3"));
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_local_accepts_and_rejects),
+		T(test_local_bad_value),
+		T(test_local_help_exits_zero),
+		T(test_step_weighted),
+		T(test_step_quiet_auto),
+		T(test_old_kernel_ladder),
+		T(test_old_kernel_strict),
+		T(test_no_option_default_none),
+		T(test_site_default_applies),
+		T(test_bad_plugstack_spares_other_jobs),
+		T(test_bad_plugstack_fails_asking_job),
+		T(test_node_not_on_this_machine),
+		T(test_extern_step_does_nothing),
+		T(test_lease_always),
+		T(test_lease_exclusive),
+		T(test_lease_busy),
+		T(test_dead_lease_recovered_by_next_step),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
