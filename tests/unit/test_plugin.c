@@ -333,6 +333,7 @@ static void test_step_weighted(void **state)
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
 	struct mi_ctx *c = mi_ctx();
 	char nodes[256], line[512];
+	bool has_weighted = kernel_has_weighted();
 	const char *err;
 	int rc;
 
@@ -354,7 +355,7 @@ static void test_step_weighted(void **state)
 	mpol_plan_format_nodes(&c->plans[0], nodes, sizeof(nodes));
 	assert_string_equal(nodes, "0,2");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
-	if (kernel_has_weighted()) {
+	if (has_weighted) {
 		char weights[64];
 
 		mpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
@@ -382,6 +383,7 @@ static void test_step_quiet_auto(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
+	bool has_weighted = kernel_has_weighted();
 	const char *err;
 	int rc;
 
@@ -389,7 +391,7 @@ static void test_step_quiet_auto(void **state)
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
-	if (kernel_has_weighted()) {
+	if (has_weighted) {
 		/* auto never writes: the fixture's own table (7:7:2) is what tasks get. */
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "auto");
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "7:2");

@@ -80,13 +80,13 @@ int task_init(spank_t sp)
 	char err[MPOL_ERRLEN], nodes[1024] = "", weights[1024] = "";
 	uint32_t taskid = 0;
 
-	if (!c->active)
-		return 0;
-	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
 	if (c->failure[0]) {
 		fprintf(stderr, MI_LOG "%s\n", c->failure);
 		return -1;
 	}
+	if (!c->active)
+		return 0;
+	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
 	if (task_cpus(&cpus, err, sizeof(err)) < 0 ||
 	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
 			    &chosen, &res, err, sizeof(err)) < 0) {
