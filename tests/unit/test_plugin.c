@@ -466,10 +466,15 @@ static void test_site_default_applies(void **state)
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
 	/* The user's none wins over the site's default. */
 	slurm_spank_exit(NULL, 0, NULL);
+	syscall(SYS_set_mempolicy, 0, NULL, 0UL);
 	setup(state);
 	*state = fx;
 	start_step("none", 2, argv);
 	assert_false(mi_ctx()->active);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "none");
+	assert_int_equal(policy_now(), 0);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 

@@ -84,8 +84,12 @@ int task_init(spank_t sp)
 		fprintf(stderr, MI_LOG "%s\n", c->failure);
 		return -1;
 	}
-	if (!c->active)
+	if (!c->active) {
+		/* Asked for none: say so, as --mem-bind=none would be visible too. */
+		if (c->opt_given && c->spec.mode == MPOL_MODE_NONE)
+			spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MODE", "none", 1);
 		return 0;
+	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
 	if (task_cpus(&cpus, err, sizeof(err)) < 0 ||
 	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
