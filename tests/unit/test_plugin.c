@@ -283,6 +283,21 @@ static void test_local_accepts_and_rejects(void **state)
 	assert_non_null(strstr(fake.log, "slurm_verbose: mem_interleave: requesting"));
 }
 
+/* srun inside an sbatch job: the job's value arrives first (environment), the step's
+ * own command line then overrides it; a third, different value is still an error. */
+static void test_local_step_overrides_job(void **state)
+{
+	(void)state;
+	fake.context = S_CTX_LOCAL;
+	setenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave", "weighted", 1);
+	assert_int_equal(give_option("weighted", 0), 0);
+	assert_int_equal(fake.registered[0]->cb(0, "interleave", 0), 0);
+	assert_int_equal(mi_ctx()->opt_spec.mode, MPOL_MODE_INTERLEAVE);
+	assert_int_equal(fake.registered[0]->cb(0, "auto", 0), -1);
+	assert_non_null(strstr(fake.log, "given twice"));
+	unsetenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave");
+}
+
 static void test_local_bad_value(void **state)
 {
 	(void)state;
@@ -646,6 +661,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_local_accepts_and_rejects),
+		T(test_local_step_overrides_job),
 		T(test_local_bad_value),
 		T(test_local_help_exits_zero),
 		T(test_step_weighted),

@@ -1,5 +1,6 @@
 /* options.c - the --mem-interleave option, registered in every context that has options. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plugin.h"
@@ -16,6 +17,21 @@ static struct spank_option options[] = {
 		1, 0, option_cb,
 	},
 };
+
+/* How sbatch/salloc hand the option to the steps inside the job. */
+#define OPTION_ENV "SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave"
+
+/*
+ * srun inside a job first sees the job's value from OPTION_ENV, then its own command
+ * line: that one wins, as with Slurm's own options. Two different values on one
+ * command line are a mistake.
+ */
+static bool from_environment(const char *optarg, int remote)
+{
+	const char *env = remote ? NULL : getenv(OPTION_ENV);
+
+	return env && optarg && !strcmp(env, optarg);
+}
 
 /* Runs in srun/sbatch/salloc and again in slurmstepd (possibly twice there). */
 static int option_cb(int val, const char *optarg, int remote)
@@ -36,11 +52,12 @@ static int option_cb(int val, const char *optarg, int remote)
 	}
 	if (mpol_spec_format(&spec, text, sizeof(text)) < 0)
 		return local_reject("--mem-interleave: the value is too long");
-	if (c->opt_given && strcmp(text, c->opt_text)) {
+	if (c->opt_given && strcmp(text, c->opt_text) && !c->opt_from_env) {
 		snprintf(why, sizeof(why), "--mem-interleave given twice with different values ('%s', then '%s')",
 			 c->opt_text, text);
 		return local_reject(why);
 	}
+	c->opt_from_env = !c->opt_given && from_environment(optarg, remote);
 	c->opt_given = true;
 	c->opt_spec = spec;
 	memcpy(c->opt_text, text, sizeof(text));

@@ -26,6 +26,7 @@
 struct mi_ctx {
 	/* The user's option, as parsed in this process (any context). */
 	bool opt_given;
+	bool opt_from_env;             /* the job's value, which a step's command line overrides */
 	struct mpol_spec opt_spec;
 	char opt_text[512];            /* canonical form, to accept the same value twice */
 
