@@ -22,4 +22,7 @@ src_common_libmpol_la_SOURCES = \
 	src/common/record_store.c src/common/record_store.h
 # rebalance: the minimal-move planner, page queries and moves, pinned tasks, hotplug events
 src_common_libmpol_la_SOURCES += \
-	src/common/movement.c src/common/movement.h
+	src/common/movement.c src/common/movement.h \
+	src/common/task_ref.c src/common/task_ref.h \
+	src/common/pages.c src/common/pages.h \
+	src/common/rebalance.c src/common/rebalance.h

@@ -1,10 +1,686 @@
+/* cmd_rebalance.c - `mpolctl rebalance`: move running tasks' pages to their current plan.
+ *
+ * Targets come from Slurm (--job, through scontrol listpids) or the command line
+ * (--pid). Each is pinned with a pidfd before anything is read or moved, checked for
+ * ownership (root may rebalance any process, a user only their own) and, for --job,
+ * checked to still belong to the job. The plan is recomputed from today's topology,
+ * so hot-added nodes take part; a job holding the weights lease gets its sysfs weights
+ * rewritten under the same journal. Every action goes to stderr and syslog.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
 #include "commands.h"
+#include "job_pids.h"
+#include "lease.h"
+#include "plan.h"
+#include "rebalance.h"
+#include "site_config.h"
+#include "spec.h"
+#include "task_ref.h"
+#include "topology.h"
+#include "wi.h"
+
+enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC, OPT_STATEDIR,
+       OPT_PMBIND_NR, OPT_BATCH };
+
+#define SPANK_OPTION_ENV "_SLURM_SPANK_OPTION_mem_interleave_mem_interleave"
+#define MAX_PIDS 4096
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: mpolctl rebalance (--job ID[.STEP] | --pid PID[,PID...]...) [--dry-run]\n"
+		"                         [--backend auto|process_mbind|move_pages|migrate_pages]\n"
+		"                         [--rate MB/s] [--spec SPEC] [--statedir DIR]\n"
+		"                         [--process-mbind-nr N] [--batch PAGES] [--fsroot DIR] [--json]\n"
+		"\n"
+		"Recompute each task's plan from the node's current topology (hot-added nodes\n"
+		"included) and move its private anonymous pages toward the plan's weights, moving\n"
+		"only the surplus of over-target nodes (the minimum). A job holding the weights\n"
+		"lease gets its sysfs weights updated. Root may rebalance any process, a user only\n"
+		"their own. Ctrl-C stops after the current batch and reports; running it again\n"
+		"resumes where it stopped.\n"
+		"\n"
+		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids);\n"
+		"                      tasks that did not ask for --mem-interleave are skipped\n"
+		"  --pid PID[,PID...]  these processes (repeatable)\n"
+		"  --dry-run           count and plan, move nothing, change no weights\n"
+		"  --backend B         auto (default): process_mbind when configured and confirmed,\n"
+		"                      else move_pages; migrate_pages only empties nodes left out\n"
+		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
+		"  --spec SPEC         the target, as --mem-interleave takes it (default: the task's\n"
+		"                      own request, else 'weighted')\n"
+		"  --statedir DIR      the weights lease directory (default " MPOL_DEFAULT_STATEDIR ")\n"
+		"  --process-mbind-nr N  syscall number of process_mbind on a kernel that has it\n"
+		"                      (not upstream; 457/458 are statmount/listmount and refused)\n"
+		"  --batch PAGES       pages per system call (default %d, 1-65536)\n"
+		"  --fsroot DIR        read sysfs under DIR (default: $MPOL_FSROOT or /)\n"
+		"  --json              print one JSON object\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 done (tasks that exited meanwhile are reported, not errors),\n"
+		"1 a task could not be rebalanced or the run was interrupted, 2 bad arguments.\n",
+		MPOL_REBALANCE_BATCH);
+}
+
+/* Every action: one line on stderr and one in syslog. */
+static void log_action(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_action(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "mpolctl rebalance: %s\n", msg);
+	syslog(LOG_INFO, "rebalance: %s", msg);
+}
+
+struct args {
+	struct cli_common c;
+	const char *job;
+	uint32_t job_id;
+	char step[24];
+	pid_t pids[MAX_PIDS];
+	int npids;
+	bool dry_run;
+	enum mpol_backend backend;
+	double rate;
+	const char *spec;
+	const char *statedir;
+	long pmbind_nr;
+	unsigned batch;
+};
+
+static long number_arg(const char *opt, const char *text, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < min || v > max)
+		cli_usage_error("rebalance", "%s '%s': give a whole number from %ld to %ld", opt, text, min, max);
+	return v;
+}
+
+static void add_pids(struct args *a, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	if (!copy)
+		cli_usage_error("rebalance", "out of memory");
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->npids == MAX_PIDS)
+			cli_usage_error("rebalance", "at most %d processes per run", MAX_PIDS);
+		a->pids[a->npids++] = (pid_t)number_arg("--pid", tok, 1, 4194304);
+	}
+	free(copy);
+}
+
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option options[] = {
+		{ "job", required_argument, NULL, OPT_JOB },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "spec", required_argument, NULL, OPT_SPEC },
+		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		CLI_COMMON_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[MPOL_ERRLEN], *end;
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	a->c = (struct cli_common)CLI_COMMON_INIT;
+	a->backend = MPOL_BACKEND_AUTO;
+	a->statedir = MPOL_DEFAULT_STATEDIR;
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JOB:
+			if (a->job)
+				cli_usage_error("rebalance", "--job given twice");
+			if (job_id_parse(optarg, &a->job_id, a->step, sizeof(a->step), err, sizeof(err)) < 0)
+				cli_usage_error("rebalance", "%s", err);
+			a->job = optarg;
+			break;
+		case OPT_PID:
+			add_pids(a, optarg);
+			break;
+		case OPT_DRY_RUN:
+			a->dry_run = true;
+			break;
+		case OPT_BACKEND:
+			if (mpol_backend_parse(optarg, &a->backend, err, sizeof(err)) < 0)
+				cli_usage_error("rebalance", "%s", err);
+			break;
+		case OPT_RATE:
+			errno = 0;
+			a->rate = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(a->rate > 0) || a->rate > 1e9)
+				cli_usage_error("rebalance", "--rate '%s': give MiB per second, a number above 0", optarg);
+			break;
+		case OPT_SPEC: {
+			struct mpol_spec s;
+
+			if (mpol_spec_parse(optarg, &s, err, sizeof(err)) < 0)
+				cli_usage_error("rebalance", "--spec: %s", err);
+			if (s.mode == MPOL_MODE_NONE || s.mode == MPOL_MODE_HELP || s.mode == MPOL_MODE_UNSET)
+				cli_usage_error("rebalance", "--spec '%s' names no interleave to rebalance to", optarg);
+			a->spec = optarg;
+			break;
+		}
+		case OPT_STATEDIR:
+			a->statedir = optarg;
+			break;
+		case OPT_PMBIND_NR:
+			a->pmbind_nr = number_arg("--process-mbind-nr", optarg, 1, 4095);
+			break;
+		case OPT_BATCH:
+			a->batch = (unsigned)number_arg("--batch", optarg, 1, 65536);
+			break;
+		default:
+			cli_common_option(&a->c, "rebalance", opt, argc, argv, usage);
+		}
+	}
+	cli_no_operands(&a->c, "rebalance", argc, argv);
+	if (!a->job == !a->npids)
+		cli_usage_error("rebalance", "give exactly one of --job ID[.STEP] or --pid PID");
+	if (a->backend == MPOL_BACKEND_PROCESS_MBIND && !a->pmbind_nr)
+		cli_usage_error("rebalance", "--backend process_mbind needs --process-mbind-nr N (it is not upstream)");
+}
+
+/* NAME's value in the task's environment ("" when absent or unreadable). */
+static void task_env(pid_t pid, const char *name, char *val, size_t len)
+{
+	char path[64], buf[65536];
+	size_t n, nlen = strlen(name);
+	FILE *f;
+
+	*val = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
+		if (!strncmp(buf + i, name, nlen) && buf[i + nlen] == '=') {
+			snprintf(val, len, "%s", buf + i + nlen + 1);
+			return;
+		}
+}
+
+/* The plan options slurmstepd derives from a spec (the plugin's step.c), without a
+ * capacity cap: a running task's memory is already placed. */
+static void plan_opts_from_spec(const struct mpol_spec *spec, struct mpol_plan_opts *o)
+{
+	struct mpol_site_config cfg;
+
+	mpol_config_default(&cfg);
+	mpol_plan_opts_default(o);
+	o->algorithm = spec->mode == MPOL_MODE_AUTO ? MPOL_ALGO_KERNEL : cfg.algorithm;
+	o->weight.precision = spec->has_precision ? spec->precision : cfg.precision;
+	o->weight.max_sum = cfg.max_weight_sum;
+	o->scope = spec->has_scope ? spec->scope : MPOL_SCOPE_SOCKET;
+	o->has_nodes = spec->has_nodes;
+	o->nodes = spec->nodes;
+	o->has_weights = spec->has_weights;
+	memcpy(o->weights, spec->weights, sizeof(o->weights));
+}
+
+struct target {
+	struct mpol_task_ref t;
+	char spec_text[256];
+	struct mpol_plan plan;
+	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
+	char why[MPOL_ERRLEN + 160];     /* skip or failure reason */
+	struct mpol_rebalance_result r;
+};
+
+/* The spec a task is rebalanced to: --spec, else what it asked Slurm for. */
+static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, char *why, size_t whylen)
+{
+	char mode[64];
+
+	if (a->spec) {
+		snprintf(text, len, "%s", a->spec);
+		return 0;
+	}
+	task_env(pid, SPANK_OPTION_ENV, text, len);
+	if (*text)
+		return 0;
+	task_env(pid, "SLURM_MEM_INTERLEAVE_MODE", mode, sizeof(mode));
+	if (!*mode && a->npids) {
+		snprintf(text, len, "weighted");
+		return 0;
+	}
+	if (!*mode || !strcmp(mode, "none")) {
+		snprintf(why, whylen, "it did not ask for --mem-interleave (give --spec to rebalance it anyway)");
+		return 1;
+	}
+	snprintf(text, len, "%s", mode);
+	return 0;
+}
+
+static int task_plan(const struct mpol_topology *topo, struct target *tg, char *err, size_t errlen)
+{
+	struct mpol_plan_opts opts;
+	struct mpol_spec spec;
+	struct mpol_plan *plans = NULL;
+	struct mpol_bitmap cpus;
+	cpu_set_t set;
+	int nplans, initiator, rc;
+
+	rc = mpol_spec_parse(tg->spec_text, &spec, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (spec.mode == MPOL_MODE_NONE || spec.mode == MPOL_MODE_HELP)
+		return mpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", tg->spec_text);
+	plan_opts_from_spec(&spec, &opts);
+	rc = mpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = -ENOENT;
+	if (nplans == 1 && plans[0].initiator < 0) {
+		tg->plan = plans[0];
+		rc = 0;
+	} else if (sched_getaffinity(tg->t.pid, sizeof(set), &set) < 0) {
+		rc = mpol_fail(err, errlen, errno, "cannot read its CPU affinity: %s", strerror(errno));
+	} else {
+		bitmap_clear(&cpus);
+		for (int c = 0; c < CPU_SETSIZE && c < MPOL_MAX_CPUS; c++)
+			if (CPU_ISSET(c, &set))
+				bitmap_set(&cpus, c);
+		rc = mpol_initiator_for_cpus(topo, &cpus, &initiator, err, errlen);
+		for (int i = 0; rc == 0 && i < nplans; i++)
+			if (plans[i].initiator == initiator) {
+				tg->plan = plans[i];
+				rc = 1;
+			}
+		rc = rc == 1 ? 0 : rc == 0 ? mpol_fail(err, errlen, ENOENT, "no plan for its node %d", initiator) : rc;
+	}
+	free(plans);
+	if (rc == 0 && spec.mode == MPOL_MODE_INTERLEAVE)
+		for (int i = 0; i < tg->plan.nnodes; i++)
+			tg->plan.weights[i] = 1;
+	return rc;
+}
+
+/* Does this pinned process still belong to the job (its environment says so)? */
+static bool in_job(const struct args *a, pid_t pid)
+{
+	char job[32], step[32];
+
+	task_env(pid, "SLURM_JOB_ID", job, sizeof(job));
+	if (strtoul(job, NULL, 10) != a->job_id)
+		return false;
+	if (!a->step[0])
+		return true;
+	task_env(pid, "SLURM_STEP_ID", step, sizeof(step));
+	return !strcmp(step, a->step) || (!*step && !strcmp(a->step, "batch"));
+}
+
+static void rebalance_one(const struct args *a, const struct mpol_topology *topo, enum mpol_backend backend,
+			  pid_t pid, uint64_t expect_start, struct target *tg)
+{
+	struct mpol_rebalance_opts o;
+	char err[MPOL_ERRLEN], weights[256] = "", nodes[256] = "";
+	int rc;
+
+	memset(tg, 0, sizeof(*tg));
+	rc = mpol_task_pin(pid, expect_start, &tg->t, tg->why, sizeof(tg->why));
+	if (rc == -ESRCH || rc == -ESTALE) {
+		tg->rc = 1;
+		log_action("pid %d skipped: %s", (int)pid, tg->why);
+		return;
+	}
+	if (rc < 0) {
+		tg->rc = rc;
+		log_action("pid %d: %s", (int)pid, tg->why);
+		return;
+	}
+	if (getuid() != 0 && tg->t.uid != getuid()) {
+		tg->rc = -EPERM;
+		snprintf(tg->why, sizeof(tg->why),
+			 "process %d (%s) belongs to uid %u: only root may rebalance another user's process",
+			 (int)pid, tg->t.comm, (unsigned)tg->t.uid);
+		log_action("refused: %s", tg->why);
+		goto out;
+	}
+	if (a->job && !in_job(a, pid)) {
+		tg->rc = 1;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s) is no longer in job %s; left alone",
+			 (int)pid, tg->t.comm, a->job);
+		log_action("pid %d skipped: %s", (int)pid, tg->why);
+		goto out;
+	}
+	if (task_spec(a, pid, tg->spec_text, sizeof(tg->spec_text), tg->why, sizeof(tg->why))) {
+		tg->rc = 1;
+		log_action("pid %d (%s) skipped: %s", (int)pid, tg->t.comm, tg->why);
+		goto out;
+	}
+	rc = task_plan(topo, tg, err, sizeof(err));
+	if (rc < 0) {
+		tg->rc = rc;
+		snprintf(tg->why, sizeof(tg->why), "no plan for process %d (%s): %s", (int)pid, tg->t.comm, err);
+		log_action("%s", tg->why);
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	o.backend = backend;
+	o.pmbind_nr = a->pmbind_nr;
+	o.dry_run = a->dry_run;
+	o.rate_mb_s = a->rate;
+	o.batch = a->batch;
+	o.stop = &stop_requested;
+	for (int i = 0; i < tg->plan.nnodes; i++)
+		o.weight[tg->plan.nodes[i]] = tg->plan.weights[i];
+	mpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
+	mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
+	log_action("%s pid %d (%s, uid %u) to nodes %s weights %s with %s", a->dry_run ? "planning" : "rebalancing",
+		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, mpol_backend_name(backend));
+	rc = mpol_rebalance_task(&tg->t, &o, &tg->r, err, sizeof(err));
+	if (rc < 0) {
+		tg->rc = rc;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s): %s", (int)pid, tg->t.comm, err);
+		log_action("%s", tg->why);
+	} else if (tg->r.exited) {
+		tg->rc = 1;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s) exited during the run", (int)pid, tg->t.comm);
+		log_action("pid %d: exited during the run after %llu pages moved; skipped", (int)pid,
+			   (unsigned long long)tg->r.moved);
+	} else {
+		log_action("pid %d: %s %llu pages (minimum %llu, planned %llu), %llu could not move, %.2f s%s",
+			   (int)pid, a->dry_run ? "would move" : "moved",
+			   (unsigned long long)(a->dry_run ? tg->r.planned : tg->r.moved),
+			   (unsigned long long)tg->r.minimum, (unsigned long long)tg->r.planned,
+			   (unsigned long long)(tg->r.busy + tg->r.shared + tg->r.nomem + tg->r.vanished + tg->r.other),
+			   tg->r.seconds, tg->r.interrupted ? ", interrupted" : "");
+	}
+out:
+	mpol_task_unpin(&tg->t);
+}
+
+/* A job holding the lease gets the new plans' weights, under its existing journal. */
+static int update_lease(const struct args *a, const struct mpol_topology *topo, const struct target *tgs,
+			int n, char *msg, size_t msglen)
+{
+	struct mpol_lease_state st;
+	struct mpol_wi_table want;
+	struct mpol_bitmap which;
+	char err[MPOL_ERRLEN];
+	int rc;
+
+	*msg = '\0';
+	if (!a->job)
+		return 0;
+	rc = mpol_lease_inspect(a->statedir, &st, err, sizeof(err));
+	if (rc < 0 || !st.held || st.owner.job_id != a->job_id || !st.holder_alive) {
+		snprintf(msg, msglen, "job %u does not hold the weights lease: sysfs weights unchanged", a->job_id);
+		return 0;
+	}
+	memset(&want, 0, sizeof(want));
+	bitmap_clear(&which);
+	for (int i = 0; i < n; i++) {
+		if (tgs[i].rc != 0)
+			continue;
+		for (int j = 0; j < tgs[i].plan.nnodes; j++) {
+			bitmap_set(&which, tgs[i].plan.nodes[j]);
+			want.weight[tgs[i].plan.nodes[j]] = (uint8_t)tgs[i].plan.weights[j];
+		}
+	}
+	if (bitmap_empty(&which)) {
+		snprintf(msg, msglen, "no task was rebalanced: the lease's weights are unchanged");
+		return 0;
+	}
+	if (a->dry_run) {
+		snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights would be rewritten", a->job_id);
+		return 0;
+	}
+	rc = mpol_lease_acquire(a->statedir, a->c.fsroot, &st.owner, &want, &which, err, sizeof(err));
+	if (rc < 0) {
+		snprintf(msg, msglen, "updating the job's weights lease failed: %s", err);
+		log_action("%s", msg);
+		return rc;
+	}
+	snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights were rewritten to the new plan", a->job_id);
+	log_action("%s", msg);
+	(void)topo;
+	return 0;
+}
+
+static json_object *node_counts(const uint64_t *v, int max_node)
+{
+	json_object *o = json_object_new_object();
+	char key[16];
+
+	for (int n = 0; n <= max_node; n++) {
+		if (!v[n])
+			continue;
+		snprintf(key, sizeof(key), "%d", n);
+		json_object_object_add(o, key, json_object_new_int64((int64_t)v[n]));
+	}
+	return o;
+}
+
+static void print_counts(const char *label, const uint64_t *v, int max_node)
+{
+	printf("  %-7s", label);
+	for (int n = 0; n <= max_node; n++)
+		if (v[n])
+			printf(" N%d=%llu", n, (unsigned long long)v[n]);
+	printf("\n");
+}
+
+static uint64_t not_moved(const struct mpol_rebalance_result *r)
+{
+	return r->busy + r->shared + r->nomem + r->vanished + r->other;
+}
+
+static void print_text(const struct args *a, const char *why, const struct target *tgs, int n, const char *lease)
+{
+	printf("backend: %s\n", why);
+	for (int i = 0; i < n; i++) {
+		const struct target *tg = &tgs[i];
+		const struct mpol_rebalance_result *r = &tg->r;
+		char nodes[256] = "", weights[256] = "";
+
+		if (tg->rc != 0 && !r->exited) {
+			printf("pid %d: %s: %s\n", (int)tg->t.pid, tg->rc > 0 ? "skipped" : "failed", tg->why);
+			continue;
+		}
+		mpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
+		mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
+		printf("pid %d (%s): spec %s -> nodes %s weights %s%s\n", (int)tg->t.pid, tg->t.comm, tg->spec_text,
+		       nodes, weights, r->exited ? " (exited during the run)" : "");
+		print_counts("before", r->before, r->max_node);
+		print_counts("target", r->target, r->max_node);
+		if (!a->dry_run)
+			print_counts("after", r->after, r->max_node);
+		printf("  pages %llu, minimum to move %llu, %s %llu (planned %llu) in %.2f s",
+		       (unsigned long long)r->pages, (unsigned long long)r->minimum, a->dry_run ? "would move" : "moved",
+		       (unsigned long long)(a->dry_run ? r->planned : r->moved), (unsigned long long)r->planned,
+		       r->seconds);
+		if (!a->dry_run && r->seconds > 0)
+			printf(", %.0f pages/s", (double)r->moved / r->seconds);
+		printf("\n");
+		if (not_moved(r))
+			printf("  not moved: %llu busy or pinned, %llu shared with other processes, %llu target full, "
+			       "%llu vanished, %llu other\n",
+			       (unsigned long long)r->busy, (unsigned long long)r->shared, (unsigned long long)r->nomem,
+			       (unsigned long long)r->vanished, (unsigned long long)r->other);
+		if (r->note[0])
+			printf("  note: %s\n", r->note);
+		if (r->interrupted)
+			printf("  interrupted: stopped after the current batch; run again to resume\n");
+	}
+	if (*lease)
+		printf("lease: %s\n", lease);
+}
+
+static int print_json(const struct args *a, enum mpol_backend backend, const char *why,
+		      const struct target *tgs, int n, const char *lease)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(root, "backend", json_object_new_string(mpol_backend_name(backend)));
+	json_object_object_add(root, "why", json_object_new_string(why));
+	json_object_object_add(root, "dry_run", json_object_new_boolean(a->dry_run));
+	if (a->job)
+		json_object_object_add(root, "job", json_object_new_string(a->job));
+	for (int i = 0; i < n; i++) {
+		const struct target *tg = &tgs[i];
+		const struct mpol_rebalance_result *r = &tg->r;
+		json_object *t = json_object_new_object(), *nm, *nodes, *weights;
+
+		json_object_object_add(t, "pid", json_object_new_int(tg->t.pid));
+		json_object_object_add(t, "comm", json_object_new_string(tg->t.comm));
+		json_object_object_add(t, "status", json_object_new_string(
+			tg->rc == 0 ? (r->interrupted ? "interrupted" : "done") :
+			r->exited ? "exited" : tg->rc > 0 ? "skipped" : "failed"));
+		if (tg->rc != 0 && !r->exited) {
+			json_object_object_add(t, "reason", json_object_new_string(tg->why));
+			json_object_array_add(arr, t);
+			continue;
+		}
+		json_object_object_add(t, "spec", json_object_new_string(tg->spec_text));
+		nodes = json_object_new_array();
+		weights = json_object_new_array();
+		for (int j = 0; j < tg->plan.nnodes; j++) {
+			json_object_array_add(nodes, json_object_new_int(tg->plan.nodes[j]));
+			json_object_array_add(weights, json_object_new_int((int)tg->plan.weights[j]));
+		}
+		json_object_object_add(t, "nodes", nodes);
+		json_object_object_add(t, "weights", weights);
+		json_object_object_add(t, "before", node_counts(r->before, r->max_node));
+		json_object_object_add(t, "target", node_counts(r->target, r->max_node));
+		json_object_object_add(t, "after", node_counts(r->after, r->max_node));
+		json_object_object_add(t, "pages", json_object_new_int64((int64_t)r->pages));
+		json_object_object_add(t, "minimum", json_object_new_int64((int64_t)r->minimum));
+		json_object_object_add(t, "planned", json_object_new_int64((int64_t)r->planned));
+		json_object_object_add(t, "moved", json_object_new_int64((int64_t)r->moved));
+		nm = json_object_new_object();
+		json_object_object_add(nm, "busy", json_object_new_int64((int64_t)r->busy));
+		json_object_object_add(nm, "shared", json_object_new_int64((int64_t)r->shared));
+		json_object_object_add(nm, "nomem", json_object_new_int64((int64_t)r->nomem));
+		json_object_object_add(nm, "vanished", json_object_new_int64((int64_t)r->vanished));
+		json_object_object_add(nm, "other", json_object_new_int64((int64_t)r->other));
+		json_object_object_add(t, "not_moved", nm);
+		json_object_object_add(t, "regions", json_object_new_int(r->regions));
+		json_object_object_add(t, "seconds", json_object_new_double(r->seconds));
+		if (r->note[0])
+			json_object_object_add(t, "note", json_object_new_string(r->note));
+		json_object_array_add(arr, t);
+	}
+	json_object_object_add(root, "tasks", arr);
+	if (*lease)
+		json_object_object_add(root, "lease", json_object_new_string(lease));
+	return cli_print_json(root);
+}
 
 int cmd_rebalance(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "mpolctl rebalance: not built yet\n");
-	return 1;
+	struct args *a = malloc(sizeof(*a));
+	struct mpol_topology topo;
+	struct job_pid *jp = NULL;
+	struct target *tgs = NULL;
+	struct sigaction sa;
+	enum mpol_backend backend;
+	char err[MPOL_ERRLEN], why[512] = "", lease[MPOL_ERRLEN + 160] = "";
+	int n = 0, njp = 0, status = 0;
+
+	if (!a) {
+		fprintf(stderr, "mpolctl rebalance: out of memory\n");
+		return 1;
+	}
+	parse_args(argc, argv, a);
+	openlog("mpolctl", LOG_PID, LOG_DAEMON);
+	if (mpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl rebalance: %s\n", err);
+		free(a);
+		return 1;
+	}
+	if (a->job) {
+		if (job_pids_list(a->job, &jp, &njp, err, sizeof(err)) < 0) {
+			fprintf(stderr, "mpolctl rebalance: cannot list the processes of job %s: %s\n", a->job, err);
+			free(a);
+			return 1;
+		}
+		if (njp == 0) {
+			fprintf(stderr, "mpolctl rebalance: job %s has no processes on this node\n", a->job);
+			free(jp);
+			free(a);
+			return 1;
+		}
+	}
+	if (mpol_topology_read(a->c.fsroot, &topo, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl rebalance: %s\n", err);
+		free(jp);
+		free(a);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	log_action("%s with backend %s (%s)", a->dry_run ? "dry run" : "start", mpol_backend_name(backend), why);
+	tgs = calloc((size_t)(a->job ? njp : a->npids), sizeof(*tgs));
+	for (int i = 0; tgs && i < (a->job ? njp : a->npids) && !stop_requested; i++) {
+		pid_t pid = a->job ? jp[i].pid : a->pids[i];
+
+		if (a->job && jp[i].job != a->job_id)
+			continue;
+		rebalance_one(a, &topo, backend, pid, 0, &tgs[n]);
+		if (tgs[n].rc < 0 || tgs[n].r.interrupted)
+			status = 1;
+		n++;
+	}
+	if (!tgs) {
+		fprintf(stderr, "mpolctl rebalance: out of memory\n");
+		status = 1;
+	} else {
+		if (update_lease(a, &topo, tgs, n, lease, sizeof(lease)) < 0)
+			status = 1;
+		if (stop_requested)
+			status = 1;
+		if (a->c.json) {
+			if (print_json(a, backend, why, tgs, n, lease))
+				status = 1;
+		} else {
+			print_text(a, why, tgs, n, lease);
+		}
+	}
+	mpol_topology_free(&topo);
+	free(tgs);
+	free(jp);
+	free(a);
+	closelog();
+	return status;
 }

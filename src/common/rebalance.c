@@ -1,0 +1,314 @@
+/* rebalance.c - walk one task's pages and move the surplus (see rebalance.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "kernel.h"
+#include "movement.h"
+#include "rebalance.h"
+
+enum walk_kind { WALK_COUNT, WALK_MOVE };
+
+struct walk {
+	const struct mpol_task_ref *t;
+	const struct mpol_rebalance_opts *o;
+	struct mpol_rebalance_result *r;
+	struct mpol_movement *mv;
+	const struct mpol_region *regions;
+	int nregions;
+	unsigned batch;
+	uintptr_t pagesize;
+	void **addrs, **maddrs;
+	int *status, *mnodes, *mstatus;
+	unsigned nmove;
+	uint64_t *counts;              /* WALK_COUNT fills this */
+	bool closing;                  /* the closing count runs even after a stop */
+	struct timespec t0;
+	char *err;
+	size_t errlen;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Sleep until the bytes moved so far fit the rate; a signal cuts the sleep short. */
+static void throttle(struct walk *w)
+{
+	double due, now;
+	struct timespec ts;
+
+	if (w->o->rate_mb_s <= 0)
+		return;
+	due = (double)w->r->moved * (double)w->pagesize / (w->o->rate_mb_s * 1048576.0);
+	now = since(&w->t0);
+	if (due <= now)
+		return;
+	ts.tv_sec = (time_t)(due - now);
+	ts.tv_nsec = (long)((due - now - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/* Between batches: 1 = stop walking (interrupted or exited), 0 = go on. */
+static int between_batches(struct walk *w)
+{
+	if (!w->closing && w->o->stop && *w->o->stop) {
+		w->r->interrupted = true;
+		return 1;
+	}
+	if (mpol_task_check(w->t, NULL, 0) < 0) {
+		w->r->exited = true;
+		return 1;
+	}
+	return 0;
+}
+
+static int flush_moves(struct walk *w)
+{
+	int rc;
+
+	if (!w->nmove)
+		return 0;
+	rc = mpol_pages_move(w->t->pid, w->maddrs, w->mnodes, w->nmove, w->mstatus, w->err, w->errlen);
+	if (rc == -ESRCH) {
+		w->r->exited = true;
+		w->nmove = 0;
+		return 1;
+	}
+	if (rc < 0)
+		return rc;
+	for (unsigned i = 0; i < w->nmove; i++) {
+		int s = w->mstatus[i];
+
+		if (s == w->mnodes[i])
+			w->r->moved++;
+		else if (s == -EBUSY)
+			w->r->busy++;
+		else if (s == -EACCES)
+			w->r->shared++;
+		else if (s == -ENOMEM)
+			w->r->nomem++;
+		else if (s == -EFAULT || s == -ENOENT)
+			w->r->vanished++;
+		else
+			w->r->other++;
+	}
+	w->nmove = 0;
+	throttle(w);
+	return between_batches(w);
+}
+
+/* Handle one queried batch; 1 = stop walking, <0 = error. */
+static int take_batch(struct walk *w, enum walk_kind kind, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int node = w->status[i], to;
+
+		if (kind == WALK_COUNT) {
+			if (node >= 0 && node < MPOL_MAX_NODES)
+				w->counts[node]++;
+			continue;
+		}
+		to = mpol_movement_next(w->mv, node < MPOL_MAX_NODES ? node : -1);
+		if (to < 0)
+			continue;
+		w->r->planned++;
+		if (w->o->dry_run)
+			continue;
+		w->maddrs[w->nmove] = w->addrs[i];
+		w->mnodes[w->nmove++] = to;
+		if (w->nmove == w->batch) {
+			int rc = flush_moves(w);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int walk(struct walk *w, enum walk_kind kind)
+{
+	for (int g = 0; g < w->nregions; g++) {
+		uintptr_t a = w->regions[g].start;
+
+		while (a < w->regions[g].end) {
+			unsigned n = 0;
+			int rc;
+
+			while (n < w->batch && a < w->regions[g].end) {
+				w->addrs[n++] = (void *)a;
+				a += w->pagesize;
+			}
+			rc = mpol_pages_query(w->t->pid, w->addrs, n, w->status, w->err, w->errlen);
+			if (rc == -ESRCH) {
+				w->r->exited = true;
+				return 1;
+			}
+			if (rc < 0)
+				return rc;
+			rc = take_batch(w, kind, n);
+			if (rc)
+				return rc;
+			if (kind == WALK_COUNT && between_batches(w))
+				return 1;
+		}
+	}
+	return kind == WALK_MOVE ? flush_moves(w) : 0;
+}
+
+static int count_pages(struct walk *w, uint64_t *counts)
+{
+	memset(counts, 0, MPOL_MAX_NODES * sizeof(*counts));
+	w->counts = counts;
+	return walk(w, WALK_COUNT);
+}
+
+static int top_node(const struct mpol_rebalance_result *r, const unsigned *weight)
+{
+	int top = -1;
+
+	for (int n = 0; n < MPOL_MAX_NODES; n++)
+		if (weight[n] || r->before[n] || r->after[n])
+			top = n;
+	return top;
+}
+
+/* migrate_pages moves whole nodes: empty each node outside the plan into the plan
+ * node that is furthest below its target. */
+static int migrate_outside(struct walk *w)
+{
+	struct mpol_rebalance_result *r = w->r;
+
+	for (int n = 0; n <= w->mv->max_node; n++) {
+		struct mpol_bitmap from, to;
+		int best = -1;
+		long left = 0;
+		int rc;
+
+		if (w->o->weight[n] || !r->before[n])
+			continue;
+		for (int d = 0; d <= w->mv->max_node; d++)
+			if (w->mv->deficit[d] && (best < 0 || w->mv->deficit[d] > w->mv->deficit[best]))
+				best = d;
+		if (best < 0)
+			break;
+		r->planned += r->before[n];
+		if (w->o->dry_run)
+			continue;
+		bitmap_clear(&from);
+		bitmap_clear(&to);
+		bitmap_set(&from, n);
+		bitmap_set(&to, best);
+		rc = mpol_pages_migrate(w->t->pid, &from, &to, &left, w->err, w->errlen);
+		if (rc == -ESRCH) {
+			r->exited = true;
+			return 1;
+		}
+		if (rc < 0)
+			return rc;
+		r->other += (uint64_t)left;
+		if (between_batches(w))
+			return 1;
+	}
+	snprintf(r->note, sizeof(r->note),
+		 "migrate_pages moves whole nodes: only nodes outside the plan were emptied, the plan's own nodes were not rebalanced");
+	return 0;
+}
+
+static int run(struct walk *w)
+{
+	struct mpol_rebalance_result *r = w->r;
+	int rc;
+
+	rc = count_pages(w, r->before);
+	if (rc)
+		return rc;
+	for (int n = 0; n < MPOL_MAX_NODES; n++)
+		r->pages += r->before[n];
+	r->max_node = top_node(r, w->o->weight);
+	if (r->max_node < 0)
+		return mpol_fail(w->err, w->errlen, EINVAL, "the target plan has no node with a weight");
+	rc = mpol_movement_init(w->mv, r->before, r->max_node, w->o->weight, w->err, w->errlen);
+	if (rc < 0)
+		return rc;
+	memcpy(r->target, w->mv->target, sizeof(r->target));
+	r->minimum = w->mv->minimum;
+	if (w->o->backend == MPOL_BACKEND_MIGRATE_PAGES) {
+		rc = migrate_outside(w);
+	} else {
+		if (w->o->backend == MPOL_BACKEND_PROCESS_MBIND && !w->o->dry_run) {
+			struct mpol_bitmap nodes;
+
+			bitmap_clear(&nodes);
+			for (int n = 0; n <= r->max_node; n++)
+				if (w->o->weight[n])
+					bitmap_set(&nodes, n);
+			rc = mpol_pmbind_apply(w->o->pmbind_nr, w->t->pidfd, w->regions, w->nregions,
+					       MPOL_WEIGHTED_INTERLEAVE, &nodes, w->err, w->errlen);
+			if (rc < 0)
+				return rc;
+		}
+		rc = walk(w, WALK_MOVE);
+	}
+	return rc;
+}
+
+int mpol_rebalance_task(const struct mpol_task_ref *t, const struct mpol_rebalance_opts *o,
+			struct mpol_rebalance_result *r, char *err, size_t errlen)
+{
+	struct walk w = { .t = t, .o = o, .r = r, .err = err, .errlen = errlen };
+	struct mpol_region *regions = NULL;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->max_node = -1;
+	clock_gettime(CLOCK_MONOTONIC, &w.t0);
+	rc = mpol_task_check(t, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = mpol_pages_regions(t->pid, &regions, &w.nregions, err, errlen);
+	if (rc < 0)
+		return rc;
+	w.regions = regions;
+	r->regions = w.nregions;
+	w.batch = o->batch ? o->batch : MPOL_REBALANCE_BATCH;
+	w.pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
+	w.mv = malloc(sizeof(*w.mv));
+	w.addrs = calloc(w.batch, sizeof(void *));
+	w.maddrs = calloc(w.batch, sizeof(void *));
+	w.status = calloc(w.batch, sizeof(int));
+	w.mnodes = calloc(w.batch, sizeof(int));
+	w.mstatus = calloc(w.batch, sizeof(int));
+	if (!w.mv || !w.addrs || !w.maddrs || !w.status || !w.mnodes || !w.mstatus)
+		rc = mpol_fail(err, errlen, ENOMEM, "out of memory for a batch of %u pages", w.batch);
+	else
+		rc = run(&w);
+	/* The closing count: what the task really looks like now. */
+	if (rc >= 0 && !r->exited) {
+		w.closing = true;
+		if (o->dry_run || count_pages(&w, r->after) != 0)
+			memcpy(r->after, r->before, sizeof(r->after));
+		rc = 0;
+	} else if (rc > 0) {
+		rc = 0;
+	}
+	r->seconds = since(&w.t0);
+	free(w.mv);
+	free(w.addrs);
+	free(w.maddrs);
+	free(w.status);
+	free(w.mnodes);
+	free(w.mstatus);
+	free(regions);
+	return rc;
+}
