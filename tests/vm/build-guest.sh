@@ -7,6 +7,9 @@
 # 2. compile the tier's own programs (tests/vm/src/*.c) against that build's libmpol;
 # 3. pack BUILD_DIR/initramfs.cpio: busybox-static, the programs, guest/init and
 #    guest/checks. The initramfs holds no kernel modules, so one serves every kernel.
+# 4. build mem_interleave.so against this host's Slurm in BUILD_DIR-slurm and pack
+#    BUILD_DIR/initramfs-slurm.cpio: the same plus a one-node Slurm (slurm-root.sh).
+#    BUILD_DIR/slurm-image.txt says "ok", "skip: REASON" or "fail: REASON".
 # A program that fails to build is left out and named in BUILD_DIR/guest-missing.txt
 # (with its compiler output in BUILD_DIR/guest-build.log); the checks that need it
 # then fail in the guest. Exit 1 only when nothing usable could be built.
@@ -69,6 +72,33 @@ chmod 755 "$stage/init" "$stage"/checks/*.sh
 cp "$build/guest-missing.txt" "$stage/checks/missing.txt"
 # The kernel opens /dev/console before /init can mount devtmpfs.
 mknod -m 600 "$stage/dev/console" c 5 1
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$build/initramfs.cpio.new" &&
-	mv "$build/initramfs.cpio.new" "$build/initramfs.cpio" || { echo "build-guest: cpio failed" >&2; exit 1; }
+pack() { # pack DIR OUT
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$2.new" && mv "$2.new" "$2"
+}
+pack "$stage" "$build/initramfs.cpio" || { echo "build-guest: cpio failed" >&2; exit 1; }
+
+# The Slurm image: the plugin as slurmd loads it, built like any Slurm build of it.
+slurm_image() {
+	local sb=$build-slurm
+	if ! command -v slurmd >/dev/null || ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+		echo "skip: the Slurm daemons are not installed (scripts/install-deps.sh cluster)"
+		return
+	fi
+	mkdir -p "$sb"
+	if [ ! -f "$sb/Makefile" ] || [ "$sb/config.status" -ot configure ]; then
+		(cd "$sb" && "$top/configure" --enable-werror >configure.out 2>&1) ||
+			{ echo "fail: configure with Slurm failed: $(tail -n 2 "$sb/configure.out" | tr '\n' ' ')"; return; }
+	fi
+	make -C "$sb" -j"$(nproc)" src/plugins/mem_interleave/mem_interleave.la >>"$log" 2>&1 ||
+		{ echo "fail: mem_interleave.so did not build (see $log)"; return; }
+	rm -rf "$stage-slurm"
+	cp -a "$stage" "$stage-slurm"
+	"$vm/slurm-root.sh" "$stage-slurm" "$sb/src/plugins/mem_interleave/.libs/mem_interleave.so" >>"$log" 2>&1 ||
+		{ echo "fail: tests/vm/slurm-root.sh failed (see $log)"; return; }
+	pack "$stage-slurm" "$build/initramfs-slurm.cpio" || { echo "fail: cpio of the Slurm image failed"; return; }
+	echo ok
+}
+rm -f "$build/initramfs-slurm.cpio"
+slurm_image >"$build/slurm-image.txt"
+rm -rf "$stage-slurm"
 echo "$build/initramfs.cpio"
