@@ -1,10 +1,259 @@
+/* cmd_watch.c - `mpolctl watch`: after memory or node hotplug, rebalance the jobs that
+ * asked for interleaving (runs as the mpolctl-watch service).
+ *
+ * One burst of uevents (a DIMM is many memory blocks) leads to one round: optionally
+ * `mpolctl apply --system` so the new node has its system weight, then one
+ * `mpolctl rebalance --job J` per job on this node; rebalance itself skips tasks that
+ * did not ask for --mem-interleave. Each round runs as child processes, so a failing
+ * job never stops the watcher.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "cli.h"
 #include "commands.h"
+#include "error.h"
+#include "hotplug.h"
+#include "job_pids.h"
+#include "run_cmd.h"
+#include "site_config.h"
+
+enum { OPT_SETTLE = 0x200, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OPT_RATE, OPT_BACKEND, OPT_PMBIND_NR,
+       OPT_STATEDIR };
+
+#define CHILD_OUTPUT_MAX (1 << 20)
+#define MAX_ARGS 24
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: mpolctl watch [--settle SECONDS] [--once] [--dry-run] [--apply-system]\n"
+		"                     [--rate MB/s] [--backend B] [--process-mbind-nr N]\n"
+		"                     [--statedir DIR] [--fsroot DIR]\n"
+		"\n"
+		"Listen for memory and NUMA node hotplug (kernel uevents). After a burst of events\n"
+		"has settled, rebalance every job on this node that asked for --mem-interleave\n"
+		"(`mpolctl rebalance --job J` for each), once per burst. Runs as the\n"
+		"mpolctl-watch service; every action is logged to syslog and stderr.\n"
+		"\n"
+		"  --settle SECONDS      quiet time that ends a burst (default 5, 0-3600)\n"
+		"  --once                exit after the first burst has been handled\n"
+		"  --dry-run             pass --dry-run to rebalance and apply: move and write nothing\n"
+		"  --apply-system        first run `mpolctl apply --system`, so hot-added nodes get\n"
+		"                        their system weight (refused while a job holds the lease)\n"
+		"  --rate, --backend, --process-mbind-nr, --statedir, --fsroot\n"
+		"                        passed to rebalance (see mpolctl rebalance --help)\n"
+		"  -h, --help            show this help\n");
+}
+
+static void log_action(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_action(int prio, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "mpolctl watch: %s\n", msg);
+	syslog(prio, "watch: %s", msg);
+}
+
+struct watch_args {
+	struct cli_common c;
+	unsigned settle;
+	bool once, dry_run, apply_system;
+	const char *rate, *backend, *pmbind_nr, *statedir;
+};
+
+static void parse_args(int argc, char **argv, struct watch_args *a)
+{
+	static const struct option options[] = {
+		{ "settle", required_argument, NULL, OPT_SETTLE },
+		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "apply-system", no_argument, NULL, OPT_APPLY_SYSTEM },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
+		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_COMMON_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	a->c = (struct cli_common)CLI_COMMON_INIT;
+	a->settle = 5;
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SETTLE:
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > 3600)
+				cli_usage_error("watch", "--settle '%s': give whole seconds from 0 to 3600", optarg);
+			a->settle = (unsigned)v;
+			break;
+		case OPT_ONCE:
+			a->once = true;
+			break;
+		case OPT_DRY_RUN:
+			a->dry_run = true;
+			break;
+		case OPT_APPLY_SYSTEM:
+			a->apply_system = true;
+			break;
+		case OPT_RATE:
+			a->rate = optarg;
+			break;
+		case OPT_BACKEND:
+			a->backend = optarg;
+			break;
+		case OPT_PMBIND_NR:
+			a->pmbind_nr = optarg;
+			break;
+		case OPT_STATEDIR:
+			a->statedir = optarg;
+			break;
+		default:
+			cli_common_option(&a->c, "watch", opt, argc, argv, usage);
+		}
+	}
+	cli_no_operands(&a->c, "watch", argc, argv);
+	if (a->c.json)
+		cli_usage_error("watch", "--json is not available: watch logs one line per action");
+}
+
+/* Run this same mpolctl binary with argv; log what it said. */
+static void run_self(char **argv)
+{
+	char err[MPOL_ERRLEN], *out = NULL, cmd[512] = "";
+	int rc;
+
+	for (int i = 1; argv[i]; i++) {
+		strncat(cmd, " ", sizeof(cmd) - strlen(cmd) - 1);
+		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 1);
+	}
+	log_action(LOG_INFO, "running mpolctl%s", cmd);
+	rc = mpol_run_capture(argv, CHILD_OUTPUT_MAX, &out, err, sizeof(err));
+	if (out && *out)
+		for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			log_action(LOG_INFO, "  %s", line);
+	if (rc < 0)
+		log_action(LOG_WARNING, "mpolctl%s failed: %s", cmd, err);
+	free(out);
+}
+
+static int add_opt(char **argv, int n, const char *name, const char *value)
+{
+	if (!value)
+		return n;
+	argv[n++] = (char *)name;
+	argv[n++] = (char *)value;
+	return n;
+}
+
+static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_burst *b)
+{
+	char nodes[256] = "", err[MPOL_ERRLEN], jobid[16];
+	struct job_pid *pids = NULL;
+	int npids = 0, njobs = 0;
+	uint32_t *done;
+
+	bitmap_format_list(&b->nodes, nodes, sizeof(nodes));
+	log_action(LOG_NOTICE, "memory hotplug burst: %d events, %d memory blocks online, nodes added: %s",
+		   b->events, b->memory_blocks, *nodes ? nodes : "none");
+	if (a->apply_system) {
+		char *argv[MAX_ARGS] = { "/proc/self/exe", "apply", "--system" };
+		int n = 3;
+
+		if (a->dry_run)
+			argv[n++] = "--dry-run";
+		n = add_opt(argv, n, "--statedir", a->statedir);
+		add_opt(argv, n, "--fsroot", a->c.fsroot);
+		run_self(argv);
+	}
+	if (job_pids_list(NULL, &pids, &npids, err, sizeof(err)) < 0) {
+		log_action(LOG_WARNING, "cannot list the jobs on this node: %s", err);
+		return;
+	}
+	done = calloc((size_t)npids + 1, sizeof(*done));
+	for (int i = 0; done && i < npids && !stop_requested; i++) {
+		char *argv[MAX_ARGS] = { "/proc/self/exe", "rebalance", "--job", jobid };
+		bool seen = false;
+		int n = 4;
+
+		for (int j = 0; j < njobs; j++)
+			seen = seen || done[j] == pids[i].job;
+		if (seen)
+			continue;
+		done[njobs++] = pids[i].job;
+		snprintf(jobid, sizeof(jobid), "%u", pids[i].job);
+		if (a->dry_run)
+			argv[n++] = "--dry-run";
+		n = add_opt(argv, n, "--rate", a->rate);
+		n = add_opt(argv, n, "--backend", a->backend);
+		n = add_opt(argv, n, "--process-mbind-nr", a->pmbind_nr);
+		n = add_opt(argv, n, "--statedir", a->statedir);
+		add_opt(argv, n, "--fsroot", a->c.fsroot);
+		run_self(argv);
+	}
+	if (!njobs)
+		log_action(LOG_INFO, "no job runs on this node: nothing to rebalance");
+	free(done);
+	free(pids);
+}
 
 int cmd_watch(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "mpolctl watch: not built yet\n");
-	return 1;
+	struct watch_args a;
+	struct mpol_hotplug_burst burst;
+	struct sigaction sa;
+	char err[MPOL_ERRLEN];
+	int fd, rc;
+
+	parse_args(argc, argv, &a);
+	openlog("mpolctl", LOG_PID, LOG_DAEMON);
+	if (mpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mpolctl watch: %s\n", err);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	log_action(LOG_INFO, "listening for memory and node hotplug (settle %u s)%s", a.settle,
+		   a.dry_run ? ", dry run" : "");
+	for (;;) {
+		rc = mpol_hotplug_wait(fd, a.settle * 1000, true, &stop_requested, &burst, err, sizeof(err));
+		if (rc < 0) {
+			log_action(LOG_ERR, "%s", err);
+			close(fd);
+			return 1;
+		}
+		if (rc > 0)
+			break;
+		handle_burst(&a, &burst);
+		if (a.once)
+			break;
+	}
+	log_action(LOG_INFO, "stopped");
+	close(fd);
+	return 0;
 }
