@@ -29,9 +29,6 @@ need_prog() {
 	fi
 }
 
-# jq_get PATH: the value at PATH of the JSON on stdin (see jq-get.c).
-jq_get() { jq-get "$1"; }
-
 # wi_snapshot: the whole weighted-interleave table, "auto=true node0=7 ..." (sorted).
 wi_snapshot() {
 	[ -d $WI ] || { echo absent; return; }
