@@ -74,10 +74,12 @@ void cli_no_operands(struct cli_common *c, const char *verb, int argc, char **ar
 
 int cli_print_json(struct json_object *obj)
 {
-	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text;
 	int rc = 0;
 
+	/* 0.98, not 0.97999999999999998: ten digits are more than any value here means */
+	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
+	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text || puts(text) == EOF || fflush(stdout))
 		rc = 1;
 	json_object_put(obj);

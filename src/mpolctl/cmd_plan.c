@@ -207,7 +207,7 @@ static void print_text(const struct mpol_topology *topo, const struct plan_args 
 
 	if (a->opts.mem_kb)
 		mpol_format_size(a->opts.mem_kb, mem, sizeof(mem));
-	printf("scope %s, algorithm %s, precision %.2f, job memory %s\n\n",
+	printf("scope %s, algorithm %s, precision %g, job memory %s\n\n",
 	       mpol_scope_name(a->opts.scope), mpol_algorithm_name(a->opts.algorithm),
 	       a->opts.weight.precision, mem);
 	for (int i = 0; i < nplans; i++) {
