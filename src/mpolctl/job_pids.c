@@ -52,7 +52,7 @@ int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *er
 	while (line && *line) {
 		const char *eol = strchr(line, '\n');
 		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[256], step[32], local[32];
+		char buf[256], step[sizeof(out->step)], local[32];
 		long pid;
 		unsigned long job;
 
@@ -64,8 +64,8 @@ int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *er
 		row++;
 		if (!strncmp(buf, "PID", 3) || strspn(buf, " \t") == strlen(buf))
 			continue;
-		if (sscanf(buf, "%ld %lu %31s %31s", &pid, &job, step, local) != 4 || pid <= 0 ||
-		    job == 0 || job > UINT32_MAX || strlen(step) >= sizeof(out->step)) {
+		if (sscanf(buf, "%ld %lu %23s %31s", &pid, &job, step, local) != 4 || pid <= 0 ||
+		    job == 0 || job > UINT32_MAX) {
 			free(out);
 			return mpol_fail(err, errlen, EBADMSG, "scontrol listpids printed an unexpected row %d: '%.80s'",
 					 row, buf);
