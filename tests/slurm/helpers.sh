@@ -70,7 +70,8 @@ log_since() { tail -c +$(($2 + 1)) "$1" 2>/dev/null; }
 stepd_pid() {
 	local p
 	for p in /proc/[0-9]*; do
-		if [ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "slurmstepd: [$1.$2] " ]; then
+		# slurmstepd rewrites its argv as "slurmstepd: [JOB.STEP]", NUL-padded.
+		if [ "$(tr -d '\0' <"$p/cmdline" 2>/dev/null)" = "slurmstepd: [$1.$2]" ]; then
 			echo "${p#/proc/}"
 			return 0
 		fi

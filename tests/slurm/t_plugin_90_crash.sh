@@ -10,7 +10,7 @@ crash_step() {
 	local name=mpol-crash-$$-$1 pidf=$OUTDIR/crash.$$ jid spid tpid srun_pid i
 	CRASH_ERR=
 	rm -f "$pidf"
-	timeout "$JOB_TIMEOUT" srun -J "$name" -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$1 \
+	srun -J "$name" -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$1 \
 		sh -c "echo \$\$ >$pidf; exec sleep 120" >/dev/null 2>&1 &
 	srun_pid=$!
 	if ! wait_until 20 sh -c "[ -s $pidf ] && [ \"\$(cat $WI_DIR/node0)\" = $1 ]"; then
@@ -28,7 +28,8 @@ crash_step() {
 	# The task outlives its slurmstepd; it is ours to end, as are srun and the job.
 	read -r tpid <"$pidf" 2>/dev/null && kill -KILL "$tpid" 2>/dev/null
 	[ -n "${jid:-}" ] && scancel "$jid" 2>/dev/null
-	kill "$srun_pid" 2>/dev/null
+	# srun would wait for the dead slurmstepd; it is ours, and of no more use.
+	kill -KILL "$srun_pid" 2>/dev/null
 	wait "$srun_pid" 2>/dev/null
 	[ -n "${jid:-}" ] && wait_job "$jid" 30
 	rm -f "$pidf"
