@@ -1,5 +1,6 @@
 /* apply.c - set the calling task's memory policy from a plan (raw syscalls, no libnuma). */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -112,4 +113,30 @@ int mpol_task_apply(const struct mpol_topology *topo, const struct mpol_plan *pl
 	}
 	return mpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan was made",
 			 list, initiator);
+}
+
+int mpol_self_cpus(struct mpol_bitmap *cpus, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return mpol_fail(err, errlen, errno, "cannot read the task's CPU affinity: %s", strerror(errno));
+	bitmap_clear(cpus);
+	for (int i = 0; i < CPU_SETSIZE && i < MPOL_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &set))
+			bitmap_set(cpus, i);
+	return 0;
+}
+
+const char *mpol_applied_mode_name(enum mpol_mode asked, enum mpol_kernel_path path)
+{
+	switch (path) {
+	case MPOL_PATH_WEIGHTED:
+		return asked == MPOL_MODE_AUTO ? "auto" : "weighted";
+	case MPOL_PATH_INTERLEAVE:
+		return "interleave";
+	default:
+		return "none";
+	}
 }

@@ -43,4 +43,13 @@ int mpol_task_apply(const struct mpol_topology *topo, const struct mpol_plan *pl
 		    const struct mpol_kernel_caps *caps, const struct mpol_plan **chosen,
 		    struct mpol_apply_result *res, char *err, size_t errlen);
 
+/* The calling thread's CPU affinity (what task/affinity gave the task). 0 or -errno. */
+int mpol_self_cpus(struct mpol_bitmap *cpus, char *err, size_t errlen);
+
+/*
+ * What a task really got, in the words of SLURM_MEM_INTERLEAVE_MODE: "weighted" (or
+ * "auto" when that was asked) on the weighted path, "interleave", or "none".
+ */
+const char *mpol_applied_mode_name(enum mpol_mode asked, enum mpol_kernel_path path);
+
 #endif

@@ -240,6 +240,30 @@ int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool 
 	return 0;
 }
 
+int mpol_wi_from_plans(const struct mpol_plan *plans, int nplans, struct mpol_wi_table *t,
+		       struct mpol_bitmap *which, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	t->auto_enabled = -1;
+	bitmap_clear(which);
+	for (int i = 0; i < nplans; i++) {
+		for (int j = 0; j < plans[i].nnodes; j++) {
+			int n = plans[i].nodes[j];
+			unsigned w = plans[i].weights[j];
+
+			if (n < 0 || n >= MPOL_MAX_NODES || w < 1 || w > MPOL_WEIGHT_MAX)
+				return mpol_fail(err, errlen, EINVAL, "plan for node %d: weight %u for node %d is "
+						 "not 1-%d", plans[i].initiator, w, n, MPOL_WEIGHT_MAX);
+			if (bitmap_test(which, n) && t->weight[n] != w)
+				return mpol_fail(err, errlen, EINVAL, "the plans give node %d weights %u and %u; "
+						 "one global table cannot hold both", n, t->weight[n], w);
+			bitmap_set(which, n);
+			t->weight[n] = (uint8_t)w;
+		}
+	}
+	return 0;
+}
+
 int mpol_wi_format(const struct mpol_wi_table *t, char *buf, size_t len)
 {
 	size_t off;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "bitmap.h"
+#include "plan.h"
 
 struct mpol_wi_table {
 	bool present;                  /* the directory exists */
@@ -43,6 +44,14 @@ int mpol_wi_restore(const char *fsroot, const struct mpol_wi_table *saved, bool 
  * 6.16); err says so either way.
  */
 int mpol_wi_set_auto(const char *fsroot, char *err, size_t errlen);
+
+/*
+ * mpol_wi_from_plans - one global table holding every plan's weights, and in `which`
+ * the nodes they name. -EINVAL when two plans give one node different weights (the
+ * table cannot hold both: scope=all on several sockets).
+ */
+int mpol_wi_from_plans(const struct mpol_plan *plans, int nplans, struct mpol_wi_table *t,
+		       struct mpol_bitmap *which, char *err, size_t errlen);
 
 /* Serialize to / from the journal's one-line text form ("auto=1 0:7 1:7 2:2"). */
 int mpol_wi_format(const struct mpol_wi_table *t, char *buf, size_t len);

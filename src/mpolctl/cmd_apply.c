@@ -45,22 +45,19 @@ static int system_table(const struct mpol_topology *topo, struct mpol_wi_table *
 	struct mpol_plan_opts opts;
 	struct mpol_plan *plans;
 	char err[MPOL_ERRLEN];
-	int nplans;
+	int nplans, rc;
 
 	mpol_plan_opts_default(&opts);
 	if (mpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
-	memset(want, 0, sizeof(*want));
-	bitmap_clear(which);
-	for (int i = 0; i < nplans; i++) {
-		for (int j = 0; j < plans[i].nnodes; j++) {
-			bitmap_set(which, plans[i].nodes[j]);
-			want->weight[plans[i].nodes[j]] = (uint8_t)plans[i].weights[j];
-		}
-	}
+	rc = mpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
 	free(plans);
+	if (rc < 0) {
+		fprintf(stderr, "mpolctl apply: %s\n", err);
+		return 1;
+	}
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 /* test_apply.c - set_mempolicy from a plan, on this kernel's node 0 (every Linux has it). */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -230,6 +231,27 @@ static void test_node_independent_plan(void **state)
 	assert_ptr_equal(chosen, &plans[0]);
 }
 
+static void test_applied_mode_names(void **state)
+{
+	(void)state;
+	assert_string_equal(mpol_applied_mode_name(MPOL_MODE_WEIGHTED, MPOL_PATH_WEIGHTED), "weighted");
+	assert_string_equal(mpol_applied_mode_name(MPOL_MODE_AUTO, MPOL_PATH_WEIGHTED), "auto");
+	assert_string_equal(mpol_applied_mode_name(MPOL_MODE_WEIGHTED, MPOL_PATH_INTERLEAVE), "interleave");
+	assert_string_equal(mpol_applied_mode_name(MPOL_MODE_NONE, MPOL_PATH_NONE), "none");
+}
+
+static void test_self_cpus(void **state)
+{
+	struct mpol_bitmap cpus;
+	cpu_set_t set;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	assert_int_equal(mpol_self_cpus(&cpus, err, sizeof(err)), 0);
+	assert_int_equal(bitmap_count(&cpus), CPU_COUNT(&set));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, reset_policy, reset_policy)
@@ -243,6 +265,8 @@ int main(void)
 		T(test_task_picks_its_socket),
 		T(test_task_without_plan),
 		T(test_node_independent_plan),
+		T(test_applied_mode_names),
+		T(test_self_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -207,6 +207,33 @@ static void test_parse_errors(void **state)
 	}
 }
 
+static void test_from_plans(void **state)
+{
+	struct mpol_plan plans[2] = { { .initiator = 0, .nnodes = 2 }, { .initiator = 1, .nnodes = 2 } };
+	struct mpol_wi_table t;
+	struct mpol_bitmap which;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	/* Two sockets with disjoint node sets: one table holds both. */
+	plans[0].nodes[0] = 0, plans[0].weights[0] = 5, plans[0].nodes[1] = 2, plans[0].weights[1] = 1;
+	plans[1].nodes[0] = 1, plans[1].weights[0] = 5, plans[1].nodes[1] = 3, plans[1].weights[1] = 1;
+	assert_int_equal(mpol_wi_from_plans(plans, 2, &t, &which, err, sizeof(err)), 0);
+	assert_int_equal(bitmap_count(&which), 4);
+	assert_int_equal(t.weight[1], 5);
+	assert_int_equal(t.weight[3], 1);
+	/* scope=all: both plans name node 2, with different weights. */
+	plans[1].nodes[1] = 2;
+	plans[1].weights[1] = 2;
+	assert_int_equal(mpol_wi_from_plans(plans, 2, &t, &which, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "the plans give node 2 weights 1 and 2; one global table cannot hold both");
+	plans[1].weights[1] = 1;
+	assert_int_equal(mpol_wi_from_plans(plans, 2, &t, &which, err, sizeof(err)), 0);
+	plans[0].weights[0] = 0;
+	assert_int_equal(mpol_wi_from_plans(plans, 2, &t, &which, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "weight 0 for node 0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +247,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_vanished_node, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_format_parse_roundtrip, setup, teardown),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_from_plans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,7 @@ struct mi_ctx {
 	int nplans;
 	bool lease_held;
 	struct mpol_lease_owner owner;
-	char note[MPOL_ERRLEN];        /* why the step runs on other weights than planned, or "" */
+	char note[2 * MPOL_ERRLEN];    /* why the step runs on other weights than planned, or "" */
 };
 
 /* The plugin's state in this process. */

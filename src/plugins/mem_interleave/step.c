@@ -67,26 +67,6 @@ static bool job_owns_node(spank_t sp, const struct mi_ctx *c)
 	return bitmap_count(&cores) * threads >= bitmap_count(&all);
 }
 
-/* One global table holding every plan's weights; false when two plans disagree on a node. */
-static bool plans_table(const struct mi_ctx *c, struct mpol_wi_table *t, struct mpol_bitmap *which)
-{
-	memset(t, 0, sizeof(*t));
-	bitmap_clear(which);
-	for (int i = 0; i < c->nplans; i++) {
-		const struct mpol_plan *p = &c->plans[i];
-
-		for (int j = 0; j < p->nnodes; j++) {
-			int n = p->nodes[j];
-
-			if (bitmap_test(which, n) && t->weight[n] != p->weights[j])
-				return false;
-			bitmap_set(which, n);
-			t->weight[n] = (uint8_t)p->weights[j];
-		}
-	}
-	return true;
-}
-
 static bool table_holds(const struct mpol_wi_table *now, const struct mpol_wi_table *want,
 			const struct mpol_bitmap *which)
 {
@@ -128,9 +108,8 @@ static void take_lease(spank_t sp, struct mi_ctx *c)
 	recover_dead_lease(c);
 	if (c->spec.mode != MPOL_MODE_WEIGHTED)
 		return;
-	if (!plans_table(c, &want, &which)) {
-		snprintf(c->note, sizeof(c->note), "the sockets' plans disagree on a node's weight "
-			 "(scope=all on several sockets); running on the node's current weights");
+	if (mpol_wi_from_plans(c->plans, c->nplans, &want, &which, err, sizeof(err)) < 0) {
+		snprintf(c->note, sizeof(c->note), "%s; running on the node's current weights", err);
 		return;
 	}
 	if (mpol_wi_read(c->cfg.fsroot, &now, err, sizeof(err)) < 0) {

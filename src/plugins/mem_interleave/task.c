@@ -1,39 +1,10 @@
 /* task.c - each task, as the user, after task/affinity bound it: pick the plan of the
  * task's CPUs, set the policy, tell the task what it got. */
-#include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "apply.h"
 #include "plugin.h"
-
-static int task_cpus(struct mpol_bitmap *cpus, char *err, size_t errlen)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return mpol_fail(err, errlen, errno, "cannot read the task's CPU affinity: %s", strerror(errno));
-	bitmap_clear(cpus);
-	for (int i = 0; i < CPU_SETSIZE && i < MPOL_MAX_CPUS; i++)
-		if (CPU_ISSET(i, &set))
-			bitmap_set(cpus, i);
-	return 0;
-}
-
-/* What was really applied, in the words of SLURM_MEM_INTERLEAVE_MODE. */
-static const char *applied_mode(enum mpol_mode asked, const struct mpol_apply_result *res)
-{
-	switch (res->path) {
-	case MPOL_PATH_WEIGHTED:
-		return asked == MPOL_MODE_AUTO ? "auto" : "weighted";
-	case MPOL_PATH_INTERLEAVE:
-		return "interleave";
-	default:
-		return "none";
-	}
-}
 
 /* "7:2" for weighted interleave; plain interleave gives every node the same share. */
 static void applied_weights(const struct mpol_plan *p, const struct mpol_apply_result *res, char *buf, size_t len)
@@ -91,7 +62,7 @@ int task_init(spank_t sp)
 		return 0;
 	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
-	if (task_cpus(&cpus, err, sizeof(err)) < 0 ||
+	if (mpol_self_cpus(&cpus, err, sizeof(err)) < 0 ||
 	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
 			    &chosen, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
@@ -101,7 +72,7 @@ int task_init(spank_t sp)
 		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
 		applied_weights(chosen, &res, weights, sizeof(weights));
 	}
-	export_env(sp, applied_mode(c->spec.mode, &res), nodes, weights);
+	export_env(sp, mpol_applied_mode_name(c->spec.mode, res.path), nodes, weights);
 	if (c->spec.verbose && chosen)
 		say_verbose(taskid, &cpus, chosen, &res, nodes, weights, c->note);
 	return 0;
