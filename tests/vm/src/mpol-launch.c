@@ -133,10 +133,8 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	return 0;
 }
 
-/*
- * slurmstepd's lease: one table holding every plan's weights (the sockets' plans touch
- * disjoint nodes), written for weighted mode on a kernel with sysfs weights.
- */
+/* slurmstepd's lease: one table holding every plan's weights, for weighted mode on a
+ * kernel with sysfs weights. */
 static int take_lease(const struct launch *l, const struct mpol_plan *plans, int nplans,
 		      const struct mpol_kernel_caps *caps, struct mpol_lease_owner *owner,
 		      char *err, size_t errlen)
@@ -147,16 +145,9 @@ static int take_lease(const struct launch *l, const struct mpol_plan *plans, int
 
 	if (l->spec.mode != MPOL_MODE_WEIGHTED || !caps->weighted_interleave)
 		return mpol_fail(err, errlen, EOPNOTSUPP, "only weighted mode on a kernel with sysfs weights takes it");
-	memset(&weights, 0, sizeof(weights));
-	bitmap_clear(&which);
-	for (int p = 0; p < nplans; p++)
-		for (int i = 0; i < plans[p].nnodes; i++) {
-			int n = plans[p].nodes[i];
-			if (bitmap_test(&which, n) && weights.weight[n] != plans[p].weights[i])
-				return mpol_fail(err, errlen, EINVAL, "the sockets' plans give node %d different weights", n);
-			weights.weight[n] = (uint8_t)plans[p].weights[i];
-			bitmap_set(&which, n);
-		}
+	rc = mpol_wi_from_plans(plans, nplans, &weights, &which, err, errlen);
+	if (rc < 0)
+		return rc;
 	memset(owner, 0, sizeof(*owner));
 	owner->job_id = 1;
 	owner->uid = getuid();
@@ -175,16 +166,12 @@ static int apply_task(const struct launch *l, const struct mpol_topology *topo,
 	const struct mpol_plan *chosen = NULL;
 	struct mpol_apply_result res;
 	struct mpol_bitmap cpus;
-	cpu_set_t set;
 	char nodes[256] = "", weights[256] = "";
 	int rc;
 
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return mpol_fail(err, errlen, errno, "cannot read this task's CPU affinity: %s", strerror(errno));
-	bitmap_clear(&cpus);
-	for (int i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set))
-			bitmap_set(&cpus, i);
+	rc = mpol_self_cpus(&cpus, err, errlen);
+	if (rc < 0)
+		return rc;
 	memset(&res, 0, sizeof(res));
 	rc = mpol_task_apply(topo, plans, nplans, &cpus, l->spec.mode, l->spec.strict, caps, &chosen,
 			     &res, err, errlen);
@@ -194,9 +181,7 @@ static int apply_task(const struct launch *l, const struct mpol_topology *topo,
 		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
 		mpol_plan_format_weights(chosen, weights, sizeof(weights));
 	}
-	const char *mode = res.path == MPOL_PATH_WEIGHTED ?
-		(l->spec.mode == MPOL_MODE_AUTO ? "auto" : "weighted") :
-		res.path == MPOL_PATH_INTERLEAVE ? "interleave" : "none";
+	const char *mode = mpol_applied_mode_name(l->spec.mode, res.path);
 	setenv("SLURM_MEM_INTERLEAVE_MODE", mode, 1);
 	setenv("SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
 	setenv("SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
