@@ -281,7 +281,12 @@ static int task_error(pid_t pid, int e, const char *what, char *err, size_t errl
 
 int mpol_pages_query(pid_t pid, void **addrs, unsigned long n, int *status, char *err, size_t errlen)
 {
-	if (syscall(SYS_move_pages, pid, n, addrs, NULL, status, 0) < 0)
+	long rc;
+
+	do
+		rc = syscall(SYS_move_pages, pid, n, addrs, NULL, status, 0);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0)
 		return task_error(pid, errno, "query", err, errlen);
 	return 0;
 }
@@ -289,8 +294,14 @@ int mpol_pages_query(pid_t pid, void **addrs, unsigned long n, int *status, char
 int mpol_pages_move(pid_t pid, void **addrs, const int *nodes, unsigned long n, int *status,
 		    char *err, size_t errlen)
 {
-	/* A positive return counts pages left behind; their status says why. */
-	if (syscall(SYS_move_pages, pid, n, addrs, nodes, status, MPOL_MF_MOVE_FLAG) < 0)
+	long rc;
+
+	/* A positive return counts pages left behind; their status says why. A signal
+	 * may cut the call short: moving a page again to where it is costs nothing. */
+	do
+		rc = syscall(SYS_move_pages, pid, n, addrs, nodes, status, MPOL_MF_MOVE_FLAG);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0)
 		return task_error(pid, errno, "move", err, errlen);
 	return 0;
 }

@@ -72,6 +72,13 @@ static int between_batches(struct walk *w)
 	return 0;
 }
 
+/* Did a failed call fail because the task exited? An exiting task answers ESRCH,
+ * or EINVAL once its address space is gone (a zombie). */
+static bool gone(const struct walk *w, int rc)
+{
+	return rc == -ESRCH || mpol_task_exited_within(w->t, 200);
+}
+
 static int flush_moves(struct walk *w)
 {
 	int rc;
@@ -79,7 +86,7 @@ static int flush_moves(struct walk *w)
 	if (!w->nmove)
 		return 0;
 	rc = mpol_pages_move(w->t->pid, w->maddrs, w->mnodes, w->nmove, w->mstatus, w->err, w->errlen);
-	if (rc == -ESRCH) {
+	if (rc < 0 && gone(w, rc)) {
 		w->r->exited = true;
 		w->nmove = 0;
 		return 1;
@@ -150,7 +157,7 @@ static int walk(struct walk *w, enum walk_kind kind)
 				a += w->pagesize;
 			}
 			rc = mpol_pages_query(w->t->pid, w->addrs, n, w->status, w->err, w->errlen);
-			if (rc == -ESRCH) {
+			if (rc < 0 && gone(w, rc)) {
 				w->r->exited = true;
 				return 1;
 			}
@@ -210,7 +217,7 @@ static int migrate_outside(struct walk *w)
 		bitmap_set(&from, n);
 		bitmap_set(&to, best);
 		rc = mpol_pages_migrate(w->t->pid, &from, &to, &left, w->err, w->errlen);
-		if (rc == -ESRCH) {
+		if (rc < 0 && gone(w, rc)) {
 			r->exited = true;
 			return 1;
 		}

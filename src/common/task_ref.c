@@ -132,6 +132,19 @@ int mpol_task_check(const struct mpol_task_ref *t, char *err, size_t errlen)
 	return 0;
 }
 
+bool mpol_task_exited_within(const struct mpol_task_ref *t, int ms)
+{
+	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
+	int rc;
+
+	if (t->pidfd < 0)
+		return true;
+	do
+		rc = poll(&p, 1, ms);
+	while (rc < 0 && errno == EINTR);
+	return rc > 0;
+}
+
 void mpol_task_unpin(struct mpol_task_ref *t)
 {
 	if (t->pidfd >= 0)

@@ -15,6 +15,7 @@
 #ifndef MPOL_TASK_REF_H
 #define MPOL_TASK_REF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -37,6 +38,14 @@ int mpol_task_pin(pid_t pid, uint64_t expect_start, struct mpol_task_ref *t, cha
 
 /* Still the same live process? 0, -ESRCH (exited) or -ESTALE (pid now names another). */
 int mpol_task_check(const struct mpol_task_ref *t, char *err, size_t errlen);
+
+/*
+ * mpol_task_exited_within - has the process exited, or does it within ms milliseconds?
+ * An exiting process drops its address space before the pidfd reports the exit, so a
+ * call that failed oddly (move_pages answers EINVAL then) asks this before blaming
+ * anything else.
+ */
+bool mpol_task_exited_within(const struct mpol_task_ref *t, int ms);
 
 /* Close the pidfd (safe on an unpinned ref). */
 void mpol_task_unpin(struct mpol_task_ref *t);

@@ -1,0 +1,78 @@
+/* page-hold - a process with touched memory for the rebalance tests.
+ *
+ *   page-hold TOUCH_MIB [RESERVE_MIB]
+ * maps TOUCH_MIB MiB of private anonymous memory with base pages (MADV_NOHUGEPAGE),
+ * writes a pattern into every page, maps RESERVE_MIB MiB more that it never touches
+ * (a long, cheap walk for the tests that need one), prints "ready PID" and waits.
+ * SIGUSR1 checks the pattern and prints "intact" or "corrupt PAGE"; SIGTERM exits.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t check_requested;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	check_requested = 1;
+}
+
+static void *map(size_t len)
+{
+	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("page-hold: mmap");
+		exit(1);
+	}
+	madvise(p, len ? len : 1, MADV_NOHUGEPAGE);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), touch, reserve = 0;
+	struct sigaction sa;
+	uint64_t *mem;
+	sigset_t none;
+
+	if (argc < 2 || argc > 3 || atol(argv[1]) <= 0 || (argc == 3 && atol(argv[2]) < 0)) {
+		fprintf(stderr, "usage: page-hold TOUCH_MIB [RESERVE_MIB]\n");
+		return 2;
+	}
+	touch = (size_t)atol(argv[1]) << 20;
+	if (argc == 3)
+		reserve = (size_t)atol(argv[2]) << 20;
+	mem = map(touch);
+	for (size_t off = 0; off < touch; off += page)
+		mem[off / sizeof(*mem)] = off ^ 0x5a5a5a5a5a5a5a5aull;
+	if (reserve)
+		map(reserve);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	sigemptyset(&none);
+	for (;;) {
+		sigsuspend(&none);
+		if (!check_requested)
+			continue;
+		check_requested = 0;
+		for (size_t off = 0; off < touch; off += page) {
+			if (mem[off / sizeof(*mem)] != (off ^ 0x5a5a5a5a5a5a5a5aull)) {
+				printf("corrupt %zu\n", off / page);
+				fflush(stdout);
+				goto next;
+			}
+		}
+		printf("intact\n");
+		fflush(stdout);
+next:;
+	}
+}

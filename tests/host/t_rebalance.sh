@@ -1,0 +1,303 @@
+# t_rebalance.sh - mpolctl rebalance and watch on this kernel (sourced by tests/host/run).
+# One NUMA node here, so no page can change node: these cases test the machinery
+# (page queries on live children, pidfd identity, exits, interrupts, permissions,
+# dry runs, Slurm lookups through a fake scontrol, hotplug uevents, bad arguments).
+# The movement itself is tested by the unit tests (planner) and the VM tier.
+
+RB_TMP=$(mktemp -d)
+RB_HOLD=$MPOL_BUILD/tests/host/page-hold
+RB_PIDS=()
+if [ ! -x "$RB_HOLD" ]; then
+	RB_HOLD=$RB_TMP/page-hold
+	${CC:-cc} -O2 -o "$RB_HOLD" "$here/page-hold.c" || RB_HOLD=
+fi
+chmod 755 "$RB_TMP"
+
+# rb_hold NAME TOUCH_MIB [RESERVE_MIB] [VAR=VALUE...]: start page-hold with that
+# environment as the current user; sets RB_PID (empty when it did not get ready).
+rb_hold() {
+	local name=$1 touch=$2 reserve=${3:-0}
+	shift 3 2>/dev/null || shift $#
+	env -i PATH="$PATH" "$@" "$RB_HOLD" "$touch" "$reserve" >"$RB_TMP/$name.out" 2>&1 &
+	RB_PID=$!
+	RB_PIDS+=("$RB_PID")
+	rb_wait_for "$RB_TMP/$name.out" '^ready' || RB_PID=
+}
+
+# rb_wait_for FILE REGEX: up to 10 s for REGEX to appear in FILE.
+rb_wait_for() {
+	local i
+	for i in $(seq 100); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# rb_intact NAME PID: the holder's memory still has its pattern.
+rb_intact() {
+	kill -USR1 "$2" 2>/dev/null || return 1
+	rb_wait_for "$RB_TMP/$1.out" '^(intact|corrupt)' && grep -q '^intact' "$RB_TMP/$1.out"
+}
+
+# rb_json FILE FILTER: jq on a JSON output.
+rb_json() { jq -r "$2" "$1" 2>/dev/null; }
+
+# A fake scontrol: `listpids` prints $RB_TMP/listpids, or fails when it is absent.
+mkdir -p "$RB_TMP/bin"
+cat >"$RB_TMP/bin/scontrol" <<'SH'
+#!/bin/sh
+[ "$1" = listpids ] || { echo "fake scontrol: only listpids" >&2; exit 1; }
+[ -f "$RB_LISTPIDS" ] || { echo "slurm_load_slurmd_status: Connection refused" >&2; exit 1; }
+cat "$RB_LISTPIDS"
+SH
+chmod 755 "$RB_TMP/bin/scontrol"
+rb_scontrol() { PATH="$RB_TMP/bin:$PATH" RB_LISTPIDS=$RB_TMP/listpids "$@"; }
+
+# --- bad arguments: exit 2, with a message naming the problem
+rb_bad() { # rb_bad NAME REGEX ARGS...
+	local name=$1 re=$2 out rc
+	shift 2
+	out=$("$MPOLCTL" "$@" 2>&1); rc=$?
+	if [ $rc -eq 2 ] && grep -Eq -- "$re" <<<"$out"; then t_pass "rebalance: bad arguments: $name"
+	else t_fail "rebalance: bad arguments: $name" "exit $rc: $out"; fi
+}
+rb_bad "no target" "exactly one of --job" rebalance
+rb_bad "both --job and --pid" "exactly one of --job" rebalance --job 5 --pid 1
+rb_bad "pid not a number" "--pid 'abc'" rebalance --pid abc
+rb_bad "pid zero" "--pid '0'" rebalance --pid 0
+rb_bad "pid list with a hole" "--pid ''|--pid" rebalance --pid 1,,x
+rb_bad "job id with a bad step" "bad job '12.x'" rebalance --job 12.x
+rb_bad "job id zero" "bad job '0'" rebalance --job 0
+rb_bad "rate zero" "--rate '0'" rebalance --pid 1 --rate 0
+rb_bad "rate not a number" "--rate 'fast'" rebalance --pid 1 --rate fast
+rb_bad "unknown backend" "unknown backend 'mbind'" rebalance --pid 1 --backend mbind
+rb_bad "process_mbind without its number" "process-mbind-nr" rebalance --pid 1 --backend process_mbind
+rb_bad "batch zero" "--batch '0'" rebalance --pid 1 --batch 0
+rb_bad "spec none" "names no interleave" rebalance --pid 1 --spec none
+rb_bad "spec malformed" "--spec" rebalance --pid 1 --spec weighted,bogus=1
+rb_bad "unknown option" "." rebalance --pid 1 --frobnicate
+rb_bad "stray operand" "." rebalance --pid 1 extra
+rb_bad "watch: settle not a number" "--settle 'soon'" watch --settle soon
+rb_bad "watch: --json" "--json" watch --json
+out=$("$MPOLCTL" rebalance --help 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q -- '--dry-run' <<<"$out" && grep -q -- '--rate MB/s' <<<"$out" &&
+	t_pass "rebalance --help" || t_fail "rebalance --help" "exit $rc: $out"
+out=$("$MPOLCTL" watch --help 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q -- '--settle' <<<"$out" && t_pass "watch --help" || t_fail "watch --help" "exit $rc: $out"
+
+if [ -z "$RB_HOLD" ]; then
+	t_fail "rebalance: page-hold helper" "neither built nor compilable (cc missing?)"
+elif ! command -v jq >/dev/null; then
+	t_skip "rebalance: live processes" "jq is not installed (needed to read --json output)"
+else
+	# --- a dry run on a child with 64 MiB touched: counted, nothing moved
+	rb_hold dry 64
+	if [ -z "$RB_PID" ]; then
+		t_fail "rebalance: start a page holder" "$(cat "$RB_TMP/dry.out")"
+	else
+		"$MPOLCTL" rebalance --pid "$RB_PID" --dry-run --json >"$RB_TMP/dry.json" 2>"$RB_TMP/dry.err"; rc=$?
+		pages=$(rb_json "$RB_TMP/dry.json" '.tasks[0].pages')
+		if [ $rc -eq 0 ] && [ "$(rb_json "$RB_TMP/dry.json" '.tasks[0].status')" = done ] &&
+			[ "${pages:-0}" -ge 16384 ] && [ "$(rb_json "$RB_TMP/dry.json" '.dry_run')" = true ]; then
+			t_pass "rebalance --dry-run: counts the child's 16384+ touched pages"
+		else
+			t_fail "rebalance --dry-run: counts the child's 16384+ touched pages" "exit $rc: $(cat "$RB_TMP/dry.json" "$RB_TMP/dry.err")"
+		fi
+		# One node: the whole task is on its only plan node, the minimum is 0.
+		[ "$(rb_json "$RB_TMP/dry.json" '.tasks[0].minimum')" = 0 ] &&
+			[ "$(rb_json "$RB_TMP/dry.json" '.tasks[0].planned')" = 0 ] &&
+			t_pass "rebalance --dry-run: one node, minimum and plan are 0 pages" ||
+			t_fail "rebalance --dry-run: one node, minimum and plan are 0 pages" "$(cat "$RB_TMP/dry.json")"
+		t_expect_match "rebalance: the chosen backend and why are in the output" \
+			'^move_pages move_pages: process_mbind is not configured' "$(rb_json "$RB_TMP/dry.json" '"\(.backend) \(.why)"')"
+		t_expect_match "rebalance: every action is logged on stderr" \
+			"planning pid $RB_PID \\(page-hold, uid 0\\) to nodes 0 weights" "$(cat "$RB_TMP/dry.err")"
+		out=$("$MPOLCTL" rebalance --pid "$RB_PID" 2>&1); rc=$?
+		[ $rc -eq 0 ] && grep -Eq "^pid $RB_PID \(page-hold\): spec weighted -> nodes 0" <<<"$out" &&
+			grep -Eq "minimum to move 0, moved 0" <<<"$out" &&
+			t_pass "rebalance (text): before/target/after and 0 pages moved" ||
+			t_fail "rebalance (text): before/target/after and 0 pages moved" "exit $rc: $out"
+		rb_intact dry "$RB_PID" && t_pass "rebalance: the child's memory is intact afterwards" ||
+			t_fail "rebalance: the child's memory is intact afterwards" "$(cat "$RB_TMP/dry.out")"
+		# The migrate_pages backend says what it cannot do.
+		out=$("$MPOLCTL" rebalance --pid "$RB_PID" --backend migrate_pages 2>&1); rc=$?
+		[ $rc -eq 0 ] && grep -q "backend: migrate_pages as asked" <<<"$out" &&
+			grep -q "note: migrate_pages moves whole nodes" <<<"$out" &&
+			t_pass "rebalance --backend migrate_pages: chosen and its limit reported" ||
+			t_fail "rebalance --backend migrate_pages: chosen and its limit reported" "exit $rc: $out"
+		# process_mbind with statmount's number: refused without calling it.
+		out=$("$MPOLCTL" rebalance --pid "$RB_PID" --backend process_mbind --process-mbind-nr 457 2>&1); rc=$?
+		[ $rc -eq 1 ] && grep -q "statmount upstream, not process_mbind: refused" <<<"$out" &&
+			t_pass "rebalance: process_mbind number 457 refused" ||
+			t_fail "rebalance: process_mbind number 457 refused" "exit $rc: $out"
+		out=$("$MPOLCTL" rebalance --pid "$RB_PID" --process-mbind-nr 4000 2>&1); rc=$?
+		[ $rc -eq 0 ] && grep -q "backend: move_pages: syscall 4000 is not implemented" <<<"$out" &&
+			t_pass "rebalance: auto falls back to move_pages when the process_mbind probe fails" ||
+			t_fail "rebalance: auto falls back to move_pages when the process_mbind probe fails" "exit $rc: $out"
+		# A user may not rebalance root's process.
+		if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+			out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$MPOLCTL" rebalance --pid "$RB_PID" 2>&1); rc=$?
+			[ $rc -eq 1 ] && grep -q "belongs to uid 0: only root may rebalance another user's process" <<<"$out" &&
+				t_pass "rebalance: a user rebalancing another user's process is refused" ||
+				t_fail "rebalance: a user rebalancing another user's process is refused" "exit $rc: $out"
+		else
+			t_skip "rebalance: a user rebalancing another user's process is refused" "needs root and setpriv to act as another user"
+		fi
+		kill "$RB_PID" 2>/dev/null
+		wait "$RB_PID" 2>/dev/null
+		out=$("$MPOLCTL" rebalance --pid "$RB_PID" 2>&1); rc=$?
+		[ $rc -eq 0 ] && grep -q "skipped: process $RB_PID has exited" <<<"$out" &&
+			t_pass "rebalance: a process that is gone is skipped cleanly" ||
+			t_fail "rebalance: a process that is gone is skipped cleanly" "exit $rc: $out"
+	fi
+
+	# --- a user rebalancing their own process
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$RB_HOLD" 16 0 >"$RB_TMP/user.out" 2>&1 &
+		RB_PIDS+=($!)
+		upid=$!
+		if rb_wait_for "$RB_TMP/user.out" '^ready'; then
+			out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$MPOLCTL" rebalance --pid "$upid" --json 2>"$RB_TMP/user.err"); rc=$?
+			[ $rc -eq 0 ] && [ "$(jq -r '.tasks[0].status' <<<"$out")" = done ] &&
+				t_pass "rebalance: a user may rebalance their own process" ||
+				t_fail "rebalance: a user may rebalance their own process" "exit $rc: $out $(cat "$RB_TMP/user.err")"
+		else
+			t_fail "rebalance: a user may rebalance their own process" "holder did not start: $(cat "$RB_TMP/user.out")"
+		fi
+		kill "$upid" 2>/dev/null
+	else
+		t_skip "rebalance: a user may rebalance their own process" "needs root and setpriv to act as another user"
+	fi
+
+	# --- a process exiting mid-rebalance: a long walk (4 GiB never touched, one page
+	# per call), the holder killed once the walk has started
+	rb_hold exiting 8 4096
+	if [ -n "$RB_PID" ]; then
+		"$MPOLCTL" rebalance --pid "$RB_PID" --batch 1 --json >"$RB_TMP/exit.json" 2>"$RB_TMP/exit.err" &
+		rpid=$!
+		rb_wait_for "$RB_TMP/exit.err" "rebalancing pid $RB_PID"
+		sleep 0.2
+		kill -9 "$RB_PID"
+		wait "$RB_PID" 2>/dev/null
+		wait "$rpid"; rc=$?
+		st=$(rb_json "$RB_TMP/exit.json" '.tasks[0].status')
+		if [ $rc -eq 0 ] && [ "$st" = exited ] && grep -q "exited during the run" "$RB_TMP/exit.err"; then
+			t_pass "rebalance: a process exiting mid-run is skipped cleanly (exit 0, status exited)"
+		else
+			t_fail "rebalance: a process exiting mid-run is skipped cleanly (exit 0, status exited)" \
+				"exit $rc status '$st': $(cat "$RB_TMP/exit.json" "$RB_TMP/exit.err" | tail -n 8)"
+		fi
+	fi
+
+	# --- SIGINT stops after the current batch and reports
+	rb_hold intr 8 4096
+	if [ -n "$RB_PID" ]; then
+		"$MPOLCTL" rebalance --pid "$RB_PID" --batch 1 >"$RB_TMP/intr.txt" 2>"$RB_TMP/intr.err" &
+		rpid=$!
+		rb_wait_for "$RB_TMP/intr.err" "rebalancing pid $RB_PID"
+		sleep 0.2
+		kill -INT "$rpid"
+		wait "$rpid"; rc=$?
+		if [ $rc -eq 1 ] && grep -q "interrupted: stopped after the current batch; run again to resume" "$RB_TMP/intr.txt" &&
+			rb_intact intr "$RB_PID"; then
+			t_pass "rebalance: SIGINT stops after the batch, reports, exits 1, task intact"
+		else
+			t_fail "rebalance: SIGINT stops after the batch, reports, exits 1, task intact" \
+				"exit $rc: $(cat "$RB_TMP/intr.txt" "$RB_TMP/intr.err" | tail -n 8)"
+		fi
+		kill "$RB_PID" 2>/dev/null
+	fi
+
+	# --- --job through (a fake) scontrol listpids
+	rb_hold job 8 0 SLURM_JOB_ID=77 SLURM_STEP_ID=0 SLURM_MEM_INTERLEAVE_MODE=weighted
+	jpid=$RB_PID
+	rb_hold nojob 8 0 SLURM_JOB_ID=77 SLURM_STEP_ID=0
+	npid=$RB_PID
+	if [ -n "$jpid" ] && [ -n "$npid" ]; then
+		printf 'PID      JOBID    STEPID   LOCALID GLOBALID\n%-8s 77       0        0       0\n%-8s 77       0        1       1\n%-8s 78       0        0       0\n' \
+			"$jpid" "$npid" "$$" >"$RB_TMP/listpids"
+		rb_scontrol "$MPOLCTL" rebalance --job 77.0 --json --statedir "$RB_TMP/state" >"$RB_TMP/job.json" 2>"$RB_TMP/job.err"; rc=$?
+		if [ $rc -eq 0 ] && [ "$(rb_json "$RB_TMP/job.json" "[.tasks[] | select(.pid == $jpid)][0].status")" = done ] &&
+			[ "$(rb_json "$RB_TMP/job.json" '.tasks | length')" = 2 ]; then
+			t_pass "rebalance --job: the job's processes from scontrol listpids, other jobs' left out"
+		else
+			t_fail "rebalance --job: the job's processes from scontrol listpids, other jobs' left out" \
+				"exit $rc: $(cat "$RB_TMP/job.json" "$RB_TMP/job.err")"
+		fi
+		t_expect_match "rebalance --job: a task that did not ask for --mem-interleave is skipped" \
+			'did not ask for --mem-interleave' "$(rb_json "$RB_TMP/job.json" "[.tasks[] | select(.pid == $npid)][0].reason")"
+		t_expect_match "rebalance --job: without a lease the weights are left alone" \
+			'job 77 does not hold the weights lease' "$(rb_json "$RB_TMP/job.json" '.lease')"
+		rm -f "$RB_TMP/listpids"
+		out=$(rb_scontrol "$MPOLCTL" rebalance --job 77 2>&1); rc=$?
+		[ $rc -eq 1 ] && grep -q "cannot list the processes of job 77: .*Connection refused" <<<"$out" &&
+			t_pass "rebalance --job: scontrol failing is a clear error" ||
+			t_fail "rebalance --job: scontrol failing is a clear error" "exit $rc: $out"
+		printf 'PID JOBID STEPID LOCALID GLOBALID\n' >"$RB_TMP/listpids"
+		out=$(rb_scontrol "$MPOLCTL" rebalance --job 77 2>&1); rc=$?
+		[ $rc -eq 1 ] && grep -q "job 77 has no processes on this node" <<<"$out" &&
+			t_pass "rebalance --job: a job with no processes here is a clear error" ||
+			t_fail "rebalance --job: a job with no processes here is a clear error" "exit $rc: $out"
+		kill "$jpid" "$npid" 2>/dev/null
+	else
+		t_fail "rebalance --job: start the job's page holders" "$(cat "$RB_TMP/job.out" "$RB_TMP/nojob.out")"
+	fi
+
+	# --- a recycled pid: job 77's task exits and an unrelated process gets its pid
+	# (ns_last_pid in a private pid namespace); rebalance --job must leave it alone.
+	if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
+		export RB_HOLD RB_TMP MPOLCTL
+		rb_scontrol unshare --pid --fork --mount-proc bash -c '
+			env -i SLURM_JOB_ID=77 SLURM_MEM_INTERLEAVE_MODE=weighted "$RB_HOLD" 4 0 >"$RB_TMP/old.out" &
+			old=$!
+			for i in $(seq 50); do grep -q ready "$RB_TMP/old.out" && break; sleep 0.1; done
+			printf "PID JOBID STEPID LOCALID GLOBALID\n%s 77 0 0 0\n" "$old" >"$RB_TMP/listpids"
+			kill -9 $old; wait $old 2>/dev/null
+			echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
+			env -i "$RB_HOLD" 4 0 >"$RB_TMP/new.out" &
+			new=$!
+			for i in $(seq 50); do grep -q ready "$RB_TMP/new.out" && break; sleep 0.1; done
+			echo "old=$old new=$new"
+			"$MPOLCTL" rebalance --job 77 --json --statedir "$RB_TMP/state"
+			kill $new' >"$RB_TMP/recycle.txt" 2>&1; rc=$?
+		if grep -q "^old=\([0-9]*\) new=\1$" "$RB_TMP/recycle.txt"; then
+			[ $rc -eq 0 ] && grep -Eq '"status": ?"skipped"' "$RB_TMP/recycle.txt" &&
+				grep -q "is no longer in job 77; left alone" "$RB_TMP/recycle.txt" &&
+				t_pass "rebalance --job: a recycled pid is left alone" ||
+				t_fail "rebalance --job: a recycled pid is left alone" "exit $rc: $(cat "$RB_TMP/recycle.txt")"
+		else
+			t_fail "rebalance --job: a recycled pid is left alone" "could not recycle the pid: $(cat "$RB_TMP/recycle.txt")"
+		fi
+	else
+		t_skip "rebalance --job: a recycled pid is left alone" "needs root and unshare --pid to recycle a pid"
+	fi
+fi
+
+# --- watch: a (synthetic) memory online uevent, one burst, one round
+RB_UEVENT=$(ls -d /sys/devices/system/memory/memory*/uevent 2>/dev/null | head -n 1)
+if [ "$(id -u)" -eq 0 ] && [ -n "$RB_UEVENT" ] && [ -w "$RB_UEVENT" ]; then
+	printf 'PID JOBID STEPID LOCALID GLOBALID\n' >"$RB_TMP/listpids"
+	rb_scontrol "$MPOLCTL" watch --once --settle 1 --dry-run >"$RB_TMP/watch.out" 2>&1 &
+	wpid=$!
+	rb_wait_for "$RB_TMP/watch.out" "listening for memory"
+	echo online >"$RB_UEVENT"
+	echo online >"$RB_UEVENT"
+	for i in $(seq 100); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$wpid" 2>/dev/null; then
+		kill "$wpid"
+		t_fail "watch: one round per burst of hotplug uevents" "still running after 10 s: $(cat "$RB_TMP/watch.out")"
+	else
+		wait "$wpid"; rc=$?
+		[ $rc -eq 0 ] && grep -q "memory hotplug burst: 2 events, 2 memory blocks online" "$RB_TMP/watch.out" &&
+			grep -q "no job runs on this node" "$RB_TMP/watch.out" &&
+			t_pass "watch: one round per burst of hotplug uevents" ||
+			t_fail "watch: one round per burst of hotplug uevents" "exit $rc: $(cat "$RB_TMP/watch.out")"
+	fi
+else
+	t_skip "watch: one round per burst of hotplug uevents" "needs root to send a synthetic memory uevent"
+fi
+
+for p in "${RB_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+wait 2>/dev/null
+rm -rf "$RB_TMP"
