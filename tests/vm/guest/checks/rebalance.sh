@@ -1,0 +1,171 @@
+#!/bin/sh
+# vm-boot: own
+# vm-timeout: 300
+# mpolctl rebalance for real: a page toucher runs on socket 0's nodes (0 and 2), 1 GiB
+# is hot-added to node 3, and `mpolctl rebalance --pid` brings the running process to
+# the new plan over 0, 2 and 3: per-node pages within 1% of the new weights (counted
+# by mpolctl and, independently, by the toucher itself), pages moved <= 1.02 x the
+# minimum, a second run moves nothing, a dry run moves nothing. Then what happens to
+# new allocations, a process exiting mid-rebalance (SIGKILL during a rate-limited
+# run), and a recycled pid (ns_last_pid) that a --job rebalance must leave alone.
+. /checks/lib.sh
+hp=$VM_HOTPLUG_NODE
+MIB=128
+cpus=$(nth 0 $VM_NODE_CPUS)
+spec="weighted,nodes=0,2,$hp,scope=all"
+
+for p in mpolctl mpol-launch page-touch jq-get; do
+	need_prog $p || { fail setup "$p is not in the guest (it did not build)"; exit 0; }
+done
+
+# wait_for FILE REGEX [TENTHS]: until REGEX shows up in FILE (default 30 s).
+wait_for() {
+	t=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		t=$((t + 1))
+		[ $t -le "${3:-300}" ] || return 1
+		usleep 100000
+	done
+}
+
+# touch_start NAME ARGS...: a held page-touch launched on socket 0's plan; sets PID.
+touch_start() {
+	n=$1
+	shift
+	mpol-launch --cpus "$cpus" "$@" -- page-touch $MIB --hold >/tmp/$n.out 2>&1 &
+	if wait_for /tmp/$n.out '^ready'; then
+		PID=$(sed -n 's/^ready //p' /tmp/$n.out)
+	else
+		PID=
+	fi
+}
+
+# signal_counts NAME PID SIG REGION: signal the toucher, wait for its ack, print the
+# region's counts from move_pages.
+acks=0
+signal_counts() {
+	before=$(grep -c '^ack' /tmp/$1.out)
+	kill -"$3" "$2"
+	t=0
+	while [ "$(grep -c '^ack' /tmp/$1.out)" -le "$before" ]; do
+		t=$((t + 1)); [ $t -le 300 ] || break; usleep 100000
+	done
+	page_counts /tmp/$1.out query "$4"
+}
+
+# json_counts FILE KEY: {"0":12,"2":5} of task 0 as "N0=12 N2=5".
+json_counts() {
+	jq-get ".tasks[0].$2" <"$1" | tr -d '{}"' | tr ',' '\n' | sed -n 's/^\([0-9]*\):\([0-9]*\)$/N\1=\2/p' | tr '\n' ' '
+}
+
+touch_start main
+[ -n "$PID" ] || { fail toucher "page-touch did not start: $(cat /tmp/main.out)"; exit 0; }
+start=$(page_counts /tmp/main.out query 0)
+case " $start " in
+*" N0="*" N2="*) pass toucher-on-0-and-2 ;;
+*) fail toucher-on-0-and-2 "pages of the toucher: $start" ;;
+esac
+
+if ! hotplug "$hp" 1024; then
+	fail qmp-hot-add "1 GiB hot-added to node$hp never came online"
+	kill "$PID"
+	exit 0
+fi
+
+# A dry run plans the minimum and moves nothing.
+if mpolctl rebalance --pid "$PID" --spec "$spec" --dry-run --json >/tmp/dry.json 2>/tmp/dry.err; then
+	min=$(jq-get .tasks[0].minimum </tmp/dry.json)
+	planned=$(jq-get .tasks[0].planned </tmp/dry.json)
+	now=$(signal_counts main "$PID" USR1 0)
+	if [ "$min" -gt 0 ] 2>/dev/null && [ "$planned" = "$min" ] && [ "$now" = "$start" ]; then
+		pass dry-run-moves-nothing
+	else
+		fail dry-run-moves-nothing "minimum $min planned $planned; pages before $start, after $now"
+	fi
+else
+	fail dry-run-moves-nothing "mpolctl rebalance --dry-run failed: $(cat /tmp/dry.err)"
+fi
+
+# The real run.
+if ! mpolctl rebalance --pid "$PID" --spec "$spec" --json >/tmp/rb.json 2>/tmp/rb.err; then
+	fail rebalance "mpolctl rebalance failed: $(cat /tmp/rb.json /tmp/rb.err)"
+	kill "$PID"
+	exit 0
+fi
+cat /tmp/rb.err
+expect_eq rebalance-done done "$(jq-get .tasks[0].status </tmp/rb.json)" "task status"
+nodes=$(jq-get .tasks[0].nodes </tmp/rb.json | tr -d '[]' | tr ',' ' ')
+weights=$(jq-get .tasks[0].weights </tmp/rb.json | tr -d '[]' | tr ',' ':')
+expect_eq plan-has-node$hp "0 2 $hp" "$nodes" "the new plan's nodes"
+ratio=$(pair_weights "$nodes" "$weights")
+after=$(json_counts /tmp/rb.json after)
+cmp=$(counts_ratio_ok "$after" "$ratio") && pass pages-match-weights ||
+	fail pages-match-weights "mpolctl counted $after vs weights $ratio: $cmp"
+mine=$(signal_counts main "$PID" USR1 0)
+cmp=$(counts_ratio_ok "$mine" "$ratio") && pass pages-match-weights-toucher ||
+	fail pages-match-weights-toucher "the toucher counted $mine vs weights $ratio: $cmp"
+moved=$(jq-get .tasks[0].moved </tmp/rb.json)
+min=$(jq-get .tasks[0].minimum </tmp/rb.json)
+if [ "$min" -gt 0 ] 2>/dev/null && [ $((moved * 100)) -le $((min * 102)) ] && [ "$moved" -ge "$min" ]; then
+	pass moved-is-minimum
+else
+	fail moved-is-minimum "moved $moved, minimum $min (before $(json_counts /tmp/rb.json before))"
+fi
+expect_eq backend-reported "move_pages" "$(jq-get .backend </tmp/rb.json)" "backend ($(jq-get .why </tmp/rb.json))"
+
+# Resumable and idempotent: a second run finds nothing to move.
+mpolctl rebalance --pid "$PID" --spec "$spec" --json >/tmp/rb2.json 2>/tmp/rb2.err
+expect_eq rerun-moves-nothing "0 0" "$(jq-get .tasks[0].minimum </tmp/rb2.json) $(jq-get .tasks[0].moved </tmp/rb2.json)" \
+	"minimum and moved of a second run"
+
+# New allocations: the task's own policy decides them. A policy set over 0,2 without
+# MPOL_F_STATIC_NODES keeps 0,2 forever; with MPOL_F_STATIC_NODES and a mask naming
+# node 3, the cpuset rebind at hotplug widens it (doc/admin-guide.md, hotplug).
+new=$(signal_counts main "$PID" USR2 1)
+pol=$(sed -n 's/^policy region=1 //p' /tmp/main.out | tail -n 1)
+case " $new " in
+*" N$hp="*) pass new-allocations-reach-node$hp ;;
+*) fail new-allocations-reach-node$hp "a region touched after the hot-add landed on $new under policy '$pol': the task's policy does not name node $hp (launch with MPOL_F_STATIC_NODES over the socket's possible nodes)" ;;
+esac
+kill "$PID"
+
+# A process exiting mid-rebalance: a slow run (1 MiB/s), the toucher killed meanwhile.
+touch_start exiting
+if [ -n "$PID" ]; then
+	mpolctl rebalance --pid "$PID" --spec "$spec" --rate 1 --json >/tmp/exit.json 2>/tmp/exit.err &
+	rpid=$!
+	wait_for /tmp/exit.err "rebalancing pid $PID"
+	sleep 1
+	kill -9 "$PID"
+	wait $rpid
+	rc=$?
+	expect_eq exit-mid-rebalance "0 exited" "$rc $(jq-get .tasks[0].status </tmp/exit.json)" \
+		"exit status and task status ($(tail -n 2 /tmp/exit.err | tr '\n' ' '))"
+else
+	fail exit-mid-rebalance "page-touch did not start: $(cat /tmp/exiting.out)"
+fi
+
+# A recycled pid: job 77's task exits and an unrelated process gets its pid; a --job
+# rebalance (a fake scontrol names the old pid) must leave the newcomer alone.
+mkdir -p /tmp/bin
+printf '#!/bin/sh\ncat /tmp/listpids\n' >/tmp/bin/scontrol
+chmod +x /tmp/bin/scontrol
+SLURM_JOB_ID=77 SLURM_MEM_INTERLEAVE_MODE=weighted page-touch 8 --hold >/tmp/old.out 2>&1 &
+old=$!
+wait_for /tmp/old.out '^ready'
+printf 'PID JOBID STEPID LOCALID GLOBALID\n%s 77 0 0 0\n' "$old" >/tmp/listpids
+kill -9 $old
+wait $old 2>/dev/null
+echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
+page-touch 8 --hold >/tmp/new.out 2>&1 &
+new=$!
+wait_for /tmp/new.out '^ready'
+if [ "$new" != "$old" ]; then
+	skip recycled-pid-left-alone "pid $old was not reused (got $new): ns_last_pid did not take"
+else
+	PATH=/tmp/bin:$PATH mpolctl rebalance --job 77 --spec "$spec" --json >/tmp/recycle.json 2>/tmp/recycle.err
+	expect_eq recycled-pid-left-alone skipped "$(jq-get .tasks[0].status </tmp/recycle.json)" \
+		"$(jq-get .tasks[0].reason </tmp/recycle.json)"
+fi
+kill $new 2>/dev/null
+exit 0
