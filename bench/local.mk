@@ -1,2 +1,7 @@
 # bench: benchmarks print ratios measured in the same run
 EXTRA_DIST += bench/launch bench/README.md
+# rebalance: the planner on model layouts, then the real kernel (bench/rebalance)
+noinst_PROGRAMS += bench/rebalance-model
+bench_rebalance_model_SOURCES = bench/rebalance-model.c
+bench_rebalance_model_LDADD = src/common/libmpol.la
+EXTRA_DIST += bench/rebalance
