@@ -26,4 +26,5 @@ src_common_libmpol_la_SOURCES += \
 	src/common/task_ref.c src/common/task_ref.h \
 	src/common/pages.c src/common/pages.h \
 	src/common/rebalance.c src/common/rebalance.h \
-	src/common/hotplug.c src/common/hotplug.h
+	src/common/hotplug.c src/common/hotplug.h \
+	src/common/cpuset.c src/common/cpuset.h

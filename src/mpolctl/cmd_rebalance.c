@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cpuset.h"
 #include "job_pids.h"
 #include "lease.h"
 #include "plan.h"
@@ -32,7 +33,7 @@
 #include "wi.h"
 
 enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC, OPT_STATEDIR,
-       OPT_PMBIND_NR, OPT_BATCH };
+       OPT_PMBIND_NR, OPT_BATCH, OPT_GROW_CPUSET };
 
 #define SPANK_OPTION_ENV "_SLURM_SPANK_OPTION_mem_interleave_mem_interleave"
 #define MAX_PIDS 4096
@@ -51,7 +52,8 @@ static void usage(FILE *out)
 		"usage: mpolctl rebalance (--job ID[.STEP] | --pid PID[,PID...]...) [--dry-run]\n"
 		"                         [--backend auto|process_mbind|move_pages|migrate_pages]\n"
 		"                         [--rate MB/s] [--spec SPEC] [--statedir DIR]\n"
-		"                         [--process-mbind-nr N] [--batch PAGES] [--fsroot DIR] [--json]\n"
+		"                         [--grow-cpuset] [--process-mbind-nr N] [--batch PAGES]\n"
+		"                         [--fsroot DIR] [--json]\n"
 		"\n"
 		"Recompute each task's plan from the node's current topology (hot-added nodes\n"
 		"included) and move its private anonymous pages toward the plan's weights, moving\n"
@@ -70,6 +72,9 @@ static void usage(FILE *out)
 		"  --spec SPEC         the target, as --mem-interleave takes it (default: the task's\n"
 		"                      own request, else 'weighted')\n"
 		"  --statedir DIR      the weights lease directory (default " MPOL_DEFAULT_STATEDIR ")\n"
+		"  --grow-cpuset       when the plan names nodes the task's cpuset does not allow (a\n"
+		"                      hot-added node, Slurm's explicit cpuset.mems), add them to the\n"
+		"                      job's cpuset.mems, parents first; without it such a task fails\n"
 		"  --process-mbind-nr N  syscall number of process_mbind on a kernel that has it\n"
 		"                      (not upstream; 457/458 are statmount/listmount and refused)\n"
 		"  --batch PAGES       pages per system call (default %d, 1-65536)\n"
@@ -110,6 +115,7 @@ struct args {
 	const char *statedir;
 	long pmbind_nr;
 	unsigned batch;
+	bool grow_cpuset;
 };
 
 static long number_arg(const char *opt, const char *text, long min, long max)
@@ -150,6 +156,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "statedir", required_argument, NULL, OPT_STATEDIR },
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
 		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -203,6 +210,9 @@ static void parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_BATCH:
 			a->batch = (unsigned)number_arg("--batch", optarg, 1, 65536);
+			break;
+		case OPT_GROW_CPUSET:
+			a->grow_cpuset = true;
 			break;
 		default:
 			cli_common_option(&a->c, "rebalance", opt, argc, argv, usage);
@@ -260,6 +270,8 @@ struct target {
 	char spec_text[256];
 	struct mpol_plan plan;
 	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
+	int ncpuset;                     /* cpuset.mems files widened (or, dry, to widen) */
+	struct mpol_cpuset_change cpuset[MPOL_CPUSET_MAX_CHANGES];
 	char why[MPOL_ERRLEN + 160];     /* skip or failure reason */
 	struct mpol_rebalance_result r;
 };
@@ -347,6 +359,41 @@ static bool in_job(const struct args *a, pid_t pid)
 	return !strcmp(step, a->step) || (!*step && !strcmp(a->step, "batch"));
 }
 
+/* The plan's nodes must be in the task's cpuset: move_pages refuses others, and new
+ * allocations could not follow. With --grow-cpuset the job's cpuset.mems widens. */
+static int allow_plan_nodes(const struct args *a, struct target *tg, char *err, size_t errlen)
+{
+	struct mpol_bitmap want, mems, missing;
+	char dir[4096], root[2048], list[256] = "", allowed[256] = "";
+	int rc;
+
+	bitmap_clear(&want);
+	for (int i = 0; i < tg->plan.nnodes; i++)
+		bitmap_set(&want, tg->plan.nodes[i]);
+	rc = mpol_task_mems_allowed(tg->t.pid, &mems, err, errlen);
+	if (rc < 0)
+		return rc;
+	missing = want;
+	for (int n = bitmap_next(&want, 0); n >= 0; n = bitmap_next(&want, n + 1))
+		if (bitmap_test(&mems, n))
+			bitmap_unset(&missing, n);
+	if (bitmap_empty(&missing))
+		return 0;
+	bitmap_format_list(&missing, list, sizeof(list));
+	bitmap_format_list(&mems, allowed, sizeof(allowed));
+	if (!a->grow_cpuset)
+		return mpol_fail(err, errlen, EPERM,
+				 "its cpuset allows nodes %s only, the plan also wants %s: give --grow-cpuset to add "
+				 "them to the job's cpuset.mems, or a --spec without them", allowed, list);
+	rc = mpol_cpuset_dir(tg->t.pid, a->c.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
+	if (rc == 0)
+		rc = mpol_cpuset_grow(root, dir, &want, a->dry_run, tg->cpuset, &tg->ncpuset, err, errlen);
+	for (int i = 0; i < tg->ncpuset; i++)
+		log_action("%s %s from %s to %s", a->dry_run ? "would widen" : "widened", tg->cpuset[i].path,
+			   tg->cpuset[i].before, tg->cpuset[i].after);
+	return rc;
+}
+
 static void rebalance_one(const struct args *a, const struct mpol_topology *topo, enum mpol_backend backend,
 			  pid_t pid, uint64_t expect_start, struct target *tg)
 {
@@ -390,6 +437,13 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 	if (rc < 0) {
 		tg->rc = rc;
 		snprintf(tg->why, sizeof(tg->why), "no plan for process %d (%s): %s", (int)pid, tg->t.comm, err);
+		log_action("%s", tg->why);
+		goto out;
+	}
+	rc = allow_plan_nodes(a, tg, err, sizeof(err));
+	if (rc < 0) {
+		tg->rc = rc;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s): %s", (int)pid, tg->t.comm, err);
 		log_action("%s", tg->why);
 		goto out;
 	}
@@ -520,6 +574,9 @@ static void print_text(const struct args *a, const char *why, const struct targe
 		mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
 		printf("pid %d (%s): spec %s -> nodes %s weights %s%s\n", (int)tg->t.pid, tg->t.comm, tg->spec_text,
 		       nodes, weights, r->exited ? " (exited during the run)" : "");
+		for (int c = 0; c < tg->ncpuset; c++)
+			printf("  cpuset: %s %s -> %s%s\n", tg->cpuset[c].path, tg->cpuset[c].before, tg->cpuset[c].after,
+			       a->dry_run ? " (would be written)" : "");
 		print_counts("before", r->before, r->max_node);
 		print_counts("target", r->target, r->max_node);
 		if (!a->dry_run)
@@ -594,6 +651,19 @@ static int print_json(const struct args *a, enum mpol_backend backend, const cha
 		json_object_object_add(nm, "other", json_object_new_int64((int64_t)r->other));
 		json_object_object_add(t, "not_moved", nm);
 		json_object_object_add(t, "regions", json_object_new_int(r->regions));
+		if (tg->ncpuset) {
+			json_object *cs = json_object_new_array();
+
+			for (int c = 0; c < tg->ncpuset; c++) {
+				json_object *one = json_object_new_object();
+
+				json_object_object_add(one, "file", json_object_new_string(tg->cpuset[c].path));
+				json_object_object_add(one, "before", json_object_new_string(tg->cpuset[c].before));
+				json_object_object_add(one, "after", json_object_new_string(tg->cpuset[c].after));
+				json_object_array_add(cs, one);
+			}
+			json_object_object_add(t, "cpuset", cs);
+		}
 		json_object_object_add(t, "seconds", json_object_new_double(r->seconds));
 		if (r->note[0])
 			json_object_object_add(t, "note", json_object_new_string(r->note));

@@ -152,6 +152,50 @@ else
 			t_fail "rebalance: a process that is gone is skipped cleanly" "exit $rc: $out"
 	fi
 
+	# --- a plan naming nodes outside the task's cpuset: a four-node fixture topology
+	# (--fsroot) against this host's real cpuset (node 0 only)
+	fx=$here/../fixtures/two-socket-cxl
+	rb_hold cs 8
+	if [ -d "$fx/sys" ] && [ -n "$RB_PID" ]; then
+		out=$("$MPOLCTL" rebalance --pid "$RB_PID" --fsroot "$fx" --dry-run 2>&1); rc=$?
+		[ $rc -eq 1 ] && grep -q "its cpuset allows nodes 0 only, the plan also wants .*give --grow-cpuset" <<<"$out" &&
+			t_pass "rebalance: plan nodes outside the task's cpuset are refused, naming --grow-cpuset" ||
+			t_fail "rebalance: plan nodes outside the task's cpuset are refused, naming --grow-cpuset" "exit $rc: $out"
+		# --grow-cpuset: the holder in a cgroup of its own; a fake tree mirrors its path.
+		cg=mpol-rb-$$
+		if grep -q ':cpuset:' /proc/self/cgroup; then real=/sys/fs/cgroup/cpuset; else real=/sys/fs/cgroup; fi
+		[ -d /sys/fs/cgroup/unified ] && ! grep -q ':cpuset:' /proc/self/cgroup && real=/sys/fs/cgroup/unified
+		if [ "$(id -u)" -eq 0 ] && mkdir "$real/$cg" 2>/dev/null; then
+			[ -f "$real/$cg/cpuset.cpus" ] && cat "$real/cpuset.cpus" >"$real/$cg/cpuset.cpus" 2>/dev/null
+			[ -f "$real/$cg/cpuset.mems" ] && echo 0 >"$real/$cg/cpuset.mems" 2>/dev/null
+			echo "$RB_PID" >"$real/$cg/cgroup.procs"
+			fake=$RB_TMP/fake
+			cp -a "$fx" "$fake"
+			mkdir -p "$fake$real/$cg"
+			echo 0 >"$fake$real/$cg/cpuset.mems"
+			"$MPOLCTL" rebalance --pid "$RB_PID" --fsroot "$fake" --grow-cpuset --dry-run --json \
+				>"$RB_TMP/grow.json" 2>"$RB_TMP/grow.err"; rc=$?
+			file=$(rb_json "$RB_TMP/grow.json" '.tasks[0].cpuset[0].file')
+			change="$(rb_json "$RB_TMP/grow.json" '.tasks[0].cpuset[0].before') -> $(rb_json "$RB_TMP/grow.json" '.tasks[0].cpuset[0].after')"
+			if [ $rc -eq 0 ] && [ "$file" = "$fake$real/$cg/cpuset.mems" ] && [[ $change =~ ^0\ -\>\ 0[-,][0-9] ]] &&
+				[ "$(cat "$fake$real/$cg/cpuset.mems")" = 0 ] && grep -q "would widen" "$RB_TMP/grow.err"; then
+				t_pass "rebalance --grow-cpuset --dry-run: the job's cpuset.mems would widen ($change), nothing written"
+			else
+				t_fail "rebalance --grow-cpuset --dry-run: the job's cpuset.mems would widen, nothing written" \
+					"exit $rc file '$file' change '$change': $(cat "$RB_TMP/grow.json" "$RB_TMP/grow.err")"
+			fi
+			echo "$RB_PID" >"$real/cgroup.procs"
+			kill "$RB_PID" 2>/dev/null
+			wait "$RB_PID" 2>/dev/null
+			rmdir "$real/$cg"
+		else
+			t_skip "rebalance --grow-cpuset --dry-run: the job's cpuset.mems would widen" "needs root to make a cgroup"
+		fi
+	else
+		t_fail "rebalance: plan nodes outside the task's cpuset" "fixture $fx missing or the holder did not start"
+	fi
+	kill "$RB_PID" 2>/dev/null
+
 	# --- a user rebalancing their own process
 	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$RB_HOLD" 16 0 >"$RB_TMP/user.out" 2>&1 &

@@ -13,11 +13,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cpuset.h"
 #include "error.h"
 #include "hotplug.h"
 #include "job_pids.h"
@@ -391,6 +393,88 @@ static void test_hotplug_burst_settles(void **state)
 	close(sv[1]);
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *read_file(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return "<missing>";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/* Explicit lists widen parents first, an inheriting (empty) one is left alone, the
+ * root is never written, a dry run writes nothing, a malformed list is an error. */
+static void test_cpuset_grow(void **state)
+{
+	char root[] = "/tmp/test_cpuset.XXXXXX", dir[512], path[512];
+	struct mpol_cpuset_change ch[MPOL_CPUSET_MAX_CHANGES];
+	struct mpol_bitmap nodes;
+	char err[MPOL_ERRLEN];
+	int n;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/slurm/job_7/step_0", root);
+	snprintf(path, sizeof(path), "%s/slurm", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/slurm/job_7", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/cpuset.mems", root);
+	write_file(path, "0-2\n");
+	snprintf(path, sizeof(path), "%s/slurm/cpuset.mems", root);
+	write_file(path, "\n");
+	snprintf(path, sizeof(path), "%s/slurm/job_7/cpuset.mems", root);
+	write_file(path, "0-2\n");
+	snprintf(path, sizeof(path), "%s/slurm/job_7/step_0/cpuset.mems", root);
+	write_file(path, "0,2\n");
+	bitmap_clear(&nodes);
+	bitmap_set(&nodes, 0);
+	bitmap_set(&nodes, 2);
+	bitmap_set(&nodes, 3);
+
+	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, true, ch, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(read_file(path), "0,2");
+	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(ch[0].path, "job_7/cpuset.mems"));
+	assert_string_equal(ch[0].before, "0-2");
+	assert_string_equal(ch[0].after, "0-3");
+	assert_non_null(strstr(ch[1].path, "step_0/cpuset.mems"));
+	assert_string_equal(ch[1].after, "0,2-3");
+	assert_string_equal(read_file(path), "0,2-3");
+	snprintf(path, sizeof(path), "%s/slurm/cpuset.mems", root);
+	assert_string_equal(read_file(path), "");
+	snprintf(path, sizeof(path), "%s/cpuset.mems", root);
+	assert_string_equal(read_file(path), "0-2");
+	/* Already wide enough: nothing to do. */
+	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	snprintf(path, sizeof(path), "%s/slurm/job_7/cpuset.mems", root);
+	write_file(path, "zero\n");
+	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a node list"));
+	assert_int_equal(mpol_cpuset_grow(root, "/elsewhere", &nodes, false, ch, &n, err, sizeof(err)), -EINVAL);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_listpids_parse),
 		cmocka_unit_test(test_uevent_parse),
 		cmocka_unit_test(test_hotplug_burst_settles),
+		cmocka_unit_test(test_cpuset_grow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,148 @@
+/* cpuset.c - a task's allowed memory nodes and growing its cpuset (see cpuset.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cpuset.h"
+#include "error.h"
+#include "sysfs.h"
+
+int mpol_task_mems_allowed(pid_t pid, struct mpol_bitmap *mems, char *err, size_t errlen)
+{
+	char path[64], line[4096];
+	FILE *f;
+	int rc = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return mpol_fail(err, errlen, errno == ENOENT ? ESRCH : errno, "cannot read %s: %s", path,
+				 strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Mems_allowed_list:", 18))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		rc = bitmap_parse_list(line + 18, MPOL_MAX_NODES, mems, err, errlen);
+		break;
+	}
+	fclose(f);
+	if (rc == -ENOENT)
+		return mpol_fail(err, errlen, ENOENT, "%s has no Mems_allowed_list (a kernel without cpusets?)", path);
+	return rc;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, char *root, size_t rootlen,
+		    char *err, size_t errlen)
+{
+	char path[64], line[4096], v1[4096] = "", v2[4096] = "", v2root[2048];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return mpol_fail(err, errlen, errno == ENOENT ? ESRCH : errno, "cannot read %s: %s", path,
+				 strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *ctrl = strchr(line, ':'), *cg = ctrl ? strchr(ctrl + 1, ':') : NULL;
+
+		if (!cg)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		*cg++ = '\0';
+		ctrl++;
+		if (!strcmp(line, "0") && !*ctrl)
+			snprintf(v2, sizeof(v2), "%s", cg);
+		else if (strstr(ctrl, "cpuset"))  /* "cpuset" or a co-mounted "cpu,cpuset" list */
+			snprintf(v1, sizeof(v1), "%s", cg);
+	}
+	fclose(f);
+	if (*v1) {
+		rc = mpol_fs_path(fsroot, root, rootlen, "/sys/fs/cgroup/cpuset");
+		if (rc == 0)
+			rc = mpol_fs_path(fsroot, dir, dirlen, "/sys/fs/cgroup/cpuset%s", v1);
+	} else if (*v2) {
+		/* A hybrid system mounts v2 at /sys/fs/cgroup/unified. */
+		rc = mpol_fs_path(fsroot, v2root, sizeof(v2root), "/sys/fs/cgroup/unified");
+		if (rc == 0 && !is_dir(v2root))
+			rc = mpol_fs_path(fsroot, v2root, sizeof(v2root), "/sys/fs/cgroup");
+		if (rc == 0)
+			rc = snprintf(root, rootlen, "%s", v2root) >= (int)rootlen ? -ENAMETOOLONG : 0;
+		if (rc == 0)
+			rc = snprintf(dir, dirlen, "%s%s", v2root, v2) >= (int)dirlen ? -ENAMETOOLONG : 0;
+	} else {
+		return mpol_fail(err, errlen, ENOENT, "process %d is in no cgroup with a cpuset", (int)pid);
+	}
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "the cgroup path of process %d is too long", (int)pid);
+	return 0;
+}
+
+/* One directory: widen its explicit cpuset.mems when it lacks a node. */
+static int grow_one(const char *cgdir, const struct mpol_bitmap *nodes, bool dry_run,
+		    struct mpol_cpuset_change *changes, int *nchanges, char *err, size_t errlen)
+{
+	struct mpol_cpuset_change c;
+	struct mpol_bitmap mems, want;
+	int rc;
+
+	if (snprintf(c.path, sizeof(c.path), "%s/cpuset.mems", cgdir) >= (int)sizeof(c.path))
+		return mpol_fail(err, errlen, ENAMETOOLONG, "cgroup path too long: %s", cgdir);
+	rc = mpol_read_text(c.path, c.before, sizeof(c.before));
+	if (rc == -ENOENT || (rc == 0 && !c.before[0]))
+		return 0;      /* no cpuset here, or an empty list that inherits */
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "cannot read %s: %s", c.path, strerror(-rc));
+	rc = bitmap_parse_list(c.before, MPOL_MAX_NODES, &mems, err, errlen);
+	if (rc < 0)
+		return mpol_fail(err, errlen, EINVAL, "%s holds '%s', not a node list", c.path, c.before);
+	want = mems;
+	bitmap_or(&want, nodes);
+	if (bitmap_equal(&want, &mems))
+		return 0;
+	bitmap_format_list(&want, c.after, sizeof(c.after));
+	if (!dry_run) {
+		rc = mpol_write_text(c.path, c.after);
+		if (rc < 0)
+			return mpol_fail(err, errlen, -rc, "writing '%s' to %s failed: %s%s", c.after, c.path,
+					 strerror(-rc), rc == -EINVAL ? " (a parent cpuset does not allow those nodes)" : "");
+	}
+	if (*nchanges < MPOL_CPUSET_MAX_CHANGES)
+		changes[(*nchanges)++] = c;
+	return 0;
+}
+
+int mpol_cpuset_grow(const char *root, const char *dir, const struct mpol_bitmap *nodes, bool dry_run,
+		     struct mpol_cpuset_change *changes, int *nchanges, char *err, size_t errlen)
+{
+	size_t rootlen = strlen(root), len = strlen(dir);
+	char path[4096];
+
+	*nchanges = 0;
+	while (len > rootlen && dir[len - 1] == '/')
+		len--;
+	if (strncmp(dir, root, rootlen) || len >= sizeof(path))
+		return mpol_fail(err, errlen, EINVAL, "%s is not below the cgroup root %s", dir, root);
+	/* The root cpuset belongs to the kernel: it follows hotplug by itself. */
+	/* Parents first: each '/' after the root ends an ancestor, then dir itself. */
+	for (size_t i = rootlen + 1; i <= len; i++) {
+		int rc;
+
+		if (i < len && dir[i] != '/')
+			continue;
+		memcpy(path, dir, i);
+		path[i] = '\0';
+		rc = grow_one(path, nodes, dry_run, changes, nchanges, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
