@@ -1,6 +1,9 @@
 /* page-hold - a process with touched memory for the rebalance tests.
  *
- *   page-hold TOUCH_MIB [RESERVE_MIB]
+ *   page-hold TOUCH_MIB [RESERVE_MIB [STATIC_NODES]]
+ * With STATIC_NODES ("0,3") it first sets its own policy to weighted interleave
+ * over those nodes with MPOL_F_STATIC_NODES (the mask may name nodes without
+ * memory: the kernel keeps it and uses the nodes that have memory), then
  * maps TOUCH_MIB MiB of private anonymous memory with base pages (MADV_NOHUGEPAGE),
  * writes a pattern into every page, maps RESERVE_MIB MiB more that it never touches
  * (a long, cheap walk for the tests that need one), prints "ready PID" and waits.
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t check_requested;
@@ -20,6 +24,29 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	check_requested = 1;
+}
+
+#define WEIGHTED_INTERLEAVE 6
+#define F_STATIC_NODES (1 << 15)
+
+static void set_static_policy(const char *list)
+{
+	unsigned long mask[16] = { 0 };
+	char *end;
+
+	for (const char *p = list; *p; p = *end ? end + 1 : end) {
+		long n = strtol(p, &end, 10);
+
+		if (end == p || n < 0 || n >= 1024 || (*end && *end != ',')) {
+			fprintf(stderr, "page-hold: bad node list '%s'\n", list);
+			exit(2);
+		}
+		mask[n / 64] |= 1UL << (n % 64);
+	}
+	if (syscall(SYS_set_mempolicy, WEIGHTED_INTERLEAVE | F_STATIC_NODES, mask, 1025UL) != 0) {
+		perror("page-hold: set_mempolicy");
+		exit(1);
+	}
 }
 
 static void *map(size_t len)
@@ -41,12 +68,14 @@ int main(int argc, char **argv)
 	uint64_t *mem;
 	sigset_t none;
 
-	if (argc < 2 || argc > 3 || atol(argv[1]) <= 0 || (argc == 3 && atol(argv[2]) < 0)) {
-		fprintf(stderr, "usage: page-hold TOUCH_MIB [RESERVE_MIB]\n");
+	if (argc < 2 || argc > 4 || atol(argv[1]) <= 0 || (argc >= 3 && atol(argv[2]) < 0)) {
+		fprintf(stderr, "usage: page-hold TOUCH_MIB [RESERVE_MIB [STATIC_NODES]]\n");
 		return 2;
 	}
+	if (argc == 4)
+		set_static_policy(argv[3]);
 	touch = (size_t)atol(argv[1]) << 20;
-	if (argc == 3)
+	if (argc >= 3)
 		reserve = (size_t)atol(argv[2]) << 20;
 	mem = map(touch);
 	for (size_t off = 0; off < touch; off += page)
