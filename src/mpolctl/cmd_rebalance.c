@@ -35,7 +35,6 @@
 enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC, OPT_STATEDIR,
        OPT_PMBIND_NR, OPT_BATCH, OPT_GROW_CPUSET };
 
-#define SPANK_OPTION_ENV "_SLURM_SPANK_OPTION_mem_interleave_mem_interleave"
 #define MAX_PIDS 4096
 
 static volatile sig_atomic_t stop_requested;
@@ -69,8 +68,8 @@ static void usage(FILE *out)
 		"  --backend B         auto (default): process_mbind when configured and confirmed,\n"
 		"                      else move_pages; migrate_pages only empties nodes left out\n"
 		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
-		"  --spec SPEC         the target, as --mem-interleave takes it (default: the task's\n"
-		"                      own request, else 'weighted')\n"
+		"  --spec SPEC         the target, as --mem-interleave takes it (default: the mode\n"
+		"                      the plugin applied to the task, else 'weighted')\n"
 		"  --statedir DIR      the weights lease directory (default " MPOL_DEFAULT_STATEDIR ")\n"
 		"  --grow-cpuset       when the plan names nodes the task's cpuset does not allow (a\n"
 		"                      hot-added node, Slurm's explicit cpuset.mems), add them to the\n"
@@ -276,7 +275,10 @@ struct target {
 	struct mpol_rebalance_result r;
 };
 
-/* The spec a task is rebalanced to: --spec, else what it asked Slurm for. */
+/* The spec a task is rebalanced to: --spec, else the mode the plugin applied to it
+ * (SLURM_MEM_INTERLEAVE_MODE; slurmstepd removes the option's own variable from the
+ * task's environment, so a nodes= restriction is not known here), else for --pid
+ * "weighted". */
 static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, char *why, size_t whylen)
 {
 	char mode[64];
@@ -285,9 +287,6 @@ static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, ch
 		snprintf(text, len, "%s", a->spec);
 		return 0;
 	}
-	task_env(pid, SPANK_OPTION_ENV, text, len);
-	if (*text)
-		return 0;
 	task_env(pid, "SLURM_MEM_INTERLEAVE_MODE", mode, sizeof(mode));
 	if (!*mode && a->npids) {
 		snprintf(text, len, "weighted");
