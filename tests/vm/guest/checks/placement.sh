@@ -79,5 +79,7 @@ for i in $VM_NODES; do
 done
 
 # Plain interleave asked for: one page per node whatever the kernel.
-launch_check interleave-mode interleave "$(socket_nodes 0 | tr ' ' ',')" "" \
+list=$(socket_nodes 0 | tr ' ' ',')
+launch_check interleave-mode interleave "$list" "" \
 	"$(for n in $(socket_nodes 0); do printf '%s:1 ' $n; done)" --cpus "$(nth 0 $VM_NODE_CPUS)" --spec interleave
+expect_eq interleave-mode-policy "interleave:$list" "$(cat /tmp/launch.policy)" "numa_maps policy"
