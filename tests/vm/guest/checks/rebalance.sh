@@ -123,6 +123,7 @@ expect_eq rerun-moves-nothing "0 0" "$(jq-get .tasks[0].minimum </tmp/rb2.json) 
 # node 3, the cpuset rebind at hotplug widens it (doc/admin-guide.md, hotplug).
 new=$(signal_counts main "$PID" USR2 1)
 pol=$(sed -n 's/^policy region=1 //p' /tmp/main.out | tail -n 1)
+echo "## region touched after the hot-add: $new, policy $pol"
 case " $new " in
 *" N$hp="*) pass new-allocations-reach-node$hp ;;
 *) fail new-allocations-reach-node$hp "a region touched after the hot-add landed on $new under policy '$pol': the task's policy does not name node $hp (launch with MPOL_F_STATIC_NODES over the socket's possible nodes)" ;;
