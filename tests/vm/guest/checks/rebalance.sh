@@ -5,7 +5,8 @@
 # is hot-added to node 3, and `mpolctl rebalance --pid` brings the running process to
 # the new plan over 0, 2 and 3: per-node pages within 1% of the new weights (counted
 # by mpolctl and, independently, by the toucher itself), pages moved <= 1.02 x the
-# minimum, a second run moves nothing, a dry run moves nothing. Then what happens to
+# minimum, a second run moves nothing, a dry run moves nothing; `mpolctl watch` does the
+# same for a job on socket 1 by itself after the hot-add. Then what happens to
 # new allocations, a process exiting mid-rebalance (SIGKILL during a rate-limited
 # run), and a recycled pid (ns_last_pid) that a --job rebalance must leave alone.
 . /checks/lib.sh
@@ -66,11 +67,50 @@ case " $start " in
 *) fail toucher-on-0-and-2 "pages of the toucher: $start" ;;
 esac
 
+# mpolctl watch, started before the hot-add, rebalances a job on socket 1 (whose plan
+# gains node 3) by itself once the burst of uevents has settled. A fake scontrol names
+# the job's task; the task says it asked for weighted interleave, as the plugin's do.
+mkdir -p /tmp/bin
+printf '#!/bin/sh\ncat /tmp/listpids\n' >/tmp/bin/scontrol
+chmod +x /tmp/bin/scontrol
+cpus1=$(nth 1 $VM_NODE_CPUS)
+SLURM_JOB_ID=78 SLURM_MEM_INTERLEAVE_MODE=weighted mpol-launch --cpus "$cpus1" -- page-touch $MIB --hold >/tmp/job.out 2>&1 &
+wait_for /tmp/job.out '^ready'
+JPID=$(sed -n 's/^ready //p' /tmp/job.out)
+printf 'PID JOBID STEPID LOCALID GLOBALID\n%s 78 0 0 0\n' "$JPID" >/tmp/listpids
+PATH=/tmp/bin:$PATH mpolctl watch --once --settle 2 >/tmp/watch.log 2>&1 &
+WPID=$!
+wait_for /tmp/watch.log 'listening for memory'
+
 if ! hotplug "$hp" 1024; then
 	fail qmp-hot-add "1 GiB hot-added to node$hp never came online"
 	kill "$PID"
 	exit 0
 fi
+
+t=0
+while kill -0 $WPID 2>/dev/null && [ $t -lt 600 ]; do t=$((t + 1)); usleep 100000; done
+if kill -0 $WPID 2>/dev/null; then
+	kill $WPID
+	fail watch-rebalances-the-job "mpolctl watch did not finish a round within 60 s: $(tail -n 5 /tmp/watch.log)"
+elif [ -z "$JPID" ]; then
+	fail watch-rebalances-the-job "the job's page-touch did not start: $(cat /tmp/job.out)"
+else
+	cat /tmp/watch.log
+	plan=$(sed -n 's/.*(page-touch): spec weighted -> nodes \([0-9,]*\) weights \([0-9:]*\).*/\1 \2/p' /tmp/watch.log | head -n 1)
+	jnodes=$(echo "${plan% *}" | tr ',' ' ')
+	jcounts=$(signal_counts job "$JPID" USR1 0)
+	case " $jnodes " in
+	*" $hp "*)
+		cmp=$(counts_ratio_ok "$jcounts" "$(pair_weights "$jnodes" "${plan#* }")") &&
+			pass watch-rebalances-the-job ||
+			fail watch-rebalances-the-job "after the watch's round: $jcounts vs plan $plan: $cmp" ;;
+	*) fail watch-rebalances-the-job "the watch's rebalance did not plan node $hp: '$plan' ($(tail -n 8 /tmp/watch.log | tr '\n' ' '))" ;;
+	esac
+	grep -q "memory hotplug burst: .* memory blocks online" /tmp/watch.log && pass watch-once-per-burst ||
+		fail watch-once-per-burst "$(cat /tmp/watch.log)"
+fi
+kill "$JPID" 2>/dev/null
 
 # A dry run plans the minimum and moves nothing.
 if mpolctl rebalance --pid "$PID" --spec "$spec" --dry-run --json >/tmp/dry.json 2>/tmp/dry.err; then
@@ -148,9 +188,6 @@ fi
 
 # A recycled pid: job 77's task exits and an unrelated process gets its pid; a --job
 # rebalance (a fake scontrol names the old pid) must leave the newcomer alone.
-mkdir -p /tmp/bin
-printf '#!/bin/sh\ncat /tmp/listpids\n' >/tmp/bin/scontrol
-chmod +x /tmp/bin/scontrol
 SLURM_JOB_ID=77 SLURM_MEM_INTERLEAVE_MODE=weighted page-touch 8 --hold >/tmp/old.out 2>&1 &
 old=$!
 wait_for /tmp/old.out '^ready'
