@@ -394,14 +394,14 @@ static int allow_plan_nodes(const struct args *a, struct target *tg, char *err, 
 }
 
 static void rebalance_one(const struct args *a, const struct mpol_topology *topo, enum mpol_backend backend,
-			  pid_t pid, uint64_t expect_start, struct target *tg)
+			  pid_t pid, struct target *tg)
 {
 	struct mpol_rebalance_opts o;
 	char err[MPOL_ERRLEN], weights[256] = "", nodes[256] = "";
 	int rc;
 
 	memset(tg, 0, sizeof(*tg));
-	rc = mpol_task_pin(pid, expect_start, &tg->t, tg->why, sizeof(tg->why));
+	rc = mpol_task_pin(pid, 0, &tg->t, tg->why, sizeof(tg->why));
 	if (rc == -ESRCH || rc == -ESTALE) {
 		tg->rc = 1;
 		log_action("pid %d skipped: %s", (int)pid, tg->why);
@@ -482,8 +482,7 @@ out:
 }
 
 /* A job holding the lease gets the new plans' weights, under its existing journal. */
-static int update_lease(const struct args *a, const struct mpol_topology *topo, const struct target *tgs,
-			int n, char *msg, size_t msglen)
+static int update_lease(const struct args *a, const struct target *tgs, int n, char *msg, size_t msglen)
 {
 	struct mpol_lease_state st;
 	struct mpol_wi_table want;
@@ -525,7 +524,6 @@ static int update_lease(const struct args *a, const struct mpol_topology *topo, 
 	}
 	snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights were rewritten to the new plan", a->job_id);
 	log_action("%s", msg);
-	(void)topo;
 	return 0;
 }
 
@@ -726,7 +724,7 @@ int cmd_rebalance(int argc, char **argv)
 
 		if (a->job && jp[i].job != a->job_id)
 			continue;
-		rebalance_one(a, &topo, backend, pid, 0, &tgs[n]);
+		rebalance_one(a, &topo, backend, pid, &tgs[n]);
 		if (tgs[n].rc < 0 || tgs[n].r.interrupted)
 			status = 1;
 		n++;
@@ -735,7 +733,7 @@ int cmd_rebalance(int argc, char **argv)
 		fprintf(stderr, "mpolctl rebalance: out of memory\n");
 		status = 1;
 	} else {
-		if (update_lease(a, &topo, tgs, n, lease, sizeof(lease)) < 0)
+		if (update_lease(a, tgs, n, lease, sizeof(lease)) < 0)
 			status = 1;
 		if (stop_requested)
 			status = 1;

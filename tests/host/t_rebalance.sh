@@ -310,6 +310,43 @@ else
 		t_fail "rebalance --job: start the job's page holders" "$(cat "$RB_TMP/job.out" "$RB_TMP/nojob.out")"
 	fi
 
+	# --- a job holding the weights lease gets its weights rewritten under its journal:
+	# a fixture tree with sysfs weights (--fsroot), a journal naming a live holder
+	fx=$here/../fixtures/linux-7.3-after-hotplug
+	rb_hold lease 8 0 SLURM_JOB_ID=77 SLURM_STEP_ID=0 SLURM_MEM_INTERLEAVE_MODE=weighted
+	if [ -n "$RB_PID" ] && [ -d "$fx/sys/kernel/mm/mempolicy/weighted_interleave" ]; then
+		fake=$RB_TMP/lease-fs
+		cp -a "$fx" "$fake"
+		wi=$fake/sys/kernel/mm/mempolicy/weighted_interleave
+		echo 9 >"$wi/node0"
+		start=$(sed 's/.*) //' "/proc/$RB_PID/stat" | cut -d' ' -f20)
+		mkdir -p "$RB_TMP/lease"
+		printf 'slurm-mempolicy lease v1\nowner job=77 step=0 uid=0 pid=%s start=%s\nsaved auto=1 0:3 1:3 2:1 3:1\n' \
+			"$RB_PID" "$start" >"$RB_TMP/lease/weights.journal"
+		cp "$RB_TMP/lease/weights.journal" "$RB_TMP/journal.before"
+		printf 'PID JOBID STEPID LOCALID GLOBALID\n%s 77 0 0 0\n' "$RB_PID" >"$RB_TMP/listpids"
+		rb_scontrol "$MPOLCTL" rebalance --job 77 --fsroot "$fake" --statedir "$RB_TMP/lease" --spec weighted,nodes=0 \
+			--json >"$RB_TMP/lease.json" 2>"$RB_TMP/lease.err"; rc=$?
+		w=$(rb_json "$RB_TMP/lease.json" '.tasks[0].weights[0]')
+		if [ $rc -eq 0 ] && [ "$(cat "$wi/node0")" = "$w" ] && [ "$w" != 9 ] &&
+			cmp -s "$RB_TMP/journal.before" "$RB_TMP/lease/weights.journal" &&
+			grep -q "holds the weights lease: its sysfs weights were rewritten" "$RB_TMP/lease.json"; then
+			t_pass "rebalance --job: the job's lease weights rewritten (node0 9 -> $w), its journal kept as it was"
+		else
+			t_fail "rebalance --job: the job's lease weights rewritten, its journal kept as it was" \
+				"exit $rc node0=$(cat "$wi/node0") plan weight '$w': $(cat "$RB_TMP/lease.json" "$RB_TMP/lease.err" "$RB_TMP/lease/weights.journal")"
+		fi
+		# A dry run says so and writes nothing.
+		echo 9 >"$wi/node0"
+		out=$(rb_scontrol "$MPOLCTL" rebalance --job 77 --fsroot "$fake" --statedir "$RB_TMP/lease" --spec weighted,nodes=0 --dry-run 2>&1); rc=$?
+		[ $rc -eq 0 ] && [ "$(cat "$wi/node0")" = 9 ] && grep -q "sysfs weights would be rewritten" <<<"$out" &&
+			t_pass "rebalance --job --dry-run: the lease weights are left alone" ||
+			t_fail "rebalance --job --dry-run: the lease weights are left alone" "exit $rc node0=$(cat "$wi/node0"): $out"
+		kill "$RB_PID" 2>/dev/null
+	else
+		t_fail "rebalance --job: lease" "holder did not start or fixture $fx has no weights"
+	fi
+
 	# --- a recycled pid: job 77's task exits and an unrelated process gets its pid
 	# (ns_last_pid in a private pid namespace); rebalance --job must leave it alone.
 	if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
