@@ -182,6 +182,7 @@ int mpol_pages_regions_parse(const char *text, struct mpol_region **regions, int
 {
 	struct mpol_region *r = NULL;
 	int n = 0, cap = 0, lineno = 0;
+	bool kept = false;             /* the last mapping header was appended to r */
 	const char *line = text;
 
 	*regions = NULL;
@@ -201,8 +202,21 @@ int mpol_pages_regions_parse(const char *text, struct mpol_region **regions, int
 		line = eol ? eol + 1 : NULL;
 		if (!*buf)
 			continue;
-		if (sscanf(buf, "%jx-%jx %7s %*s %*s %*s %n", &start, &end, perms, &used) < 3 ||
-		    strlen(perms) < 4 || end < start) {
+		if (sscanf(buf, "%jx-%jx %7s %*s %*s %*s %n", &start, &end, perms, &used) < 3) {
+			size_t key = strspn(buf, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_");
+			unsigned long long kb;
+
+			/* smaps: "Key: value" lines follow each mapping. A mapping with no
+			 * resident page costs a walk and moves nothing: drop it. */
+			if (sscanf(buf, "Rss: %llu kB", &kb) == 1 && kept && kb == 0)
+				n--;
+			if (key > 0 && buf[key] == ':') {
+				kept = kept && strncmp(buf, "Rss:", 4);
+				continue;
+			}
+		}
+		kept = false;
+		if (strlen(perms) < 4 || end < start) {
 			free(r);
 			return mpol_fail(err, errlen, EINVAL, "maps line %d is malformed: '%.80s'", lineno, buf);
 		}
@@ -224,6 +238,7 @@ int mpol_pages_regions_parse(const char *text, struct mpol_region **regions, int
 		r[n].start = (uintptr_t)start;
 		r[n].end = (uintptr_t)end;
 		n++;
+		kept = true;
 	}
 	*regions = r;
 	*nregions = n;
@@ -238,7 +253,7 @@ int mpol_pages_regions(pid_t pid, struct mpol_region **regions, int *nregions,
 	FILE *f, *mem;
 	int c, rc;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
 	f = fopen(path, "re");
 	if (!f) {
 		rc = errno;

@@ -67,13 +67,15 @@ int mpol_pmbind_apply(long nr, int pidfd, const struct mpol_region *regions, int
 		      int mode, const struct mpol_bitmap *nodes, char *err, size_t errlen);
 
 /*
- * mpol_pages_regions - the private anonymous mappings of pid with some access (from
- * /proc/PID/maps). *regions is malloc'ed; free it. -ESRCH when the process is gone.
+ * mpol_pages_regions - the private anonymous mappings of pid with some access and at
+ * least one resident page (from /proc/PID/smaps: a reserved but untouched mapping,
+ * however large, is not walked). *regions is malloc'ed; free it. -ESRCH when the
+ * process is gone.
  */
 int mpol_pages_regions(pid_t pid, struct mpol_region **regions, int *nregions,
 		       char *err, size_t errlen);
 
-/* Parse the text of a maps file the same way (for tests and other roots). */
+/* Parse the text of a smaps (or maps: no Rss, every mapping kept) file the same way. */
 int mpol_pages_regions_parse(const char *text, struct mpol_region **regions, int *nregions,
 			     char *err, size_t errlen);
 

@@ -126,6 +126,14 @@ static void test_regions_parse(void **state)
 	assert_int_equal(r[2].start, 0x7f0000300000);
 	assert_int_equal(r[3].start, 0x7ffc00000000);
 	free(r);
+	/* smaps: a mapping with no resident page is dropped, attribute lines skipped. */
+	assert_int_equal(mpol_pages_regions_parse(
+		"00e03000-00e24000 rw-p 00000000 00:00 0 [heap]\nSize: 132 kB\nRss: 0 kB\nVmFlags: rd wr\n"
+		"7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \nSize: 1024 kB\nRss: 8 kB\nAnonymous: 8 kB\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:02 17 /lib/x.so\nRss: 0 kB\n", &r, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].start, 0x7f0000000000);
+	free(r);
 	assert_int_equal(mpol_pages_regions_parse("", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(mpol_pages_regions_parse("zzz-1 rw-p\n", &r, &n, err, sizeof(err)), -EINVAL);
