@@ -502,10 +502,11 @@ int mpol_topology_read(const char *fsroot, struct mpol_topology *topo, char *err
 		if (!mem_known)
 			n->has_memory = n->mem_total_kb > 0;
 	}
-	if (!cpu_known || !mem_known)
-		if ((rc = add_warning(topo, "%s/has_%s is missing: guessed from each node's cpulist and meminfo",
-				      NODE_DIR, !cpu_known ? "cpu" : "memory")))
+	if (!cpu_known || !mem_known) {
+		mpol_fs_path(fsroot, path, sizeof(path), NODE_DIR "/has_%s", !cpu_known ? "cpu" : "memory");
+		if ((rc = add_warning(topo, "%s is missing: guessed from each node's cpulist and meminfo", path)))
 			goto fail;
+	}
 	if ((rc = read_tiers(topo)) || (rc = warn_no_bandwidth(topo)))
 		goto fail;
 	for (i = 0; i < topo->nnodes; i++)
