@@ -56,9 +56,10 @@ int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, cha
 
 		if (!cg)
 			continue;
+		/* "ID:CONTROLLERS:PATH"; v2 is "0::PATH". */
 		line[strcspn(line, "\n")] = '\0';
 		*cg++ = '\0';
-		ctrl++;
+		*ctrl++ = '\0';
 		if (!strcmp(line, "0") && !*ctrl)
 			snprintf(v2, sizeof(v2), "%s", cg);
 		else if (strstr(ctrl, "cpuset"))  /* "cpuset" or a co-mounted "cpu,cpuset" list */

@@ -6,7 +6,8 @@
 # the new plan over 0, 2 and 3: per-node pages within 1% of the new weights (counted
 # by mpolctl and, independently, by the toucher itself), pages moved <= 1.02 x the
 # minimum, a second run moves nothing, a dry run moves nothing; `mpolctl watch` does the
-# same for a job on socket 1 by itself after the hot-add. Then what happens to
+# same for a job on socket 1 by itself after the hot-add; a task in a cpuset with an
+# explicit cpuset.mems is refused until --grow-cpuset widens it. Then what happens to
 # new allocations, a process exiting mid-rebalance (SIGKILL during a rate-limited
 # run), and a recycled pid (ns_last_pid) that a --job rebalance must leave alone.
 . /checks/lib.sh
@@ -78,6 +79,20 @@ SLURM_JOB_ID=78 SLURM_MEM_INTERLEAVE_MODE=weighted mpol-launch --cpus "$cpus1" -
 wait_for /tmp/job.out '^ready'
 JPID=$(sed -n 's/^ready //p' /tmp/job.out)
 printf 'PID JOBID STEPID LOCALID GLOBALID\n%s 78 0 0 0\n' "$JPID" >/tmp/listpids
+# A task in a cgroup v2 cpuset with an explicit cpuset.mems (what Slurm writes with
+# ConstrainCores=yes): the hot-added node stays outside it until --grow-cpuset.
+CG=/sys/fs/cgroup
+[ -f $CG/cgroup.controllers ] || mount -t cgroup2 none $CG 2>/dev/null
+CPID=
+if echo +cpuset >$CG/cgroup.subtree_control 2>/dev/null && mkdir -p $CG/job_79 &&
+	echo "$(cat $NODES/has_memory)" >$CG/job_79/cpuset.mems; then
+	MAIN=$PID
+	touch_start cpuset
+	CPID=$PID
+	PID=$MAIN
+	[ -n "$CPID" ] && echo "$CPID" >$CG/job_79/cgroup.procs
+fi
+
 PATH=/tmp/bin:$PATH mpolctl watch --once --settle 2 >/tmp/watch.log 2>&1 &
 WPID=$!
 wait_for /tmp/watch.log 'listening for memory'
@@ -169,6 +184,36 @@ case " $new " in
 *) fail new-allocations-reach-node$hp "a region touched after the hot-add landed on $new under policy '$pol': the task's policy does not name node $hp (launch with MPOL_F_STATIC_NODES over the socket's possible nodes)" ;;
 esac
 kill "$PID"
+
+# The cpuset case: refused without --grow-cpuset, then the job's cpuset.mems widens.
+if [ -z "$CPID" ]; then
+	skip grow-cpuset "no cgroup v2 cpuset in this guest (mount or cpuset.mems failed)"
+else
+	before=$(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$CPID/status)
+	out=$(mpolctl rebalance --pid "$CPID" --spec "$spec" 2>&1)
+	rc=$?
+	case "$rc $out" in
+	"1 "*"its cpuset allows nodes $before only, the plan also wants $hp: give --grow-cpuset"*) pass cpuset-refused-without-grow ;;
+	*) fail cpuset-refused-without-grow "exit $rc: $out" ;;
+	esac
+	mpolctl rebalance --pid "$CPID" --spec "$spec" --grow-cpuset --json >/tmp/grow.json 2>/tmp/grow.err
+	rc=$?
+	after=$(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$CPID/status)
+	expect_eq grow-cpuset "0 $CG/job_79/cpuset.mems $before $(cat $CG/job_79/cpuset.mems) done" \
+		"$rc $(jq-get .tasks[0].cpuset[0].file </tmp/grow.json) $(jq-get .tasks[0].cpuset[0].before </tmp/grow.json) $(jq-get .tasks[0].cpuset[0].after </tmp/grow.json) $(jq-get .tasks[0].status </tmp/grow.json)" \
+		"exit, file, before, after, status ($(tail -n 3 /tmp/grow.err | tr '\n' ' '))"
+	case ",$after," in
+	*"$hp"*) pass cpuset-task-allowed-node$hp ;;
+	*) fail cpuset-task-allowed-node$hp "Mems_allowed_list of the task is '$after' after --grow-cpuset" ;;
+	esac
+	ratio=$(pair_weights "$(jq-get .tasks[0].nodes </tmp/grow.json | tr -d '[]' | tr ',' ' ')" \
+		"$(jq-get .tasks[0].weights </tmp/grow.json | tr -d '[]' | tr ',' ':')")
+	cmp=$(counts_ratio_ok "$(json_counts /tmp/grow.json after)" "$ratio") && pass cpuset-pages-match-weights ||
+		fail cpuset-pages-match-weights "$(json_counts /tmp/grow.json after) vs $ratio: $cmp"
+	kill "$CPID"
+	wait "$CPID" 2>/dev/null
+	rmdir $CG/job_79 2>/dev/null
+fi
 
 # A process exiting mid-rebalance: a slow run (1 MiB/s), the toucher killed meanwhile.
 touch_start exiting
