@@ -39,25 +39,25 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, char *root, size_t rootlen,
-		    char *err, size_t errlen)
+int mpol_cpuset_dir_parse(const char *text, const char *fsroot, char *dir, size_t dirlen, char *root,
+			  size_t rootlen, char *err, size_t errlen)
 {
-	char path[64], line[4096], v1[4096] = "", v2[4096] = "", v2root[2048];
-	FILE *f;
+	char line[4096], v1[4096] = "", v2[4096] = "", v2root[2048];
 	int rc;
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return mpol_fail(err, errlen, errno == ENOENT ? ESRCH : errno, "cannot read %s: %s", path,
-				 strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *ctrl = strchr(line, ':'), *cg = ctrl ? strchr(ctrl + 1, ':') : NULL;
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		size_t len = strcspn(p, "\n");
+		char *ctrl, *cg;
 
+		if (len >= sizeof(line))
+			continue;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		ctrl = strchr(line, ':');
+		cg = ctrl ? strchr(ctrl + 1, ':') : NULL;
 		if (!cg)
 			continue;
 		/* "ID:CONTROLLERS:PATH"; v2 is "0::PATH". */
-		line[strcspn(line, "\n")] = '\0';
 		*cg++ = '\0';
 		*ctrl++ = '\0';
 		if (!strcmp(line, "0") && !*ctrl)
@@ -65,7 +65,6 @@ int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, cha
 		else if (strstr(ctrl, "cpuset"))  /* "cpuset" or a co-mounted "cpu,cpuset" list */
 			snprintf(v1, sizeof(v1), "%s", cg);
 	}
-	fclose(f);
 	if (*v1) {
 		rc = mpol_fs_path(fsroot, root, rootlen, "/sys/fs/cgroup/cpuset");
 		if (rc == 0)
@@ -80,11 +79,24 @@ int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, cha
 		if (rc == 0)
 			rc = snprintf(dir, dirlen, "%s%s", v2root, v2) >= (int)dirlen ? -ENAMETOOLONG : 0;
 	} else {
-		return mpol_fail(err, errlen, ENOENT, "process %d is in no cgroup with a cpuset", (int)pid);
+		return mpol_fail(err, errlen, ENOENT, "the process is in no cgroup with a cpuset");
 	}
 	if (rc < 0)
-		return mpol_fail(err, errlen, -rc, "the cgroup path of process %d is too long", (int)pid);
+		return mpol_fail(err, errlen, -rc, "the process's cgroup path is too long");
 	return 0;
+}
+
+int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, char *root, size_t rootlen,
+		    char *err, size_t errlen)
+{
+	char path[64], text[16384];
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	rc = mpol_read_text(path, text, sizeof(text));
+	if (rc < 0)
+		return mpol_fail(err, errlen, rc == -ENOENT ? ESRCH : -rc, "cannot read %s: %s", path, strerror(-rc));
+	return mpol_cpuset_dir_parse(text, fsroot, dir, dirlen, root, rootlen, err, errlen);
 }
 
 /* One directory: widen its explicit cpuset.mems when it lacks a node. */

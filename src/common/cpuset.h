@@ -37,6 +37,10 @@ int mpol_task_mems_allowed(pid_t pid, struct mpol_bitmap *mems, char *err, size_
 int mpol_cpuset_dir(pid_t pid, const char *fsroot, char *dir, size_t dirlen, char *root, size_t rootlen,
 		    char *err, size_t errlen);
 
+/* The same from the text of a /proc/PID/cgroup file. */
+int mpol_cpuset_dir_parse(const char *text, const char *fsroot, char *dir, size_t dirlen, char *root,
+			  size_t rootlen, char *err, size_t errlen);
+
 /*
  * mpol_cpuset_grow - add `nodes` to every explicit cpuset.mems from below root down to
  * dir that lacks one of them, parents first (a child may not exceed its parent in

@@ -483,6 +483,28 @@ static void test_cpuset_grow(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* /proc/PID/cgroup: the v1 cpuset hierarchy wins, else the v2 path (no fake tree:
+ * /sys/fs/cgroup/unified is absent, so v2 is at /sys/fs/cgroup). */
+static void test_cpuset_dir_parse(void **state)
+{
+	char dir[4096], root[2048], err[MPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(mpol_cpuset_dir_parse("0::/system.slice/slurmstepd.scope/job_7/step_0/user/task_0\n",
+					       "/nonexistent", dir, sizeof(dir), root, sizeof(root), err, sizeof(err)), 0);
+	assert_string_equal(root, "/nonexistent/sys/fs/cgroup");
+	assert_string_equal(dir, "/nonexistent/sys/fs/cgroup/system.slice/slurmstepd.scope/job_7/step_0/user/task_0");
+	assert_int_equal(mpol_cpuset_dir_parse("12:memory:/x\n4:cpu,cpuset:/slurm/uid_0/job_7/step_0\n0::/\n",
+					       "/r", dir, sizeof(dir), root, sizeof(root), err, sizeof(err)), 0);
+	assert_string_equal(root, "/r/sys/fs/cgroup/cpuset");
+	assert_string_equal(dir, "/r/sys/fs/cgroup/cpuset/slurm/uid_0/job_7/step_0");
+	assert_int_equal(mpol_cpuset_dir_parse("3:memory:/x\n", NULL, dir, sizeof(dir), root, sizeof(root), err,
+					       sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no cgroup with a cpuset"));
+	assert_int_equal(mpol_cpuset_dir_parse("garbage\n", NULL, dir, sizeof(dir), root, sizeof(root), err,
+					       sizeof(err)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_uevent_parse),
 		cmocka_unit_test(test_hotplug_burst_settles),
 		cmocka_unit_test(test_cpuset_grow),
+		cmocka_unit_test(test_cpuset_dir_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
