@@ -1,2 +1,359 @@
-/* plan.c - to be written */
+/* plan.c - per-initiator node sets and weights (see plan.h for the choices made). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
 #include "plan.h"
+
+void mpol_plan_opts_default(struct mpol_plan_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->algorithm = MPOL_ALGO_OPTIMAL;
+	opts->scope = MPOL_SCOPE_SOCKET;
+	opts->weight = mpol_weight_opts_default();
+}
+
+const char *mpol_algorithm_name(enum mpol_algorithm a)
+{
+	return a == MPOL_ALGO_KERNEL ? "kernel" : "optimal";
+}
+
+const char *mpol_scope_name(enum mpol_scope s)
+{
+	return s == MPOL_SCOPE_ALL ? "all" : "socket";
+}
+
+static void memory_nodes(const struct mpol_topology *topo, struct mpol_bitmap *out)
+{
+	bitmap_clear(out);
+	for (int i = 0; i < topo->nnodes; i++)
+		if (topo->nodes[i].has_memory)
+			bitmap_set(out, topo->nodes[i].id);
+}
+
+static void add_note(struct mpol_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_note(struct mpol_plan *plan, const char *fmt, ...)
+{
+	size_t used = strlen(plan->notes);
+	va_list ap;
+
+	if (used + 2 >= sizeof(plan->notes))
+		return;
+	if (used)
+		plan->notes[used++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(plan->notes + used, sizeof(plan->notes) - used, fmt, ap);
+	va_end(ap);
+}
+
+static void add_left_out(struct mpol_plan *plan, int node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_left_out(struct mpol_plan *plan, int node, const char *fmt, ...)
+{
+	const int max = (int)(sizeof(plan->left_out) / sizeof(plan->left_out[0]));
+	struct mpol_left_out *l;
+	va_list ap;
+
+	if (plan->nleft_out >= max)
+		return;
+	l = &plan->left_out[plan->nleft_out++];
+	l->node = node;
+	va_start(ap, fmt);
+	vsnprintf(l->reason, sizeof(l->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* Every named node must be online with memory. */
+static int check_named(const struct mpol_topology *topo, const struct mpol_bitmap *named,
+		       char *err, size_t errlen)
+{
+	struct mpol_bitmap mem;
+	char list[256];
+
+	memory_nodes(topo, &mem);
+	if (bitmap_format_list(&mem, list, sizeof(list)))
+		snprintf(list, sizeof(list), "(too many to list)");
+	if (bitmap_empty(named))
+		return mpol_fail(err, errlen, EINVAL, "no nodes were named; nodes with memory: %s", list);
+	for (int id = bitmap_next(named, 0); id >= 0; id = bitmap_next(named, id + 1)) {
+		const struct mpol_node *n = mpol_topology_node(topo, id);
+
+		if (!n)
+			return mpol_fail(err, errlen, EINVAL, "node %d is not online; nodes with memory: %s",
+					 id, list);
+		if (!n->has_memory)
+			return mpol_fail(err, errlen, EINVAL, "node %d has no memory; nodes with memory: %s",
+					 id, list);
+	}
+	return 0;
+}
+
+/* The nodes a task on this initiator may interleave over, into plan->nodes. */
+static int pick_candidates(const struct mpol_topology *topo, int initiator, const struct mpol_plan_opts *opts,
+			   struct mpol_plan *plan, char *err, size_t errlen)
+{
+	struct mpol_bitmap set;
+	int rc;
+
+	bitmap_clear(&set);
+	if (opts->has_weights) {
+		for (int id = 0; id < MPOL_MAX_NODES; id++)
+			if (opts->weights[id])
+				bitmap_set(&set, id);
+		if (opts->has_nodes && !bitmap_equal(&set, &opts->nodes))
+			return mpol_fail(err, errlen, EINVAL,
+					 "nodes= and weights= name different nodes; give one of them");
+	} else if (opts->has_nodes) {
+		set = opts->nodes;
+	}
+	if (opts->has_weights || opts->has_nodes) {
+		rc = check_named(topo, &set, err, errlen);
+		if (rc)
+			return rc;
+	} else if (opts->scope == MPOL_SCOPE_SOCKET && initiator >= 0) {
+		for (int i = 0; i < topo->nnodes; i++) {
+			const struct mpol_node *n = &topo->nodes[i];
+
+			if (n->has_memory && (n->id == initiator ||
+					      (!n->has_cpu && mpol_node_initiator(topo, n) == initiator)))
+				bitmap_set(&set, n->id);
+		}
+		if (bitmap_empty(&set)) {
+			memory_nodes(topo, &set);
+			add_note(plan, "node %d has no memory of its own or local to it: every node with memory is used.",
+				 initiator);
+		}
+	} else {
+		memory_nodes(topo, &set);
+	}
+	if (bitmap_empty(&set))
+		return mpol_fail(err, errlen, ENODEV, "no online node has memory");
+	plan->nnodes = 0;
+	for (int id = bitmap_next(&set, 0); id >= 0; id = bitmap_next(&set, id + 1)) {
+		if (plan->nnodes == MPOL_PLAN_MAX_NODES)
+			return mpol_fail(err, errlen, E2BIG, "more than %d candidate nodes; name fewer with nodes=",
+					 MPOL_PLAN_MAX_NODES);
+		plan->nodes[plan->nnodes++] = id;
+	}
+	return 0;
+}
+
+/* Bandwidth per candidate; nodes without HMAT data get the smallest known value. */
+static void candidate_bandwidth(const struct mpol_topology *topo, struct mpol_plan *plan, uint32_t *raw,
+				double *bw)
+{
+	struct mpol_bitmap missing;
+	uint32_t least = 0;
+	char list[256];
+
+	bitmap_clear(&missing);
+	for (int i = 0; i < plan->nnodes; i++) {
+		raw[i] = mpol_node_bandwidth(mpol_topology_node(topo, plan->nodes[i]));
+		if (!raw[i])
+			bitmap_set(&missing, plan->nodes[i]);
+		else if (!least || raw[i] < least)
+			least = raw[i];
+	}
+	plan->bandwidth_known = least > 0;
+	for (int i = 0; i < plan->nnodes; i++)
+		bw[i] = raw[i] ? raw[i] : least;
+	if (least && !bitmap_empty(&missing)) {
+		bitmap_format_list(&missing, list, sizeof(list));
+		add_note(plan, "no HMAT bandwidth for node(s) %s: weighed as the slowest known (%u MB/s).", list,
+			 least);
+	}
+}
+
+/* Free memory per candidate, or false when any is unknown (no cap then). */
+static bool candidate_capacity(const struct mpol_topology *topo, const struct mpol_plan *plan, uint64_t *cap)
+{
+	for (int i = 0; i < plan->nnodes; i++) {
+		cap[i] = mpol_topology_node(topo, plan->nodes[i])->mem_free_kb;
+		if (!cap[i])
+			return false;
+	}
+	return true;
+}
+
+static int plan_shares(const struct mpol_topology *topo, const struct mpol_plan_opts *opts,
+		       struct mpol_plan *plan, uint32_t *raw, char *err, size_t errlen)
+{
+	double bw[MPOL_PLAN_MAX_NODES], plain[MPOL_PLAN_MAX_NODES];
+	uint64_t cap[MPOL_PLAN_MAX_NODES];
+	char why[MPOL_ERRLEN];
+	int rc;
+
+	candidate_bandwidth(topo, plan, raw, bw);
+	rc = mpol_shares_from_bandwidth(bw, NULL, 0, plan->nnodes, plain, err, errlen);
+	if (rc || !opts->mem_kb || !candidate_capacity(topo, plan, cap)) {
+		if (!rc)
+			memcpy(plan->shares, plain, sizeof(double) * plan->nnodes);
+		return rc;
+	}
+	rc = mpol_shares_from_bandwidth(bw, cap, opts->mem_kb, plan->nnodes, plan->shares, why, sizeof(why));
+	if (rc == -ENOSPC)
+		add_note(plan, "%s: shares follow free memory.", why);
+	else if (rc)
+		return mpol_fail(err, errlen, -rc, "%s", why);
+	for (int i = 0; i < plan->nnodes; i++)
+		if (fabs(plan->shares[i] - plain[i]) > 1e-9)
+			plan->capacity_capped = true;
+	return 0;
+}
+
+static int plan_weights(const struct mpol_plan_opts *opts, struct mpol_plan *plan, const uint32_t *raw,
+			char *err, size_t errlen)
+{
+	int n = plan->nnodes;
+
+	if (opts->has_weights) {
+		for (int i = 0; i < n; i++)
+			plan->weights[i] = opts->weights[plan->nodes[i]];
+		return 0;
+	}
+	if (opts->algorithm == MPOL_ALGO_KERNEL)
+		return mpol_weights_kernel(raw, n, plan->weights, err, errlen);
+	return mpol_weights_optimal(plan->shares, n, &opts->weight, plan->weights, NULL, err, errlen);
+}
+
+/* Drop the nodes apportioned no seat, saying why. */
+static void drop_seatless(struct mpol_plan *plan)
+{
+	int kept = 0;
+	unsigned sum = 0;
+
+	for (int i = 0; i < plan->nnodes; i++)
+		sum += plan->weights[i];
+	for (int i = 0; i < plan->nnodes; i++) {
+		if (!plan->weights[i]) {
+			add_left_out(plan, plan->nodes[i], "no seat at weight sum %u (share %.1f%%)", sum,
+				     100 * plan->shares[i]);
+			continue;
+		}
+		plan->nodes[kept] = plan->nodes[i];
+		plan->weights[kept] = plan->weights[i];
+		plan->shares[kept] = plan->shares[i];
+		kept++;
+	}
+	plan->nnodes = kept;
+}
+
+int mpol_plan_for_initiator(const struct mpol_topology *topo, int initiator,
+			    const struct mpol_plan_opts *opts, struct mpol_plan *plan,
+			    char *err, size_t errlen)
+{
+	uint32_t raw[MPOL_PLAN_MAX_NODES];
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->initiator = initiator;
+	plan->algorithm = opts->algorithm;
+	if (initiator >= 0 && !mpol_topology_node(topo, initiator))
+		return mpol_fail(err, errlen, EINVAL, "node %d is not online, so it cannot be an initiator",
+				 initiator);
+	rc = pick_candidates(topo, initiator, opts, plan, err, errlen);
+	if (!rc)
+		rc = plan_shares(topo, opts, plan, raw, err, errlen);
+	if (!rc)
+		rc = plan_weights(opts, plan, raw, err, errlen);
+	if (rc)
+		return rc;
+	plan->efficiency = mpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
+	drop_seatless(plan);
+	for (int i = 0; i < plan->nnodes; i++)
+		plan->weight_sum += plan->weights[i];
+	return 0;
+}
+
+int mpol_plan_all(const struct mpol_topology *topo, const struct mpol_plan_opts *opts,
+		  struct mpol_plan **plans, int *nplans, char *err, size_t errlen)
+{
+	struct mpol_plan *out;
+	int n = 0, rc;
+
+	*plans = NULL;
+	*nplans = 0;
+	for (int i = 0; i < topo->nnodes; i++)
+		n += topo->nodes[i].has_cpu;
+	if (!n)
+		return mpol_fail(err, errlen, ENODEV, "no online node has CPUs, so there is no initiator to plan for");
+	out = calloc((size_t)n, sizeof(*out));
+	if (!out)
+		return mpol_fail(err, errlen, ENOMEM, "out of memory for %d plans", n);
+	n = 0;
+	for (int i = 0; i < topo->nnodes; i++) {
+		if (!topo->nodes[i].has_cpu)
+			continue;
+		rc = mpol_plan_for_initiator(topo, topo->nodes[i].id, opts, &out[n++], err, errlen);
+		if (rc) {
+			free(out);
+			return rc;
+		}
+	}
+	*plans = out;
+	*nplans = n;
+	return 0;
+}
+
+int mpol_initiator_for_cpus(const struct mpol_topology *topo, const struct mpol_bitmap *cpus,
+			    int *initiator, char *err, size_t errlen)
+{
+	int best = -1, best_count = 0;
+	char list[256];
+
+	for (int i = 0; i < topo->nnodes; i++) {
+		struct mpol_bitmap mine = topo->nodes[i].cpus;
+		int count = bitmap_and(&mine, cpus);
+
+		/* nodes are ascending, so a strict > keeps the lowest id on ties */
+		if (count > best_count) {
+			best = topo->nodes[i].id;
+			best_count = count;
+		}
+	}
+	if (best < 0) {
+		if (bitmap_format_list(cpus, list, sizeof(list)))
+			snprintf(list, sizeof(list), "(too many to list)");
+		return mpol_fail(err, errlen, ENOENT, "none of the CPUs %s belongs to an online NUMA node",
+				 *list ? list : "(none)");
+	}
+	*initiator = best;
+	return 0;
+}
+
+/* The plan's node ids ("0,2") or weights ("7:2"). */
+static int format_column(const struct mpol_plan *plan, bool weights, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (int i = 0; i < plan->nnodes; i++) {
+		int n = weights ? snprintf(buf + used, len - used, "%s%u", i ? ":" : "", plan->weights[i])
+				: snprintf(buf + used, len - used, "%s%d", i ? "," : "", plan->nodes[i]);
+
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[0] = '\0';
+			return -ENOSPC;
+		}
+		used += (size_t)n;
+	}
+	return 0;
+}
+
+int mpol_plan_format_nodes(const struct mpol_plan *plan, char *buf, size_t len)
+{
+	return format_column(plan, false, buf, len);
+}
+
+int mpol_plan_format_weights(const struct mpol_plan *plan, char *buf, size_t len)
+{
+	return format_column(plan, true, buf, len);
+}

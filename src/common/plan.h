@@ -5,6 +5,26 @@
  * node with memory. Shares come from each node's bandwidth (mpol_node_bandwidth),
  * capped by free memory when the job's request is known, then turned into integer
  * weights by the chosen algorithm. Pure: reads only the topology struct.
+ *
+ * Choices a reader should know:
+ * - Bandwidth is what HMAT reports for the node's best initiator (sysfs holds no
+ *   other); with scope=all a remote node is weighed by that figure too.
+ * - Missing HMAT data: when no candidate has any, shares are equal and
+ *   bandwidth_known is false; when only some lack it, they are given the smallest
+ *   bandwidth known among the candidates (a guess that errs towards the slow side,
+ *   never leaves a node out for lack of data), and `notes` says which nodes.
+ *   The kernel algorithm instead gets 0 for them, as the kernel's own table does.
+ * - nodes= and weights= name the nodes exactly: scope does not apply, every named
+ *   node must be online with memory, and every initiator gets the same node set.
+ * - scope=socket on a CPU node with no memory of its own and no memory-only node
+ *   local to it: every node with memory is used, and `notes` says so.
+ * - Capacity: with mem_kb > 0 and every candidate's mem_free_kb known, shares are
+ *   water-filled under free memory; a job larger than all free memory gets shares
+ *   proportional to free memory (notes says so) rather than an error, since the
+ *   kernel may still reclaim or fall back.
+ * - A node the apportionment gives no seat is left out (left_out says why); weights
+ *   given with weights= are used as given, and efficiency rates them against the
+ *   bandwidth shares.
  */
 #ifndef MPOL_PLAN_H
 #define MPOL_PLAN_H
@@ -51,6 +71,7 @@ struct mpol_plan {
 	bool bandwidth_known;         /* false: no HMAT, equal shares were used */
 	int nleft_out;
 	struct mpol_left_out left_out[16];
+	char notes[256];              /* "" or sentences on guesses made (missing HMAT data, fallbacks) */
 };
 
 void mpol_plan_opts_default(struct mpol_plan_opts *opts);

@@ -37,6 +37,10 @@ UNIT_TESTS += tests/unit/test_units
 tests_unit_test_units_SOURCES = tests/unit/test_units.c
 tests_unit_test_units_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_units_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_weights
+tests_unit_test_weights_SOURCES = tests/unit/test_weights.c
+tests_unit_test_weights_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_weights_LDADD = $(UNIT_LIBS_COMMON) -lm
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 endif
