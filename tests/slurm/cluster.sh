@@ -337,7 +337,7 @@ all_running() {
 }
 
 cmd_start() {
-	local nodes=1 name
+	local nodes=1 name jobs
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--nodes) nodes=${2:-}; shift 2 || die "--nodes needs 1 or 2" ;;
@@ -364,6 +364,14 @@ cmd_start() {
 	start_slurmdbd
 	start_slurmctld
 	for name in $(node_names "$nodes"); do start_slurmd "$name"; done
+	# Daemons started afresh: any job still in slurmctld's saved state is a leftover of
+	# an earlier run that could hold the nodes.
+	jobs=$(squeue -h -o %i 2>/dev/null)
+	if [ -n "$jobs" ]; then
+		say "cancelling leftover jobs: $(echo $jobs)"
+		# shellcheck disable=SC2086
+		scancel $jobs
+	fi
 	for name in $(node_names "$nodes"); do
 		wait_for 30 "node $name to become idle" node_idle "$name" ||
 			die "node $name is not idle: $(sinfo -h -N -n "$name" -o '%T %E' 2>&1); see $DIR/log/slurmd-$name.log"

@@ -25,11 +25,12 @@ fi
 run_job sbatch -J "$name" --mem-interleave=help --wrap true
 t_check "sbatch --mem-interleave=help exits 0" test "$RC" -eq 0
 
-# srun knows the option (the plugin is loaded) and slurmd logged no load failure.
+# srun knows the option (the plugin is loaded) and slurmd logged no load failure
+# since this run started it.
 run_job srun -w "$HOST" --mem-interleave=none true
-if [ $RC -eq 0 ] && ! grep -E 'spank.*(mem_interleave|Failed to load)' "$SLURMD_LOG" >/dev/null; then
+load_errors=$(log_since "$SLURMD_LOG" "${SLURMD_LOG_START:-0}" | grep -E 'Failed to load|Dlopen|mem_interleave: cannot register')
+if [ $RC -eq 0 ] && [ -z "$load_errors" ]; then
 	t_pass "slurmd and srun load the plugin without errors"
 else
-	t_fail "slurmd and srun load the plugin without errors" \
-		"srun exit $RC: $OUT; slurmd log: $(grep -E 'spank' "$SLURMD_LOG" | tail -n 3)"
+	t_fail "slurmd and srun load the plugin without errors" "srun exit $RC: $OUT; slurmd log: $load_errors"
 fi

@@ -1,6 +1,6 @@
 # t_plugin_20_tasks.sh - several tasks, both nodes, and a user who is not root.
 
-run_job srun -w "$HOST" -n 4 --overcommit --mem-interleave=weighted "$SHOW"
+run_job srun -N 1 -w "$HOST" -n 4 --overcommit --mem-interleave=weighted "$SHOW"
 n=$(grep -c ' mode=weighted .*policy=weighted interleave:0$' <<<"$OUT")
 if [ $RC -eq 0 ] && [ "$n" -eq 4 ]; then
 	t_pass "4 tasks: each gets weighted interleave and its environment"
@@ -19,7 +19,7 @@ else
 	t_fail "2-node step: a task on each node gets its policy" "exit $RC, $n tasks on $nodes nodes: $OUT"
 fi
 
-run_job "${AS_USER[@]}" srun -w "$HOST" -n 2 --mem-interleave=weighted "$SHOW"
+run_job "${AS_USER[@]}" srun -N 1 -w "$HOST" -n 2 --mem-interleave=weighted "$SHOW"
 n=$(grep -c ' mode=weighted .*policy=weighted interleave:0$' <<<"$OUT")
 if [ $RC -eq 0 ] && [ "$n" -eq 2 ]; then
 	t_pass "non-root user ($TEST_USER): 2 tasks get weighted interleave"

@@ -1,7 +1,7 @@
 # t_plugin_30_batch.sh - the option given to sbatch reaches the batch step and the
 # srun steps inside it; given to salloc, it reaches the steps of the allocation.
 
-jid=$(sbatch --parsable -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=weighted \
+jid=$(sbatch --parsable -N 1 -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=weighted \
 	--wrap "$SHOW batch; srun $SHOW step" 2>&1)
 if ! [[ $jid =~ ^[0-9]+$ ]]; then
 	t_fail "sbatch --mem-interleave=weighted submits" "$jid"
@@ -18,7 +18,7 @@ else
 fi
 
 # An srun inside the batch job may ask for something else.
-jid=$(sbatch --parsable -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=weighted \
+jid=$(sbatch --parsable -N 1 -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=weighted \
 	--wrap "srun --mem-interleave=interleave $SHOW step" 2>&1)
 if [[ $jid =~ ^[0-9]+$ ]] && wait_job "$jid"; then
 	check_task "sbatch: an srun step can override the job's mode" \
@@ -28,7 +28,7 @@ else
 	t_fail "sbatch: an srun step can override the job's mode" "job '$jid' did not run"
 fi
 
-jid=$("${AS_USER[@]}" sbatch --parsable -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=interleave \
+jid=$("${AS_USER[@]}" sbatch --parsable -N 1 -w "$HOST" -n 1 -o "$OUTDIR/%j.out" --mem-interleave=interleave \
 	--wrap "$SHOW batch" 2>&1)
 if [[ $jid =~ ^[0-9]+$ ]] && wait_job "$jid"; then
 	check_task "sbatch as $TEST_USER: the batch step gets interleave" \
@@ -38,6 +38,6 @@ else
 	t_fail "sbatch as $TEST_USER: the batch step gets interleave" "job '$jid' did not run"
 fi
 
-run_job salloc -w "$HOST" -n 1 --mem-interleave=weighted srun "$SHOW" step
+run_job salloc -N 1 -w "$HOST" -n 1 --mem-interleave=weighted srun "$SHOW" step
 check_task "salloc: a step of the allocation gets weighted interleave" \
 	"$(grep '^step ' <<<"$OUT")" weighted '^weighted interleave:0$'

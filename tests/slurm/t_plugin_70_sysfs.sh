@@ -15,7 +15,7 @@ else
 	during="cat $WI_DIR/node0 | sed 's/^/during=/'; $SHOW"
 
 	plugstack sysfs=always
-	run_job srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w sh -c "$during"
+	run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w sh -c "$during"
 	t_expect_match "sysfs=always: node0 is $w while the step runs" "^during=$w\$" "$OUT"
 	check_task "sysfs=always: the task runs weighted" "$(grep '^task ' <<<"$OUT")" weighted '^weighted interleave:0$'
 	t_expect_match "sysfs=always: SLURM_MEM_INTERLEAVE_WEIGHTS=$w" "^$w\$" "$(field "$(grep '^task ' <<<"$OUT")" weights)"
@@ -33,7 +33,7 @@ else
 	# exclusive (the default): only a job that owns every CPU of the node.
 	plugstack sysfs=exclusive
 	ncpu=$(nproc)
-	run_job srun -w "$HOST" -n "$ncpu" --mem-interleave=weighted,weights=0:$w sh -c "$during"
+	run_job srun -N 1 -w "$HOST" -n "$ncpu" --mem-interleave=weighted,weights=0:$w sh -c "$during"
 	n=$(grep -c "^during=$w\$" <<<"$OUT")
 	if [ "$n" -eq "$ncpu" ]; then
 		t_pass "sysfs=exclusive: a job owning the node ($ncpu CPUs) gets its weights"
@@ -42,7 +42,7 @@ else
 	fi
 	wi_back || t_fail "sysfs=exclusive: node0 restored" "node0 is $(wi_node0), was $before"
 	if [ "$ncpu" -gt 1 ]; then
-		run_job srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w sh -c "$during"
+		run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w sh -c "$during"
 		if grep -q "^during=$before\$" <<<"$OUT" && [ "$(field "$(grep '^task ' <<<"$OUT")" weights)" = "$before" ]; then
 			t_pass "sysfs=exclusive: a job on part of the node runs on the system weights and says so"
 		else
@@ -51,7 +51,7 @@ else
 	fi
 
 	plugstack sysfs=never
-	run_job srun -w "$HOST" -n "$ncpu" --mem-interleave=weighted,weights=0:$w sh -c "$during"
+	run_job srun -N 1 -w "$HOST" -n "$ncpu" --mem-interleave=weighted,weights=0:$w sh -c "$during"
 	if grep -q "^during=$before\$" <<<"$OUT" && [ $RC -eq 0 ]; then
 		t_pass "sysfs=never: sysfs untouched even for a job owning the node"
 	else

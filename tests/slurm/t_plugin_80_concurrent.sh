@@ -6,9 +6,9 @@ plugstack sysfs=always
 # Both steps overlap for 3 s; each task reads node0 at its start. Only one step can
 # hold the lease; the other runs on the table as it finds it, and must say so.
 probe="echo start=\$(cat $WI_DIR/node0); $SHOW; sleep 3"
-timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:5 sh -c "$probe" >"$OUTDIR/conc1.$$" 2>&1 &
+timeout "$JOB_TIMEOUT" srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:5 sh -c "$probe" >"$OUTDIR/conc1.$$" 2>&1 &
 p1=$!
-timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:6 sh -c "$probe" >"$OUTDIR/conc2.$$" 2>&1 &
+timeout "$JOB_TIMEOUT" srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:6 sh -c "$probe" >"$OUTDIR/conc2.$$" 2>&1 &
 p2=$!
 wait $p1; rc1=$?
 wait $p2; rc2=$?
@@ -32,6 +32,7 @@ fi
 
 # Two steps of one job at once, without sysfs: both get their own policy.
 plugstack
-run_job salloc -w "$HOST" -n 2 sh -c "srun -n 1 --mem-interleave=weighted $SHOW a & srun -n 1 --mem-interleave=interleave $SHOW b & wait"
+# (--overlap: a step takes the job's whole memory by default, and would wait for the other)
+run_job salloc -N 1 -w "$HOST" -n 2 sh -c "srun --overlap -n 1 --mem-interleave=weighted $SHOW a & srun --overlap -n 1 --mem-interleave=interleave $SHOW b & wait"
 check_task "two steps of one job at once: the first runs weighted" "$(grep '^a ' <<<"$OUT")" weighted '^weighted interleave:0$'
 check_task "two steps of one job at once: the second runs interleave" "$(grep '^b ' <<<"$OUT")" interleave '^interleave:0$'

@@ -10,7 +10,7 @@ crash_step() {
 	local name=mpol-crash-$$-$1 pidf=$OUTDIR/crash.$$ jid spid tpid srun_pid i
 	CRASH_ERR=
 	rm -f "$pidf"
-	srun -J "$name" -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$1 \
+	srun -J "$name" -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$1 \
 		sh -c "echo \$\$ >$pidf; exec sleep 120" >/dev/null 2>&1 &
 	srun_pid=$!
 	if ! wait_until 20 sh -c "[ -s $pidf ] && [ \"\$(cat $WI_DIR/node0)\" = $1 ]"; then
@@ -77,7 +77,7 @@ else
 	else
 		w2=3
 		[ "$before" != $w2 ] || w2=4
-		run_job srun -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w2 sh -c "cat $WI_DIR/node0 | sed 's/^/during=/'"
+		run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w2 sh -c "cat $WI_DIR/node0 | sed 's/^/during=/'"
 		t_expect_match "the next step takes over the dead step's lease" "^during=$w2\$" "$OUT"
 		if wait_until 10 sh -c "[ \"\$(cat $WI_DIR/node0)\" = '$before' ]"; then
 			t_pass "after the next step node0 is $before, not the dead step's $w"
