@@ -151,7 +151,7 @@ void accounting_step_end(void)
 struct fixture {
 	char *root;                 /* temp dir: sys/ (a copy of a captured tree) and state/ */
 	char fsroot_arg[4200];
-	char statedir_arg[4200];
+	char statedir_arg[4300];
 	char statedir[4200];
 };
 
