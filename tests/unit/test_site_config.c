@@ -1,0 +1,145 @@
+/* test_site_config.c - plugstack arguments: defaults, every key, and refusals that
+ * name the key. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "site_config.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void test_defaults(void **state)
+{
+	struct mpol_site_config c;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	mpol_config_default(&c);
+	assert_int_equal(c.default_spec.mode, MPOL_MODE_NONE);
+	assert_int_equal(c.sysfs, MPOL_SYSFS_EXCLUSIVE);
+	assert_int_equal(c.algorithm, MPOL_ALGO_OPTIMAL);
+	assert_true(c.precision == MPOL_DEFAULT_PRECISION);
+	assert_int_equal(c.max_weight_sum, MPOL_DEFAULT_MAX_SUM);
+	assert_string_equal(c.statedir, MPOL_DEFAULT_STATEDIR);
+	assert_int_equal(c.sample_interval, MPOL_DEFAULT_SAMPLE_INTERVAL);
+	assert_string_equal(c.fsroot, "");
+	assert_int_equal(mpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
+	assert_string_equal(mpol_sysfs_policy_name(MPOL_SYSFS_NEVER), "never");
+	assert_string_equal(mpol_sysfs_policy_name(MPOL_SYSFS_ALWAYS), "always");
+}
+
+static void test_every_key(void **state)
+{
+	char *const argv[] = { "default=verbose,weighted,scope=all", "sysfs=always", "algorithm=kernel",
+			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
+			       "sample_interval=0", "fsroot=/srv/tree" };
+	struct mpol_site_config c;
+	char err[MPOL_ERRLEN] = "";
+
+	(void)state;
+	mpol_config_default(&c);
+	if (mpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)))
+		fail_msg("refused: %s", err);
+	assert_int_equal(c.default_spec.mode, MPOL_MODE_WEIGHTED);
+	assert_true(c.default_spec.verbose && c.default_spec.has_scope);
+	assert_int_equal(c.sysfs, MPOL_SYSFS_ALWAYS);
+	assert_int_equal(c.algorithm, MPOL_ALGO_KERNEL);
+	assert_true(c.precision == 0.95);
+	assert_int_equal(c.max_weight_sum, 1024);
+	assert_string_equal(c.statedir, "/tmp/state");
+	assert_int_equal(c.sample_interval, 0);
+	assert_string_equal(c.fsroot, "/srv/tree");
+}
+
+static void test_bad(void **state)
+{
+	static const struct { const char *arg, *says; } cases[] = {
+		{ "foo=1", "unknown plugstack argument 'foo' (known: default, sysfs, " },
+		{ "foo", "unknown plugstack argument 'foo'" },
+		{ "sysfs", "'sysfs' has no value" },
+		{ "sysfs=", "'sysfs=' has no value" },
+		{ "statedir=", "'statedir=' has no value" },
+		{ "sysfs=sometimes", "sysfs='sometimes': use never, exclusive or always" },
+		{ "algorithm=magic", "algorithm='magic': use optimal or kernel" },
+		{ "precision=7", "precision='7'" },
+		{ "precision=0", "precision='0'" },
+		{ "precision=x", "precision='x'" },
+		{ "max_weight_sum=0", "max_weight_sum='0'" },
+		{ "max_weight_sum=1025", "max_weight_sum='1025'" },
+		{ "max_weight_sum=-1", "max_weight_sum='-1'" },
+		{ "max_weight_sum=8x", "max_weight_sum='8x'" },
+		{ "max_weight_sum=99999999999999999999999", "max_weight_sum='9999" },
+		{ "sample_interval=86401", "sample_interval='86401'" },
+		{ "statedir=relative/dir", "statedir='relative/dir': give an absolute directory" },
+		{ "fsroot=tree", "fsroot='tree'" },
+		{ "default=bogus", "default='bogus': unknown word 'bogus'" },
+		{ "default=help", "default=help" },
+		{ "default=weighted,weights=0:0", "bad weight '0' for node 0" },
+		{ "Sysfs=never", "unknown plugstack argument 'Sysfs'" },
+	};
+	struct mpol_site_config c, before;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	mpol_config_default(&c);
+	before = c;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* a good argument before the bad one must not stick either */
+		char *argv[] = { strncmp(cases[i].arg, "sysfs", 5) ? "sysfs=never" : "algorithm=kernel",
+				 (char *)cases[i].arg };
+
+		err[0] = '\0';
+		if (mpol_config_parse(2, argv, &c, err, sizeof(err)) != -EINVAL)
+			fail_msg("'%s' was accepted (or not with EINVAL): %s", cases[i].arg, err);
+		if (!strstr(err, cases[i].says))
+			fail_msg("'%s': got '%s', want '%s'", cases[i].arg, err, cases[i].says);
+		assert_memory_equal(&c, &before, sizeof(c));
+	}
+}
+
+static void test_twice(void **state)
+{
+	char *const argv[] = { "sysfs=never", "sysfs=never" };
+	struct mpol_site_config c;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	mpol_config_default(&c);
+	assert_int_equal(mpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "sysfs is given twice"));
+}
+
+static void test_long_path(void **state)
+{
+	static char arg[1100];
+	char *argv[] = { arg };
+	struct mpol_site_config c;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	mpol_config_default(&c);
+	strcpy(arg, "statedir=/");
+	memset(arg + strlen(arg), 'a', sizeof(arg) - strlen(arg) - 1);
+	assert_int_equal(mpol_config_parse(1, argv, &c, err, sizeof(err)), -ENAMETOOLONG);
+	assert_non_null(strstr(err, "statedir"));
+	assert_string_equal(c.statedir, MPOL_DEFAULT_STATEDIR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_twice),
+		cmocka_unit_test(test_long_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

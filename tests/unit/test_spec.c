@@ -1,0 +1,224 @@
+/* test_spec.c - the --mem-interleave value: good and bad input, canonical text and
+ * round trips. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "spec.h"
+
+static void parse_ok(const char *text, struct mpol_spec *s)
+{
+	char err[MPOL_ERRLEN] = "";
+
+	if (mpol_spec_parse(text, s, err, sizeof(err)))
+		fail_msg("'%s' was refused: %s", text, err);
+}
+
+static void test_modes(void **state)
+{
+	static const struct { const char *text; enum mpol_mode mode; } cases[] = {
+		{ "weighted", MPOL_MODE_WEIGHTED }, { "auto", MPOL_MODE_AUTO },
+		{ "interleave", MPOL_MODE_INTERLEAVE }, { "none", MPOL_MODE_NONE }, { "help", MPOL_MODE_HELP },
+	};
+	struct mpol_spec s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_ok(cases[i].text, &s);
+		assert_int_equal(s.mode, cases[i].mode);
+		assert_string_equal(mpol_mode_name(s.mode), cases[i].text);
+		assert_false(s.verbose || s.strict || s.has_nodes || s.has_weights || s.has_scope || s.has_precision);
+	}
+	assert_string_equal(mpol_mode_name(MPOL_MODE_UNSET), "unset");
+}
+
+static void test_options(void **state)
+{
+	struct mpol_spec s;
+
+	(void)state;
+	parse_ok("verbose,weighted,nodes=0,2,scope=all,precision=0.9,strict", &s);
+	assert_int_equal(s.mode, MPOL_MODE_WEIGHTED);
+	assert_true(s.verbose && s.strict && s.has_nodes && s.has_scope && s.has_precision);
+	assert_int_equal(bitmap_count(&s.nodes), 2);
+	assert_true(bitmap_test(&s.nodes, 0) && bitmap_test(&s.nodes, 2));
+	assert_int_equal(s.scope, MPOL_SCOPE_ALL);
+	assert_true(s.precision == 0.9);
+
+	parse_ok("quiet,weighted,nodes=0-1,3-4", &s);
+	assert_false(s.verbose);
+	assert_int_equal(bitmap_count(&s.nodes), 4);
+
+	/* weights imply the nodes, in any order */
+	parse_ok("weighted,weights=2:1:0:3", &s);
+	assert_true(s.has_weights && s.has_nodes);
+	assert_int_equal(s.weights[0], 3);
+	assert_int_equal(s.weights[2], 1);
+	assert_int_equal(s.weights[1], 0);
+	assert_int_equal(bitmap_count(&s.nodes), 2);
+	parse_ok("weighted,nodes=0,2,weights=0:3:2:1", &s);
+	parse_ok("weighted,weights=0:3:2:1,nodes=2,0", &s);
+	parse_ok("weighted,weights=1023:255", &s);
+	assert_int_equal(s.weights[1023], 255);
+
+	/* the same key twice with the same value is fine (callbacks run twice) */
+	parse_ok("weighted,scope=all,scope=all,precision=1,precision=1.0,verbose,verbose", &s);
+	parse_ok("weighted,weighted", &s);
+	parse_ok("auto,nodes=1,scope=socket", &s);
+	parse_ok("none,verbose", &s);
+}
+
+static void test_bad(void **state)
+{
+	static const struct { const char *text, *says; } cases[] = {
+		{ "", "empty" },
+		{ "bogus", "unknown word 'bogus' (modes: weighted" },
+		{ "weighted,bogus=1", "unknown key 'bogus='" },
+		{ "weighted,,strict", "empty part" },
+		{ "weighted,", "empty part" },
+		{ ",weighted", "empty part" },
+		{ "verbose", "no mode given" },
+		{ "nodes=1", "no mode given" },
+		{ "weighted,auto", "two modes given ('weighted' and 'auto')" },
+		{ "quiet,verbose,weighted", "both quiet and verbose" },
+		{ "help,verbose", "help takes nothing else" },
+		{ "help,nodes=1", "help takes nothing else" },
+		{ "none,nodes=0", "none takes no options" },
+		{ "weighted,nodes=", "nodes= has no value" },
+		{ "weighted,nodes=abc", "'abc' is not a number" },
+		{ "weighted,nodes=3-1", "'3-1' goes backwards" },
+		{ "weighted,nodes=1024", "1024 is too large" },
+		{ "weighted,nodes=0,x", "unknown word 'x'" },
+		{ "weighted,nodes=0,nodes=1", "nodes= given twice with different lists" },
+		{ "weighted,weights=0:0", "bad weight '0' for node 0: weights are 1-255" },
+		{ "weighted,weights=0:256", "bad weight '256' for node 0" },
+		{ "weighted,weights=0:-1", "bad weight '-1' for node 0" },
+		{ "weighted,weights=0", "'0' has no weight" },
+		{ "weighted,weights=0:1:2", "'2' has no weight" },
+		{ "weighted,weights=0:1:", "ends with ':'" },
+		{ "weighted,weights=x:1", "node 'x' is not a number" },
+		{ "weighted,weights=1024:1", "node '1024' is too large" },
+		{ "weighted,weights=0:1:0:2", "node 0 is given twice" },
+		{ "weighted,weights=", "weights= has no value" },
+		{ "weighted,weights=0:3,weights=0:4", "weights= given twice with different values" },
+		{ "weighted,nodes=1,weights=0:3", "names other nodes than nodes=" },
+		{ "weighted,weights=0:3,nodes=0-1", "names other nodes than weights=" },
+		{ "auto,weights=0:3", "weights= needs mode weighted" },
+		{ "weighted,scope=rack", "bad scope 'rack'" },
+		{ "weighted,scope=all,scope=socket", "scope= given twice" },
+		{ "weighted,precision=1.5", "bad precision '1.5'" },
+		{ "weighted,precision=0", "bad precision '0'" },
+		{ "weighted,precision=zero", "bad precision 'zero'" },
+		{ "weighted,precision=nan", "bad precision 'nan'" },
+		{ "weighted,precision=0.9x", "bad precision '0.9x'" },
+		{ "weighted,precision=0.9,precision=0.8", "precision= given twice" },
+		{ "weighted,strict=yes", "strict takes no value" },
+		{ "WEIGHTED", "unknown word 'WEIGHTED'" },
+	};
+	struct mpol_spec s, before;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	parse_ok("interleave", &s);
+	before = s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		if (mpol_spec_parse(cases[i].text, &s, err, sizeof(err)) != -EINVAL)
+			fail_msg("'%s' was accepted", cases[i].text);
+		if (!strstr(err, cases[i].says))
+			fail_msg("'%s': got '%s', want '%s'", cases[i].text, err, cases[i].says);
+		/* a refused value leaves the caller's spec as it was */
+		assert_memory_equal(&s, &before, sizeof(s));
+	}
+	assert_int_equal(mpol_spec_parse(NULL, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mpol_spec_parse("bogus", &s, NULL, 0), -EINVAL);
+}
+
+static void test_too_long(void **state)
+{
+	static char text[8192];
+	struct mpol_spec s;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	strcpy(text, "weighted");
+	while (strlen(text) < sizeof(text) - 16)
+		strcat(text, ",strict");
+	assert_int_equal(mpol_spec_parse(text, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too long"));
+}
+
+/* The canonical text, and parse(format(parse(x))) == parse(x). */
+static void test_format_roundtrip(void **state)
+{
+	static const struct { const char *in, *canonical; } cases[] = {
+		{ "weighted", "weighted" },
+		{ "quiet,weighted", "weighted" },
+		{ "weighted,verbose", "verbose,weighted" },
+		{ "help", "help" },
+		{ "none", "none" },
+		{ "strict,interleave,nodes=3,1,2", "interleave,nodes=1-3,strict" },
+		{ "weighted,weights=2:1:0:3", "weighted,weights=0:3:2:1" },
+		{ "weighted,nodes=2,0,weights=0:3:2:1", "weighted,weights=0:3:2:1" },
+		{ "weighted,precision=0.90,scope=socket", "weighted,scope=socket,precision=0.9" },
+		{ "weighted,precision=1", "weighted,precision=1" },
+		{ "weighted,precision=0.123456789012345678", "weighted,precision=0.12345678901234568" },
+		{ "auto,scope=all,nodes=0-3", "auto,nodes=0-3,scope=all" },
+	};
+	struct mpol_spec s, back;
+	char buf[256], err[MPOL_ERRLEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_ok(cases[i].in, &s);
+		assert_int_equal(mpol_spec_format(&s, buf, sizeof(buf)), 0);
+		assert_string_equal(buf, cases[i].canonical);
+		assert_int_equal(mpol_spec_parse(buf, &back, err, sizeof(err)), 0);
+		assert_memory_equal(&s, &back, sizeof(s));
+	}
+	parse_ok("weighted,weights=0:3:2:1", &s);
+	assert_int_equal(mpol_spec_format(&s, buf, 10), -ENOSPC);
+	assert_string_equal(buf, "");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(mpol_spec_format(&s, buf, sizeof(buf)), -EINVAL);
+}
+
+static void test_usage(void **state)
+{
+	const char *u = mpol_spec_usage();
+
+	(void)state;
+	assert_non_null(strstr(u, "--mem-interleave="));
+	for (enum mpol_mode m = MPOL_MODE_NONE; m <= MPOL_MODE_HELP; m++)
+		assert_non_null(strstr(u, mpol_mode_name(m)));
+	assert_non_null(strstr(u, "Examples:"));
+	/* every example in the text parses */
+	for (const char *p = strstr(u, "--mem-interleave=weighted "); p; p = strstr(p + 1, "srun --mem-interleave=")) {
+		char value[128];
+		struct mpol_spec s;
+		const char *v = strchr(p, '=') + 1;
+
+		snprintf(value, sizeof(value), "%.*s", (int)strcspn(v, " \n"), v);
+		parse_ok(value, &s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_format_roundtrip),
+		cmocka_unit_test(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
