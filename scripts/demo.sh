@@ -46,11 +46,14 @@ show "$mpolctl" show --fsroot "$fixture" || echo "(mpolctl show failed)"
 show "$mpolctl" plan --fsroot "$fixture" || echo "(mpolctl plan failed)"
 
 step "A real job: srun --mem-interleave=verbose,weighted"
-task='echo "job $SLURM_JOB_ID task $SLURM_PROCID on $SLURMD_NODENAME:"; env | grep "^SLURM_MEM_INTERLEAVE_" | sort | sed "s/^/  /"; printf "  numa_maps: "; head -n 1 /proc/self/numa_maps'
-printf '$ srun -n 2 --mem-interleave=verbose,weighted sh -c %q\n' "$task"
-out=$(srun -n 2 --mem-interleave=verbose,weighted sh -c "$task" 2>&1) || { echo "$out"; fail "the job failed"; }
-echo "$out"
-job=$(sed -n 's/^job \([0-9]*\) .*/\1/p' <<<"$out" | head -n 1)
+# Each task prints its job id, the plugin's environment and the policy the kernel
+# shows for it; -l labels every line with the task number, so the tasks' lines sort.
+task='echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"; env | grep "^SLURM_MEM_INTERLEAVE_" | sort; printf "numa_maps: "; head -n 1 /proc/self/numa_maps'
+printf "\$ srun -l -n 2 --mem-interleave=verbose,weighted sh -c '%s'\n" "$task"
+out=$(srun -l -n 2 --mem-interleave=verbose,weighted sh -c "$task" 2>&1) || { echo "$out"; fail "the job failed"; }
+sort -s -t: -k1,1n <<<"$out"
+job=$(sed -n 's/^[0-9]*: job \([0-9]*\) .*/\1/p' <<<"$out" | head -n 1)
+[ -n "$job" ] || fail "the job printed no job id"
 
 step "What accounting recorded for job $job"
 # Accounting has the comment once the job's end reached slurmdbd.
