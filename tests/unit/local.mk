@@ -74,6 +74,10 @@ UNIT_TESTS += tests/unit/test_site_config
 tests_unit_test_site_config_SOURCES = tests/unit/test_site_config.c
 tests_unit_test_site_config_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_site_config_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_plan
+tests_unit_test_plan_SOURCES = tests/unit/test_plan.c
+tests_unit_test_plan_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_plan_LDADD = $(UNIT_LIBS_COMMON)
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 endif
