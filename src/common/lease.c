@@ -23,7 +23,8 @@ struct lease_files {
 	char tmp[4200];
 };
 
-static int pid_start_time(pid_t pid, uint64_t *start)
+/* The start time of pid, and its state letter (R, S, Z...) when state is not NULL. */
+static int pid_start_time(pid_t pid, uint64_t *start, char *state)
 {
 	char path[64], buf[1024];
 	const char *p;
@@ -35,8 +36,10 @@ static int pid_start_time(pid_t pid, uint64_t *start)
 		return rc;
 	/* The command name may hold spaces and ')': fields restart after the last ')'. */
 	p = strrchr(buf, ')');
-	if (!p)
+	if (!p || p[1] != ' ' || !p[2])
 		return -EINVAL;
+	if (state)
+		*state = p[2];
 	/* starttime is field 22; after ')' comes field 3 (state). */
 	for (int field = 2; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
@@ -51,7 +54,7 @@ int mpol_lease_owner_self(struct mpol_lease_owner *owner, char *err, size_t errl
 
 	if (owner->pid == 0)
 		owner->pid = getpid();
-	rc = pid_start_time(owner->pid, &owner->pid_start);
+	rc = pid_start_time(owner->pid, &owner->pid_start, NULL);
 	if (rc < 0)
 		return mpol_fail(err, errlen, -rc, "cannot read the start time of pid %d from /proc: %s",
 				 (int)owner->pid, strerror(-rc));
@@ -61,8 +64,12 @@ int mpol_lease_owner_self(struct mpol_lease_owner *owner, char *err, size_t errl
 bool mpol_lease_owner_alive(const struct mpol_lease_owner *owner)
 {
 	uint64_t start;
+	char state;
 
-	if (owner->pid <= 0 || pid_start_time(owner->pid, &start) < 0)
+	if (owner->pid <= 0 || pid_start_time(owner->pid, &start, &state) < 0)
+		return false;
+	/* A killed holder stays a zombie until its parent reaps it: it is dead already. */
+	if (state == 'Z' || state == 'X')
 		return false;
 	return start == owner->pid_start;   /* else the pid was recycled */
 }

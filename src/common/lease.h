@@ -42,7 +42,7 @@ struct mpol_lease_state {
 /* Fill owner->pid_start for owner->pid (0 = the calling process, then set) from /proc. */
 int mpol_lease_owner_self(struct mpol_lease_owner *owner, char *err, size_t errlen);
 
-/* Is this owner's process still the one that took the lease? */
+/* Is this owner's process still the one that took the lease (and not a zombie)? */
 bool mpol_lease_owner_alive(const struct mpol_lease_owner *owner);
 
 /*

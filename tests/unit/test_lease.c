@@ -238,6 +238,45 @@ static void test_recycled_pid(void **state)
 	assert_original(fx->root);
 }
 
+static bool wait_for_zombie(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 400; i++) {
+		const char *stat = fake_tree_read("", path);
+		const char *paren = strrchr(stat, ')');
+
+		if (paren && !strncmp(paren, ") Z", 3))
+			return true;
+		usleep(5000);
+	}
+	return false;
+}
+
+/* A holder killed but not yet reaped (a zombie) holds nothing. */
+static void test_zombie_holder(void **state)
+{
+	struct fixture *fx = *state;
+	struct mpol_lease_state st;
+	char err[MPOL_ERRLEN];
+	struct mpol_lease_owner zombie = { .job_id = 3 };
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	zombie.pid = pid;
+	/* Its start time (a zombie keeps it), once it has exited and is not reaped. */
+	assert_int_equal(mpol_lease_owner_self(&zombie, err, sizeof(err)), 0);
+	assert_true(wait_for_zombie(pid));
+	write_journal_by_hand(fx, pid, (unsigned long long)zombie.pid_start, "auto=1 0:7 1:7 2:2");
+	assert_false(mpol_lease_owner_alive(&zombie));
+	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_true(st.restored);
+	waitpid(pid, NULL, 0);
+}
+
 static void test_malformed_journal(void **state)
 {
 	static const char *const bad[] = {
@@ -413,6 +452,7 @@ int main(void)
 		T(test_holder_killed_after_write),
 		T(test_crash_between_journal_and_write),
 		T(test_recycled_pid),
+		T(test_zombie_holder),
 		T(test_malformed_journal),
 		T(test_vanished_node),
 		T(test_write_fails_midway),
