@@ -71,7 +71,7 @@ stepd_pid() {
 	local p
 	for p in /proc/[0-9]*; do
 		# slurmstepd rewrites its argv as "slurmstepd: [JOB.STEP]", NUL-padded.
-		if [ "$(tr -d '\0' <"$p/cmdline" 2>/dev/null)" = "slurmstepd: [$1.$2]" ]; then
+		if [ "$(tr -d '\0' 2>/dev/null <"$p/cmdline")" = "slurmstepd: [$1.$2]" ]; then
 			echo "${p#/proc/}"
 			return 0
 		fi
