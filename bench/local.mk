@@ -5,3 +5,8 @@ noinst_PROGRAMS += bench/rebalance-model
 bench_rebalance_model_SOURCES = bench/rebalance-model.c
 bench_rebalance_model_LDADD = src/common/libmpol.la
 EXTRA_DIST += bench/rebalance
+# weights: optimal vs kernel weights over a corpus of bandwidth vectors (bench/weights)
+noinst_PROGRAMS += bench/weights-bench
+bench_weights_bench_SOURCES = bench/weights-bench.c
+bench_weights_bench_LDADD = src/common/libmpol.la -lm
+EXTRA_DIST += bench/weights bench/corpus.txt
