@@ -12,32 +12,13 @@
 
 #include "apply.h"
 #include "error.h"
-
-#define MPOL_DEFAULT_MODE 0
-#define MPOL_INTERLEAVE_MODE 1
-
-static int current_policy(void)
-{
-	unsigned long mask[MPOL_MAX_NODES / (8 * sizeof(unsigned long))];
-	int mode = -1;
-
-	assert_int_equal(syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)MPOL_MAX_NODES + 1, NULL, 0UL), 0);
-	return mode;
-}
-
-static bool kernel_has_weighted(void)
-{
-	unsigned long mask = 1;
-	bool ok = syscall(SYS_set_mempolicy, MPOL_WEIGHTED_INTERLEAVE, &mask, 65UL) == 0;
-
-	syscall(SYS_set_mempolicy, MPOL_DEFAULT_MODE, NULL, 0UL);
-	return ok;
-}
+#include "task_policy.h"
 
 static int reset_policy(void **state)
 {
 	(void)state;
-	return (int)syscall(SYS_set_mempolicy, MPOL_DEFAULT_MODE, NULL, 0UL);
+	task_policy_reset();
+	return 0;
 }
 
 static struct mpol_plan plan_on(int initiator, int node)
@@ -64,7 +45,7 @@ static void test_none_sets_nothing(void **state)
 	(void)state;
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_NONE, true, &new_kernel, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, MPOL_PATH_NONE);
-	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
 }
 
 static void test_interleave(void **state)
@@ -77,7 +58,7 @@ static void test_interleave(void **state)
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
 	assert_false(res.fell_back);
-	assert_int_equal(current_policy(), MPOL_INTERLEAVE_MODE);
+	assert_int_equal(task_policy(), TASK_POLICY_INTERLEAVE);
 }
 
 static void test_weighted_follows_the_kernel(void **state)
@@ -85,14 +66,14 @@ static void test_weighted_follows_the_kernel(void **state)
 	struct mpol_plan p = plan_on(0, 0);
 	struct mpol_apply_result res;
 	char err[MPOL_ERRLEN];
-	bool has = kernel_has_weighted();
+	bool has = kernel_takes_weighted();
 
 	(void)state;
 	/* caps say yes; the syscall decides: weighted, or a fallback that says EINVAL. */
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_WEIGHTED, false, &new_kernel, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, has ? MPOL_PATH_WEIGHTED : MPOL_PATH_INTERLEAVE);
 	assert_int_equal(res.fell_back, !has);
-	assert_int_equal(current_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE_MODE);
+	assert_int_equal(task_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : TASK_POLICY_INTERLEAVE);
 	if (!has)
 		assert_non_null(strstr(res.reason, "EINVAL"));
 }
@@ -108,7 +89,7 @@ static void test_old_kernel_falls_back(void **state)
 	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
 	assert_true(res.fell_back);
 	assert_string_equal(res.reason, "kernel has no weighted interleave (needs Linux 6.9)");
-	assert_int_equal(current_policy(), MPOL_INTERLEAVE_MODE);
+	assert_int_equal(task_policy(), TASK_POLICY_INTERLEAVE);
 }
 
 static void test_strict_refuses_fallback(void **state)
@@ -123,7 +104,7 @@ static void test_strict_refuses_fallback(void **state)
 	assert_string_equal(err, "strict: this kernel has no weighted interleave (needs Linux 6.9); "
 			    "not falling back to interleave");
 	assert_int_equal(res.path, MPOL_PATH_NONE);
-	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
 }
 
 static void test_bad_plans(void **state)
@@ -141,7 +122,7 @@ static void test_bad_plans(void **state)
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "no memory nodes"));
-	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
 }
 
 /* Two CPU nodes: node 0 with CPUs 0-1, node 1 with CPUs 2-3 (both plans use node 0,
@@ -209,7 +190,7 @@ static void test_task_without_plan(void **state)
 	assert_true(mpol_task_apply(&topo, plans, 1, &cpus, MPOL_MODE_WEIGHTED, false, &new_kernel,
 				    &chosen, &res, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
-	assert_int_equal(current_policy(), MPOL_DEFAULT_MODE);
+	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
 }
 
 static void test_node_independent_plan(void **state)

@@ -25,6 +25,7 @@
 #include "accounting.h"
 #include "fake_tree.h"
 #include "plugin.h"
+#include "task_policy.h"
 
 #define NEW_KERNEL "linux-7.3-boot"
 #define OLD_KERNEL "linux-6.1-boot"
@@ -163,24 +164,6 @@ static const char *env_of(const char *var)
 	return NULL;
 }
 
-static int policy_now(void)
-{
-	unsigned long mask[MPOL_MAX_NODES / (8 * sizeof(unsigned long))];
-	int mode = -1;
-
-	assert_int_equal(syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)MPOL_MAX_NODES + 1, NULL, 0UL), 0);
-	return mode;
-}
-
-static bool kernel_has_weighted(void)
-{
-	unsigned long mask = 1;
-	bool ok = syscall(SYS_set_mempolicy, MPOL_WEIGHTED_INTERLEAVE, &mask, 65UL) == 0;
-
-	syscall(SYS_set_mempolicy, 0, NULL, 0UL);
-	return ok;
-}
-
 static struct fixture *fixture_new(const char *kernel)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
@@ -217,7 +200,7 @@ static int teardown(void **state)
 {
 	struct fixture *fx = *state;
 
-	syscall(SYS_set_mempolicy, 0, NULL, 0UL);
+	task_policy_reset();
 	if (fx) {
 		fake_tree_free(fx->root);
 		free(fx);
@@ -348,7 +331,7 @@ static void test_step_weighted(void **state)
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
 	struct mi_ctx *c = mi_ctx();
 	char nodes[256], line[512];
-	bool has_weighted = kernel_has_weighted();
+	bool has_weighted = kernel_takes_weighted();
 	const char *err;
 	int rc;
 
@@ -376,7 +359,7 @@ static void test_step_weighted(void **state)
 		mpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "weighted");
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), weights);
-		assert_int_equal(policy_now(), MPOL_WEIGHTED_INTERLEAVE);
+		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
 		snprintf(line, sizeof(line), "mem_interleave: task 0 (cpus ");
 		assert_non_null(strstr(err, line));
 		assert_non_null(strstr(err, "): weighted interleave nodes 0,2 weights "));
@@ -398,7 +381,7 @@ static void test_step_quiet_auto(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
-	bool has_weighted = kernel_has_weighted();
+	bool has_weighted = kernel_takes_weighted();
 	const char *err;
 	int rc;
 
@@ -429,7 +412,7 @@ static void test_old_kernel_ladder(void **state)
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "1:1");
-	assert_int_equal(policy_now(), 1 /* MPOL_INTERLEAVE */);
+	assert_int_equal(task_policy(), TASK_POLICY_INTERLEAVE);
 	assert_non_null(strstr(err, "interleave nodes 0,2 (kernel has no weighted interleave (needs Linux 6.9))"));
 	slurm_spank_exit(NULL, 0, NULL);
 }
@@ -447,7 +430,7 @@ static void test_old_kernel_strict(void **state)
 	assert_string_equal(err, "mem_interleave: strict: this kernel has no weighted interleave "
 			    "(needs Linux 6.9); not falling back to interleave\n");
 	assert_null(env_of("SLURM_MEM_INTERLEAVE_MODE"));
-	assert_int_equal(policy_now(), 0);
+	assert_int_equal(task_policy(), 0);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -464,7 +447,7 @@ static void test_no_option_default_none(void **state)
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
 	assert_int_equal(fake.nenv, 0);
-	assert_int_equal(policy_now(), 0);
+	assert_int_equal(task_policy(), 0);
 	slurm_spank_exit(NULL, 0, NULL);
 	assert_int_equal(fake.step_begins + fake.step_ends, 0);
 }
@@ -481,7 +464,7 @@ static void test_site_default_applies(void **state)
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
 	/* The user's none wins over the site's default. */
 	slurm_spank_exit(NULL, 0, NULL);
-	syscall(SYS_set_mempolicy, 0, NULL, 0UL);
+	task_policy_reset();
 	setup(state);
 	*state = fx;
 	start_step("none", 2, argv);
@@ -489,7 +472,7 @@ static void test_site_default_applies(void **state)
 	with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "none");
-	assert_int_equal(policy_now(), 0);
+	assert_int_equal(task_policy(), 0);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -506,7 +489,7 @@ static void test_bad_plugstack_spares_other_jobs(void **state)
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
-	assert_int_equal(policy_now(), 0);
+	assert_int_equal(task_policy(), 0);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -522,7 +505,7 @@ static void test_bad_plugstack_fails_asking_job(void **state)
 	assert_int_equal(rc, -1);
 	assert_non_null(strstr(err, "mem_interleave: the site's plugstack.conf arguments"));
 	assert_non_null(strstr(err, "sometimes"));
-	assert_int_equal(policy_now(), 0);
+	assert_int_equal(task_policy(), 0);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
