@@ -251,4 +251,6 @@ else
 		"$(jq-get .tasks[0].reason </tmp/recycle.json)"
 fi
 kill $new 2>/dev/null
+# Leave no process behind for the next check (every one of them was killed above).
+wait
 exit 0
