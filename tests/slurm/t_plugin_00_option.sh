@@ -22,7 +22,7 @@ else
 	t_fail "--mem-interleave=help submits nothing" "a job named $name exists"
 fi
 
-run_job sbatch -J "$name" --mem-interleave=help --wrap true
+run_job sbatch -J "$name" -o /dev/null --mem-interleave=help --wrap true
 t_check "sbatch --mem-interleave=help exits 0" test "$RC" -eq 0
 
 # srun knows the option (the plugin is loaded) and slurmd logged no load failure

@@ -25,7 +25,7 @@ for entry in "${bad_values[@]}"; do
 		name=mpol-bad-$$-$n-$cmd
 		case $cmd in
 		srun) run_job srun -J "$name" --mem-interleave="$value" true ;;
-		sbatch) run_job sbatch -J "$name" --mem-interleave="$value" --wrap true ;;
+		sbatch) run_job sbatch -J "$name" -o /dev/null --mem-interleave="$value" --wrap true ;;
 		salloc) run_job salloc -J "$name" --mem-interleave="$value" true ;;
 		esac
 		case_name="$cmd --mem-interleave='$value' is refused"
