@@ -47,8 +47,9 @@ show "$mpolctl" plan --fsroot "$fixture" || echo "(mpolctl plan failed)"
 
 step "A real job: srun --mem-interleave=verbose,weighted"
 # Each task prints its job id, the plugin's environment and the policy the kernel
-# shows for it; -l labels every line with the task number, so the tasks' lines sort.
-task='echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"; env | grep "^SLURM_MEM_INTERLEAVE_" | sort; printf "numa_maps: "; head -n 1 /proc/self/numa_maps'
+# shows for it, then holds 64 MB for 2 s so the placement sample has pages to count;
+# -l labels every line with the task number, so the tasks' lines sort.
+task='echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"; env | grep "^SLURM_MEM_INTERLEAVE_" | sort; printf "numa_maps: "; head -n 1 /proc/self/numa_maps; x=$(head -c 64000000 /dev/zero | tr "\0" x); sleep 2'
 printf "\$ srun -l -n 2 --mem-interleave=verbose,weighted sh -c '%s'\n" "$task"
 out=$(srun -l -n 2 --mem-interleave=verbose,weighted sh -c "$task" 2>&1) || { echo "$out"; fail "the job failed"; }
 sort -s -t: -k1,1n <<<"$out"
@@ -69,11 +70,13 @@ else
 	echo "(no placement record in AdminComment yet)"
 fi
 
+dir_env=
+[ -z "${MPOL_CLUSTER_DIR:-}" ] || dir_env="MPOL_CLUSTER_DIR=$MPOL_CLUSTER_DIR "
 cat <<EOF
 
-The cluster is still running. To use it from this shell:
-    eval "\$(tests/slurm/cluster.sh env)"
+The cluster is still running. To use it from a shell:
+    export SLURM_CONF=$SLURM_CONF
     srun --mem-interleave=help
 To stop it:
-    tests/slurm/cluster.sh stop
+    ${dir_env}tests/slurm/cluster.sh stop
 EOF
