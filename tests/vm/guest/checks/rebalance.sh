@@ -30,11 +30,12 @@ wait_for() {
 	done
 }
 
-# touch_start NAME ARGS...: a held page-touch launched on socket 0's plan; sets PID.
+# touch_start NAME ARGS...: a held page-touch on socket 0's CPUs interleaving over nodes
+# 0 and 2 (named: a kernel without HMAT data may plan socket 0 differently); sets PID.
 touch_start() {
 	n=$1
 	shift
-	mpol-launch --cpus "$cpus" "$@" -- page-touch $MIB --hold >/tmp/$n.out 2>&1 &
+	mpol-launch --cpus "$cpus" --spec weighted,nodes=0,2 "$@" -- page-touch $MIB --hold >/tmp/$n.out 2>&1 &
 	if wait_for /tmp/$n.out '^ready'; then
 		PID=$(sed -n 's/^ready //p' /tmp/$n.out)
 	else
@@ -70,7 +71,7 @@ esac
 
 # mpolctl watch, started before the hot-add, rebalances a job on socket 1 (whose plan
 # gains node 3) by itself once the burst of uevents has settled. A fake scontrol names
-# the job's task; the task says it asked for weighted interleave, as the plugin's do.
+# the job's task, which carries SLURM_MEM_INTERLEAVE_MODE as the plugin's tasks do.
 mkdir -p /tmp/bin
 printf '#!/bin/sh\ncat /tmp/listpids\n' >/tmp/bin/scontrol
 chmod +x /tmp/bin/scontrol
@@ -112,7 +113,7 @@ elif [ -z "$JPID" ]; then
 	fail watch-rebalances-the-job "the job's page-touch did not start: $(cat /tmp/job.out)"
 else
 	cat /tmp/watch.log
-	plan=$(sed -n 's/.*(page-touch): spec weighted -> nodes \([0-9,]*\) weights \([0-9:]*\).*/\1 \2/p' /tmp/watch.log | head -n 1)
+	plan=$(sed -n 's/.*(page-touch): spec [a-z]* -> nodes \([0-9,]*\) weights \([0-9:]*\).*/\1 \2/p' /tmp/watch.log | head -n 1)
 	jnodes=$(echo "${plan% *}" | tr ',' ' ')
 	jcounts=$(signal_counts job "$JPID" USR1 0)
 	case " $jnodes " in
