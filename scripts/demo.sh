@@ -38,10 +38,10 @@ step "This machine's memory (mpolctl show, mpolctl plan)"
 show "$mpolctl" show || echo "(mpolctl show failed)"
 show "$mpolctl" plan || echo "(mpolctl plan failed)"
 
-# A captured machine with two sockets, a CXL node and HMAT bandwidth data.
+# A captured machine with two CPU nodes, a CXL memory node and HMAT bandwidth data.
 fixture=tests/fixtures/linux-7.3-boot
 [ -d "$fixture" ] || fixture=tests/fixtures/7.3.4+deb13-cloud-amd64/boot
-step "A bundled two-socket machine with CXL memory and HMAT data ($fixture)"
+step "A bundled machine with two CPU nodes, CXL memory and HMAT data ($fixture)"
 show "$mpolctl" show --fsroot "$fixture" || echo "(mpolctl show failed)"
 show "$mpolctl" plan --fsroot "$fixture" || echo "(mpolctl plan failed)"
 
