@@ -8,7 +8,9 @@
  *   statedir=DIR             weights lease journal and lock (/run/slurm-mempolicy)
  *   sample_interval=SECONDS  placement sampling period, 0 = only at step end
  *   fsroot=DIR               read sysfs under DIR (tests and containers)
- * An unknown key or a bad value is an error that names it.
+ * An unknown key, a bad value or a key given twice is an error that names it.
+ * default= takes mpol_spec_parse's syntax (not help); statedir and fsroot must be
+ * absolute; sample_interval is 0..86400.
  */
 #ifndef MPOL_SITE_CONFIG_H
 #define MPOL_SITE_CONFIG_H

@@ -388,6 +388,8 @@ const char *mpol_spec_usage(void)
 	       "                      modelled streaming efficiency reaches P\n"
 	       "  strict              fail the task when the kernel has no weighted interleave\n"
 	       "                      instead of falling back to plain interleave\n"
+	       "weights= goes with weighted only; none takes only quiet|verbose; help stands\n"
+	       "alone. A key given twice must repeat its value.\n"
 	       "\n"
 	       "Examples:\n"
 	       "  srun --mem-interleave=weighted ./app\n"

@@ -4,6 +4,10 @@
  *         [,precision=P][,strict]
  * MODE: weighted | auto | interleave | none | help. Explicit weights imply the nodes.
  * The same value parsed twice gives the same spec (callbacks may run twice).
+ * nodes=LIST may hold commas ("nodes=0,2,strict"): words after it that start with a
+ * digit continue the list. A key given twice must repeat its value; nodes= and
+ * weights= together must name the same nodes; weights= only with weighted; help
+ * stands alone; none takes nothing but quiet|verbose.
  */
 #ifndef MPOL_SPEC_H
 #define MPOL_SPEC_H

@@ -28,7 +28,8 @@ struct mpol_weight_opts mpol_weight_opts_default(void);
 /*
  * mpol_shares_from_bandwidth - target shares, proportional to bw, then capped by
  * capacity when job_kb would overflow a node's share (water-filling: a capped node
- * takes what fits, the rest is spread over the others by bandwidth).
+ * takes what fits, the rest is spread over the others by bandwidth; when only nodes
+ * with bandwidth 0 have room left, they take the rest by capacity).
  * cap_kb may be NULL or job_kb 0 (no capacity limit). When the job exceeds the total
  * capacity, shares become proportional to capacity and -ENOSPC is returned with
  * the shares still filled in. Bandwidth 0 everywhere gives equal shares.
@@ -43,7 +44,9 @@ double mpol_weights_efficiency(const double *share, const unsigned *weights, int
  * mpol_weights_optimal - the smallest weight sum S (<= max_sum) whose D'Hondt
  * apportionment of S seats over the shares reaches eff >= precision; when none does,
  * the S with the highest efficiency (smallest on ties). A node apportioned no seat is
- * left out (weight 0): its share is too small to help at that sum.
+ * left out (weight 0): its share is too small to help at that sum. Seats go to the
+ * highest share/(seats+1), lowest index on ties; a node at MPOL_WEIGHT_MAX takes no
+ * more. All shares 0 gives every node weight 1. efficiency may be NULL.
  * Returns 0 or -EINVAL (n < 1, bad precision, max_sum < 1).
  */
 int mpol_weights_optimal(const double *share, int n, const struct mpol_weight_opts *opts,
