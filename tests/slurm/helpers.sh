@@ -16,8 +16,13 @@ FIXTURE_OLD=$top/tests/fixtures/linux-6.1-boot
 JOB_TIMEOUT=${JOB_TIMEOUT:-60}
 
 # plugstack ARG...: the plugin arguments for the steps started from now on (the tier's
-# own statedir always, so no test touches /run).
-plugstack() { "$CLUSTER" plugstack "statedir=$STATEDIR" "$@" >/dev/null; }
+# own statedir unless ARGs name one, so no test touches /run).
+plugstack() {
+	case " $* " in
+	*" statedir="*) "$CLUSTER" plugstack "$@" >/dev/null ;;
+	*) "$CLUSTER" plugstack "statedir=$STATEDIR" "$@" >/dev/null ;;
+	esac
+}
 
 # "${AS_USER[@]}" CMD...: CMD as the unprivileged test user, in a directory it may use.
 AS_USER=(runuser -u "$TEST_USER" -- env -C /tmp SLURM_CONF="$SLURM_CONF")
