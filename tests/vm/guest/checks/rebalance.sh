@@ -66,7 +66,7 @@ touch_start main
 start=$(page_counts /tmp/main.out query 0)
 case " $start " in
 *" N0="*" N2="*) pass toucher-on-0-and-2 ;;
-*) fail toucher-on-0-and-2 "pages of the toucher: $start" ;;
+*) fail toucher-on-0-and-2 "pages of the toucher: $start under policy '$(sed -n 's/^policy region=0 //p' /tmp/main.out)' ($(grep '^launch:' /tmp/main.out); has_memory $(cat $NODES/has_memory), the toucher's Mems_allowed $(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$PID/status))" ;;
 esac
 
 # mpolctl watch, started before the hot-add, rebalances a job on socket 1 (whose plan
