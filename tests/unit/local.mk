@@ -9,6 +9,10 @@ UNIT_LIBS_COMMON = src/common/libmpol.la $(CMOCKA_LIBS) $(JSONC_LIBS)
 
 # Add a test: one line in UNIT_TESTS, and its _SOURCES/_CFLAGS/_LDADD below.
 UNIT_TESTS =
+UNIT_TESTS += tests/unit/test_numa_maps
+tests_unit_test_numa_maps_SOURCES = tests/unit/test_numa_maps.c
+tests_unit_test_numa_maps_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_numa_maps_LDADD = $(UNIT_LIBS_COMMON)
 UNIT_TESTS += tests/unit/test_record
 tests_unit_test_record_SOURCES = tests/unit/test_record.c
 tests_unit_test_record_CFLAGS = $(UNIT_CFLAGS_COMMON)
