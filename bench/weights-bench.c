@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "spec.h"
 #include "weights.h"
 
 #define MAX_NODES 16
@@ -136,9 +137,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "p:m:h")) != -1) {
 		switch (opt) {
 		case 'p':
-			o.precision = strtod(optarg, &end);
-			if (*end || !(o.precision > 0 && o.precision <= 1)) {
-				fprintf(stderr, "weights-bench: -p '%s': give 0 < P <= 1\n", optarg);
+			if (mpol_precision_parse(optarg, &o.precision, err, sizeof(err))) {
+				fprintf(stderr, "weights-bench: -p: %s\n", err);
 				return 2;
 			}
 			break;

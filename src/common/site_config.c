@@ -73,8 +73,6 @@ static int parse_path(const char *key, const char *value, char *out, size_t len,
 static int parse_one(enum key k, const char *value, struct mpol_site_config *cfg, char *err, size_t errlen)
 {
 	char why[MPOL_ERRLEN];
-	double p;
-	char *end;
 
 	switch (k) {
 	case KEY_DEFAULT:
@@ -102,12 +100,8 @@ static int parse_one(enum key k, const char *value, struct mpol_site_config *cfg
 					 value);
 		return 0;
 	case KEY_PRECISION:
-		errno = 0;
-		p = strtod(value, &end);
-		if (!*value || *end || errno || !(p > 0 && p <= 1))
-			return mpol_fail(err, errlen, EINVAL,
-					 "plugstack argument precision='%s': give a number P with 0 < P <= 1", value);
-		cfg->precision = p;
+		if (mpol_precision_parse(value, &cfg->precision, why, sizeof(why)))
+			return mpol_fail(err, errlen, EINVAL, "plugstack argument precision: %s", why);
 		return 0;
 	case KEY_MAX_SUM:
 		if (parse_uint(value, 1, MAX_WEIGHT_SUM_LIMIT, &cfg->max_weight_sum))

@@ -119,7 +119,7 @@ static int parse_weights(const char *text, uint8_t *w, struct mpol_bitmap *nodes
 	return 0;
 }
 
-static int parse_precision(const char *text, double *out, char *err, size_t errlen)
+int mpol_precision_parse(const char *text, double *out, char *err, size_t errlen)
 {
 	char *end;
 	double p;
@@ -204,7 +204,7 @@ static int parse_option(const char *key, const char *value, struct mpol_spec *s,
 	if (!strcmp(key, "precision")) {
 		double p = 0;
 
-		rc = parse_precision(value, &p, err, errlen);
+		rc = mpol_precision_parse(value, &p, err, errlen);
 		if (rc)
 			return rc;
 		if (s->has_precision && s->precision != p)

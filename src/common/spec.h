@@ -46,6 +46,9 @@ struct mpol_spec {
  * weights are 1-255"). */
 int mpol_spec_parse(const char *text, struct mpol_spec *spec, char *err, size_t errlen);
 
+/* A precision: a number P with 0 < P <= 1; -EINVAL naming the text otherwise. */
+int mpol_precision_parse(const char *text, double *out, char *err, size_t errlen);
+
 /* Canonical text of a spec (parse(format(s)) == s). */
 int mpol_spec_format(const struct mpol_spec *spec, char *buf, size_t len);
 
