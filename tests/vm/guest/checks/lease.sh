@@ -78,6 +78,26 @@ if need_prog mpol-launch; then
 		expect_eq recover-restores "$before" "$(wi_snapshot)" "weights after mpolctl recover"
 	fi
 	restore_boot
+
+	# Two steps at once: the second is refused (the first holds the lease), the first's
+	# table stays, and its release still restores the boot table exactly.
+	mpol-launch --cpus "$(nth 0 $VM_NODE_CPUS)" --lease $SD -- page-touch 4 --hold >/tmp/first.out 2>&1 &
+	first=$!
+	t=0
+	while ! grep -q '^ready' /tmp/first.out && [ $t -lt 100 ]; do usleep 100000; t=$((t + 1)); done
+	mpol-launch --cpus "$(nth 1 $VM_NODE_CPUS)" --lease $SD -- page-touch 1 >/tmp/second.out 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q 'held by' /tmp/second.out && ! grep -q '^pages' /tmp/second.out; then
+		pass lease-second-refused
+	else
+		fail lease-second-refused "second holder: exit $rc: $(cat /tmp/second.out)"
+	fi
+	expect_eq lease-second-leaves-weights "$leased" "$(wi_snapshot)" "weights while the first step still runs"
+	toucher=$(sed -n 's/^ready //p' /tmp/first.out)
+	[ -n "$toucher" ] && kill $toucher
+	wait $first
+	expect_eq lease-first-restores "$before" "$(wi_snapshot)" "weights after the first step ends"
+	restore_boot
 else
 	fail lease-writes "mpol-launch is not in the guest (it did not build)"
 fi

@@ -83,3 +83,18 @@ list=$(socket_nodes 0 | tr ' ' ',')
 launch_check interleave-mode interleave "$list" "" \
 	"$(for n in $(socket_nodes 0); do printf '%s:1 ' $n; done)" --cpus "$(nth 0 $VM_NODE_CPUS)" --spec interleave
 expect_eq interleave-mode-policy "interleave:$list" "$(cat /tmp/launch.policy)" "numa_maps policy"
+
+# Bad requests on the real topology: the empty node, a node that does not exist, a
+# bad spec. Each must end in a sentence naming the problem, the program never run.
+refused() { # refused CASE WANT_RC REGEX SPEC
+	mpol-launch --cpus "$(nth 0 $VM_NODE_CPUS)" --spec "$4" -- page-touch 1 >/tmp/bad.out 2>&1
+	rc=$?
+	if [ $rc = "$2" ] && grep -Eq "$3" /tmp/bad.out && ! grep -q '^pages' /tmp/bad.out; then
+		pass "$1"
+	else
+		fail "$1" "--spec $4: exit $rc (want $2, a message matching /$3/, no pages): $(cat /tmp/bad.out)"
+	fi
+}
+refused empty-node-refused 1 "node $VM_HOTPLUG_NODE (has no memory|is not online); nodes with memory" "weighted,nodes=$VM_HOTPLUG_NODE"
+refused absent-node-refused 1 'node 9' 'weighted,nodes=9'
+refused bad-spec-refused 2 "bogus" 'weighted,bogus'
