@@ -31,9 +31,10 @@ static void fill_capacity(const double *bw, double bw_total, const uint64_t *cap
 {
 	bool capped[n], changed = true;
 	double left = 1.0, left_bw = bw_total, left_cap = 0;
+	const double residue = bw_total * 1e-12;   /* what left_bw -= bw[i] may leave of 0 */
 
 	memset(capped, 0, sizeof(capped));
-	while (changed && left_bw > bw_total * 1e-12) {
+	while (changed && left_bw > residue) {
 		changed = false;
 		for (int i = 0; i < n; i++) {
 			double cap = (double)cap_kb[i] / (double)job_kb;
@@ -46,7 +47,7 @@ static void fill_capacity(const double *bw, double bw_total, const uint64_t *cap
 			left_bw -= bw[i];
 		}
 	}
-	if (left_bw > bw_total * 1e-12) {
+	if (left_bw > residue) {
 		for (int i = 0; i < n; i++)
 			if (!capped[i])
 				share[i] = left * bw[i] / left_bw;

@@ -302,6 +302,43 @@ static void test_properties(void **state)
 	assert_true(kernel_better > 0);
 }
 
+/* Water-filling on random vectors: shares sum to 1, no node gets more than fits, and
+ * the nodes below their cap share in proportion to bandwidth. */
+static void test_capacity_properties(void **state)
+{
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	srand(777);
+	for (int iter = 0; iter < 4000; iter++) {
+		int n = 1 + rand() % MAXN;
+		double bw[MAXN], share[MAXN], sum = 0, ratio = -1;
+		uint64_t cap[MAXN], cap_total = 0, job;
+
+		for (int i = 0; i < n; i++) {
+			bw[i] = rand() % 4 ? 1 + rand() % 1000000 : 0;
+			cap[i] = (uint64_t)(rand() % 100000);
+			cap_total += cap[i];
+		}
+		job = 1 + (uint64_t)((double)rand() / RAND_MAX * (double)cap_total);
+		if (mpol_shares_from_bandwidth(bw, cap, job, n, share, err, sizeof(err)) == -ENOSPC) {
+			assert_true(job > cap_total);
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			sum += share[i];
+			assert_true(share[i] >= 0);
+			assert_true(share[i] * (double)job <= (double)cap[i] * (1 + 1e-9) + 1e-6);
+			if (bw[i] > 0 && share[i] * (double)job < (double)cap[i] * (1 - 1e-9)) {
+				if (ratio < 0)
+					ratio = share[i] / bw[i];
+				assert_float_equal(share[i] / bw[i], ratio, ratio * 1e-9);
+			}
+		}
+		assert_float_equal(sum, 1, 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_optimal_shapes),
 		cmocka_unit_test(test_efficiency),
 		cmocka_unit_test(test_properties),
+		cmocka_unit_test(test_capacity_properties),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
