@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -164,6 +165,37 @@ static void test_format_roundtrip(void **state)
 	assert_true(bitmap_equal(&all, &back));
 }
 
+/* Random strings over the list alphabet: refused with a sentence, or parsed, and then
+ * the canonical text parses back to the same set. */
+static void test_random_lists(void **state)
+{
+	static const char alphabet[] = "0123456789--,, x";
+	int accepted = 0, refused = 0;
+
+	(void)state;
+	srand(99);
+	for (int iter = 0; iter < 20000; iter++) {
+		char text[16], err[MPOL_ERRLEN], buf[4096];
+		struct mpol_bitmap b, back;
+		int len = rand() % (int)sizeof(text);
+
+		for (int i = 0; i < len; i++)
+			text[i] = alphabet[rand() % (int)(sizeof(alphabet) - 1)];
+		text[len] = '\0';
+		err[0] = '\0';
+		if (bitmap_parse_list(text, MPOL_MAX_NODES, &b, err, sizeof(err))) {
+			assert_non_null(strstr(err, text));
+			refused++;
+			continue;
+		}
+		accepted++;
+		assert_int_equal(bitmap_format_list(&b, buf, sizeof(buf)), 0);
+		assert_int_equal(bitmap_parse_list(buf, MPOL_MAX_NODES, &back, err, sizeof(err)), 0);
+		assert_true(bitmap_equal(&b, &back));
+	}
+	assert_true(accepted > 100 && refused > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_format_short),
 		cmocka_unit_test(test_format_roundtrip),
+		cmocka_unit_test(test_random_lists),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

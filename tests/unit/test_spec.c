@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -209,6 +210,47 @@ static void test_usage(void **state)
 	}
 }
 
+/* Random values built from the grammar's pieces and junk: each is either refused with
+ * a sentence, or accepted and then formats to a text that parses back to it. */
+static void test_random_values(void **state)
+{
+	static const char *const words[] = {
+		"weighted", "auto", "interleave", "none", "help", "quiet", "verbose", "strict", "nodes=0",
+		"nodes=1-3", "nodes=0,2", "2", "weights=0:3", "weights=0:3:2:1", "weights=2:1", "scope=all",
+		"scope=socket", "precision=0.9", "precision=1", "", "x", "=", ":", "nodes=", "weights=0",
+		"precision=2", "scope=", "strict=1", "1023", "nodes=1024",
+	};
+	const int nwords = (int)(sizeof(words) / sizeof(words[0]));
+	int accepted = 0, refused = 0;
+
+	(void)state;
+	srand(4242);
+	for (int iter = 0; iter < 20000; iter++) {
+		char text[512] = "", err[MPOL_ERRLEN], buf[512];
+		struct mpol_spec s, back;
+		int n = 1 + rand() % 5;
+
+		for (int i = 0; i < n; i++) {
+			if (i)
+				strcat(text, ",");
+			strcat(text, words[rand() % nwords]);
+		}
+		err[0] = '\0';
+		if (mpol_spec_parse(text, &s, err, sizeof(err))) {
+			assert_true(strlen(err) > 10);
+			refused++;
+			continue;
+		}
+		accepted++;
+		assert_int_equal(mpol_spec_format(&s, buf, sizeof(buf)), 0);
+		if (mpol_spec_parse(buf, &back, err, sizeof(err)))
+			fail_msg("'%s' formats to '%s', which is refused: %s", text, buf, err);
+		assert_memory_equal(&s, &back, sizeof(s));
+	}
+	/* both outcomes must be exercised, or the test proves nothing */
+	assert_true(accepted > 100 && refused > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_too_long),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_random_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
