@@ -112,10 +112,14 @@ int mpol_record_entry_build(const struct mpol_record_node *in, json_object **ent
 	}
 	if (in->target) {
 		json_object *t = json_object_new_object();
+		double sum = 0;
 
 		for (int i = 0; i <= in->max_node; i++)
+			sum += in->target[i] > 0 ? in->target[i] : 0;
+		/* shares, whether given as shares or as expected pages */
+		for (int i = 0; sum > 0 && i <= in->max_node; i++)
 			if (in->target[i] > 0)
-				add_node_key(t, i, new_ratio(in->target[i]));
+				add_node_key(t, i, new_ratio(in->target[i] / sum));
 		json_object_object_add(e, "target", t);
 		drift = in->nsamples > 0 ? mpol_placement_drift(in->target, in->last, in->max_node) : -1;
 		if (drift >= 0)

@@ -55,7 +55,8 @@ struct mpol_record_node {
 	int max_node;                   /* highest NUMA node in the arrays, -1 = none */
 	const uint64_t *last;           /* anonymous pages per node at the last sample */
 	const uint64_t *peak;           /* largest count per node over all samples */
-	const double *target;           /* target share per node (sums to 1), NULL = unknown */
+	const double *target;           /* target per node: shares or expected pages (written
+	                                 * as shares summing to 1); NULL = unknown */
 	const char *const *kind;        /* "dram", "cxl", "hbm" per node, NULL = unknown */
 	const char *note;               /* fallback or error sentence, NULL = none */
 };

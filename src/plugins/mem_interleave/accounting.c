@@ -19,6 +19,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "accounting.h"
+#include "apply.h"
 #include "numa_maps.h"
 #include "plugin.h"
 #include "record.h"
@@ -78,14 +79,11 @@ static struct {
 	bool running, stop;
 	struct task *tasks;
 	int ntasks, cap;
+	int ended;              /* tasks reported by accounting_task_end */
+	bool written;           /* the record was stored (or tried) */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct sample s;
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static const char *applied_mode(enum mpol_kernel_path path)
-{
-	return path == MPOL_PATH_WEIGHTED ? "weighted" : path == MPOL_PATH_INTERLEAVE ? "interleave" : "none";
-}
 
 /* The share of each plan node a task on that plan should get: its weights as the
  * kernel applies them (plain interleave: equal). */
@@ -242,8 +240,8 @@ static void clear_state(void)
 	free(st.plans);
 	st.tasks = NULL;
 	st.plans = NULL;
-	st.ntasks = st.cap = st.nplans = 0;
-	st.begun = st.running = st.stop = false;
+	st.ntasks = st.cap = st.nplans = st.ended = 0;
+	st.begun = st.running = st.stop = st.written = false;
 }
 
 int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen)
@@ -263,7 +261,7 @@ int accounting_step_begin(const struct step_placement *sp, char *err, size_t err
 		snprintf(st.node, sizeof(st.node), "unknown");
 	st.requested = mpol_mode_name(sp->spec->mode);
 	st.path = sp->path;
-	st.applied = applied_mode(sp->path);
+	st.applied = mpol_applied_mode_name(sp->spec->mode, sp->path);
 	st.sysfs_written = sp->sysfs_written;
 	snprintf(st.note, sizeof(st.note), "%s", sp->note ? sp->note : "");
 	st.interval = sp->sample_interval;
@@ -401,7 +399,8 @@ static int write_record(json_object *entry, char *err, size_t errlen)
 	return rc;
 }
 
-void accounting_step_end(void)
+/* Stop the sampler and write the record, once. */
+static void finish(void)
 {
 	struct mpol_record_node in;
 	double target[MPOL_MAX_NODES];
@@ -409,15 +408,16 @@ void accounting_step_end(void)
 	char err[MPOL_ERRLEN];
 	int rc;
 
-	if (!st.begun)
+	if (st.written)
 		return;
+	st.written = true;
 	pthread_mutex_lock(&st.lock);
 	st.stop = true;
 	pthread_cond_signal(&st.wake);
 	pthread_mutex_unlock(&st.lock);
 	if (st.running)
 		pthread_join(st.thread, NULL);
-	pthread_cond_destroy(&st.wake);
+	st.running = false;
 
 	for (int n = 0; n <= st.s.max_node; n++)
 		target[n] = st.s.expect[n];
@@ -438,5 +438,29 @@ void accounting_step_end(void)
 	if (rc < 0)
 		slurm_error(MI_LOG "job %u step %u: placement record: %s", st.job_id, st.step_id, err);
 	json_object_put(entry);
+}
+
+void accounting_task_end(pid_t pid)
+{
+	bool last;
+
+	(void)pid;
+	if (!st.begun)
+		return;
+	pthread_mutex_lock(&st.lock);
+	last = ++st.ended >= st.ntasks;
+	pthread_mutex_unlock(&st.lock);
+	/* slurmstepd tells srun that the tasks exited only after this returns, so the
+	 * job is still running and slurmctld still takes the update */
+	if (last)
+		finish();
+}
+
+void accounting_step_end(void)
+{
+	if (!st.begun)
+		return;
+	finish();
+	pthread_cond_destroy(&st.wake);
 	clear_state();
 }

@@ -5,7 +5,7 @@
  * descendants') about 1 s after the first task starts, then every sample_interval
  * seconds; it keeps the last sample and the peak per NUMA node. By slurm_spank_exit
  * the tasks have been reaped, so the record holds the last sample taken while they
- * lived, not their final state. At the end the record is merged into the job's
+ * lived, not their final state. When the last task ends the record is merged into the job's
  * AdminComment under "mempolicy" (record.h, record_store.h), through the Slurm API
  * already loaded in slurmstepd.
  */
@@ -43,7 +43,13 @@ struct step_placement {
 int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen);
 /* slurmstepd (root), slurm_spank_task_post_fork. */
 void accounting_task_begin(pid_t pid);
-/* slurmstepd (root), slurm_spank_exit: stop sampling, write the record. */
+/* slurmstepd (root), slurm_spank_task_exit. When the last task of the step on this
+ * node has ended, the record is written here: slurmstepd reports the exits to srun
+ * only after this callback, so the job is still running and slurmctld still accepts
+ * the AdminComment update. (From slurm_spank_exit the job may already have finished
+ * when srun was quick, and slurmctld then refuses the update.) */
+void accounting_task_end(pid_t pid);
+/* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, free all. */
 void accounting_step_end(void);
 
 #endif
