@@ -1,5 +1,6 @@
-# t_plugin_80_concurrent.sh - steps that start together: both run with their policy, each
-# task's environment says the weights it really runs on, and the table is restored after both.
+# t_plugin_80_concurrent.sh - steps that run at the same time: both get their policy, each
+# task's environment says the weights it really runs on, another user's weights are never
+# changed under their running step, and the table is restored after all of them.
 
 before=$(wi_node0)
 plugstack sysfs=always
@@ -28,6 +29,32 @@ if [ -n "$before" ] && wait_until 10 sh -c "[ \"\$(cat $WI_DIR/node0)\" = '$befo
 	t_pass "concurrent steps: node0 is back to $before after both"
 else
 	t_fail "concurrent steps: node0 is back to $before after both" "node0 is $(wi_node0)"
+fi
+
+# Another user's step holds the weights: a later step must not change them under it.
+plugstack sysfs=always
+flag=$OUTDIR/holder.$$
+rm -f "$flag"
+timeout "$JOB_TIMEOUT" "${AS_USER[@]}" srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:5 \
+	sh -c "touch $flag; sleep 4" >/dev/null 2>&1 &
+holder=$!
+if wait_until 20 sh -c "[ -e $flag ] && [ \"\$(cat $WI_DIR/node0)\" = 5 ]"; then
+	run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:6 sh -c "cat $WI_DIR/node0 | sed 's/^/during=/'; $SHOW"
+	if [ $RC -eq 0 ] && grep -q '^during=5$' <<<"$OUT" && [ "$(field "$(grep '^task ' <<<"$OUT")" weights)" = 5 ]; then
+		t_pass "$TEST_USER's step holds weight 5: root's step runs on it and says so"
+	else
+		t_fail "$TEST_USER's step holds weight 5: root's step runs on it and says so" "exit $RC: $OUT"
+	fi
+	t_expect_match "another user's weights are not changed under their step" '^5$' "$(wi_node0)"
+else
+	t_fail "another user's step holds the weights" "$TEST_USER's step did not start with node0=5 (node0 is $(wi_node0))"
+fi
+wait "$holder"
+rm -f "$flag"
+if [ -n "$before" ] && wait_until 10 sh -c "[ \"\$(cat $WI_DIR/node0)\" = '$before' ]"; then
+	t_pass "after $TEST_USER's step node0 is back to $before"
+else
+	t_fail "after $TEST_USER's step node0 is back to $before" "node0 is $(wi_node0)"
 fi
 
 # Two steps of one job at once, without sysfs: both get their own policy.
