@@ -145,9 +145,9 @@ static int pick_candidates(const struct mpol_topology *topo, int initiator, cons
 }
 
 /* Bandwidth per candidate; nodes without HMAT data get the smallest known value. */
-static void candidate_bandwidth(const struct mpol_topology *topo, struct mpol_plan *plan, double *bw)
+static void candidate_bandwidth(const struct mpol_topology *topo, struct mpol_plan *plan, uint32_t *raw,
+				double *bw)
 {
-	uint32_t raw[MPOL_PLAN_MAX_NODES];
 	struct mpol_bitmap missing;
 	uint32_t least = 0;
 	char list[256];
@@ -182,14 +182,14 @@ static bool candidate_capacity(const struct mpol_topology *topo, const struct mp
 }
 
 static int plan_shares(const struct mpol_topology *topo, const struct mpol_plan_opts *opts,
-		       struct mpol_plan *plan, char *err, size_t errlen)
+		       struct mpol_plan *plan, uint32_t *raw, char *err, size_t errlen)
 {
 	double bw[MPOL_PLAN_MAX_NODES], plain[MPOL_PLAN_MAX_NODES];
 	uint64_t cap[MPOL_PLAN_MAX_NODES];
 	char why[MPOL_ERRLEN];
 	int rc;
 
-	candidate_bandwidth(topo, plan, bw);
+	candidate_bandwidth(topo, plan, raw, bw);
 	rc = mpol_shares_from_bandwidth(bw, NULL, 0, plan->nnodes, plain, err, errlen);
 	if (rc || !opts->mem_kb || !candidate_capacity(topo, plan, cap)) {
 		if (!rc)
@@ -207,42 +207,19 @@ static int plan_shares(const struct mpol_topology *topo, const struct mpol_plan_
 	return 0;
 }
 
-/*
- * Kernel parity means the kernel's table: it is computed over every node with memory
- * and GCD-reduced there, so a plan over some of the nodes takes their entries as they
- * are (two-socket QEMU after hotplug: 4:4:1:1, so a socket's plan is 4:1, not 24:7).
- */
-static int kernel_weights(const struct mpol_topology *topo, struct mpol_plan *plan, char *err, size_t errlen)
+static int plan_weights(const struct mpol_plan_opts *opts, struct mpol_plan *plan, const uint32_t *raw,
+			char *err, size_t errlen)
 {
-	uint32_t bw[MPOL_MAX_NODES];
-	unsigned table[MPOL_MAX_NODES];
-	int ids[MPOL_MAX_NODES], n = 0, rc;
+	int n = plan->nnodes;
 
-	for (int i = 0; i < topo->nnodes && n < MPOL_MAX_NODES; i++) {
-		if (!topo->nodes[i].has_memory)
-			continue;
-		ids[n] = topo->nodes[i].id;
-		bw[n++] = mpol_node_bandwidth(&topo->nodes[i]);
-	}
-	rc = mpol_weights_kernel(bw, n, table, err, errlen);
-	for (int j = 0; !rc && j < plan->nnodes; j++)
-		for (int i = 0; i < n; i++)
-			if (ids[i] == plan->nodes[j])
-				plan->weights[j] = table[i];
-	return rc;
-}
-
-static int plan_weights(const struct mpol_topology *topo, const struct mpol_plan_opts *opts,
-			struct mpol_plan *plan, char *err, size_t errlen)
-{
 	if (opts->has_weights) {
-		for (int i = 0; i < plan->nnodes; i++)
+		for (int i = 0; i < n; i++)
 			plan->weights[i] = opts->weights[plan->nodes[i]];
 		return 0;
 	}
 	if (opts->algorithm == MPOL_ALGO_KERNEL)
-		return kernel_weights(topo, plan, err, errlen);
-	return mpol_weights_optimal(plan->shares, plan->nnodes, &opts->weight, plan->weights, NULL, err, errlen);
+		return mpol_weights_kernel(raw, n, plan->weights, err, errlen);
+	return mpol_weights_optimal(plan->shares, n, &opts->weight, plan->weights, NULL, err, errlen);
 }
 
 /* Drop the nodes apportioned no seat, saying why. */
@@ -271,6 +248,7 @@ int mpol_plan_for_initiator(const struct mpol_topology *topo, int initiator,
 			    const struct mpol_plan_opts *opts, struct mpol_plan *plan,
 			    char *err, size_t errlen)
 {
+	uint32_t raw[MPOL_PLAN_MAX_NODES];
 	int rc;
 
 	memset(plan, 0, sizeof(*plan));
@@ -281,9 +259,9 @@ int mpol_plan_for_initiator(const struct mpol_topology *topo, int initiator,
 				 initiator);
 	rc = pick_candidates(topo, initiator, opts, plan, err, errlen);
 	if (!rc)
-		rc = plan_shares(topo, opts, plan, err, errlen);
+		rc = plan_shares(topo, opts, plan, raw, err, errlen);
 	if (!rc)
-		rc = plan_weights(topo, opts, plan, err, errlen);
+		rc = plan_weights(opts, plan, raw, err, errlen);
 	if (rc)
 		return rc;
 	plan->efficiency = mpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);

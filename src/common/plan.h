@@ -13,9 +13,7 @@
  *   bandwidth_known is false; when only some lack it, they are given the smallest
  *   bandwidth known among the candidates (a guess that errs towards the slow side,
  *   never leaves a node out for lack of data), and `notes` says which nodes.
- * - algorithm=kernel gives the kernel's own table: computed over every node with
- *   memory (0 for nodes without HMAT data, as the kernel has them), GCD-reduced
- *   there, and the plan's nodes take their entries (not recomputed per plan).
+ *   The kernel algorithm instead gets 0 for them, as the kernel's own table does.
  * - nodes= and weights= name the nodes exactly: scope does not apply, every named
  *   node must be online with memory, and every initiator gets the same node set.
  * - scope=socket on a CPU node with no memory of its own and no memory-only node

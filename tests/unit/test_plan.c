@@ -149,19 +149,6 @@ static void test_qemu_numbers(void **state)
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2", "4:4:1");
 	assert_float_equal(p.efficiency, 9 * 0.4375 / 4, 1e-12);
-	/* the kernel's table is global: a socket's plan takes its entries, 7:2, not 24:7 */
-	o.scope = MPOL_SCOPE_SOCKET;
-	o.algorithm = MPOL_ALGO_KERNEL;
-	plan_ok(&f, 0, &o, &p);
-	expect_plan(&p, "0,2", "7:2");
-	/* after hotplug (a 64000 node local to node1) the table is 4:4:1:1 */
-	add_node(&f, 3, false, 1 * GIB, 64000, 1);
-	plan_ok(&f, 0, &o, &p);
-	expect_plan(&p, "0,2", "4:1");
-	plan_ok(&f, 1, &o, &p);
-	expect_plan(&p, "1,3", "4:1");
-	f.topo.nnodes--;
-	o.algorithm = MPOL_ALGO_OPTIMAL;
 	/* socket scope on node1: no local memory-only node, just itself */
 	o.scope = MPOL_SCOPE_SOCKET;
 	plan_ok(&f, 1, &o, &p);
