@@ -14,6 +14,10 @@
  *   bandwidth known among the candidates (a guess that errs towards the slow side,
  *   never leaves a node out for lack of data), and `notes` says which nodes.
  *   The kernel algorithm instead gets 0 for them, as the kernel's own table does.
+ * - algorithm=kernel applies the kernel's formula to the plan's candidates, as if they
+ *   were the only memory nodes: a socket plan of 224000 and 64000 MB/s gets 24:7. The
+ *   kernel's own table covers every memory node (7:7:2, so 7:2 on that socket); the
+ *   two agree for scope=all.
  * - nodes= and weights= name the nodes exactly: scope does not apply, every named
  *   node must be online with memory, and every initiator gets the same node set.
  * - scope=socket on a CPU node with no memory of its own and no memory-only node

@@ -149,6 +149,12 @@ static void test_qemu_numbers(void **state)
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2", "4:4:1");
 	assert_float_equal(p.efficiency, 9 * 0.4375 / 4, 1e-12);
+	/* kernel on a socket plan: the formula over its own candidates, 24:7 */
+	o.scope = MPOL_SCOPE_SOCKET;
+	o.algorithm = MPOL_ALGO_KERNEL;
+	plan_ok(&f, 0, &o, &p);
+	expect_plan(&p, "0,2", "24:7");
+	o.algorithm = MPOL_ALGO_OPTIMAL;
 	/* socket scope on node1: no local memory-only node, just itself */
 	o.scope = MPOL_SCOPE_SOCKET;
 	plan_ok(&f, 1, &o, &p);
