@@ -50,7 +50,7 @@ if wait_until 10 sh -c "! '$CLUSTER' status >/dev/null 2>&1"; then
 else
 	t_fail "cluster.sh status notices a killed slurmctld" "$("$CLUSTER" status 2>&1)"
 fi
-out=$(MPOL_PLUGSTACK_ARGS="statedir=$STATEDIR" "$CLUSTER" start --nodes 2 2>&1)
+out=$(MPOL_PLUGSTACK_ARGS="statedir=$STATEDIR" "$CLUSTER" start --nodes 2 2>&1 9>&-)
 run_job srun -N 2 -n 2 true
 if [ $RC -eq 0 ] && "$CLUSTER" status >/dev/null 2>&1; then
 	t_pass "cluster.sh start after a crash restarts the cluster and jobs run"
