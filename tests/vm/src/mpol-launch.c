@@ -6,9 +6,11 @@
  * The same libmpol calls as the plugin: slurmstepd's part (topology of "/", kernel
  * probe, mpol_plan_all once, and with --lease the sysfs weights lease), then the
  * task's part (slurm_spank_task_init: its CPU affinity, mpol_task_apply). --cpus
- * stands in for task/affinity, --algorithm for the plugstack argument algorithm=. Prints one "launch:" line with what was applied and
- * exports SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs
- * PROG (with --lease: runs it as a child and releases the lease when it exits).
+ * stands in for task/affinity, --algorithm for the plugstack argument algorithm=.
+ * As in slurmstepd, only weighted mode on a kernel with sysfs weights takes the lease.
+ * Prints one "launch:" line with what was applied and exports
+ * SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs PROG
+ * (with the lease: runs it as a child and releases the lease when it exits).
  * Errors print "mpol-launch: <libmpol's sentence>" and exit 1; bad arguments exit 2.
  */
 #include <errno.h>
@@ -133,18 +135,14 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	return 0;
 }
 
-/* slurmstepd's lease: one table holding every plan's weights, for weighted mode on a
- * kernel with sysfs weights. */
+/* slurmstepd's lease: one table holding every plan's weights. */
 static int take_lease(const struct launch *l, const struct mpol_plan *plans, int nplans,
-		      const struct mpol_kernel_caps *caps, struct mpol_lease_owner *owner,
-		      char *err, size_t errlen)
+		      struct mpol_lease_owner *owner, char *err, size_t errlen)
 {
 	struct mpol_wi_table weights;
 	struct mpol_bitmap which;
 	int rc;
 
-	if (l->spec.mode != MPOL_MODE_WEIGHTED || !caps->weighted_interleave)
-		return mpol_fail(err, errlen, EOPNOTSUPP, "only weighted mode on a kernel with sysfs weights takes it");
 	rc = mpol_wi_from_plans(plans, nplans, &weights, &which, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -212,11 +210,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mpol-launch: %s\n", err);
 		return 1;
 	}
-	if (l.statedir && take_lease(&l, plans, nplans, &caps, &owner, err, sizeof(err)) != 0) {
+	/* As slurmstepd: only weighted mode on a kernel with sysfs weights writes them. */
+	bool lease = l.statedir && l.spec.mode == MPOL_MODE_WEIGHTED && caps.weighted_interleave;
+	if (l.statedir && !lease)
+		fprintf(stderr, "mpol-launch: no weights lease: %s\n", caps.weighted_interleave ?
+		       "only weighted mode writes weights" : "this kernel has no sysfs weights");
+	if (lease && take_lease(&l, plans, nplans, &owner, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: weights lease: %s\n", err);
 		return 1;
 	}
-	child = l.statedir ? fork() : 0;
+	child = lease ? fork() : 0;
 	if (child < 0) {
 		fprintf(stderr, "mpol-launch: fork failed: %s\n", strerror(errno));
 		rc = 1;
@@ -232,7 +235,7 @@ int main(int argc, char **argv)
 		rc = waitpid(child, &status, 0) == child && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
 	bool auto_failed = false;
-	if (l.statedir && mpol_lease_release(l.statedir, "/", &owner, &auto_failed, err, sizeof(err)) != 0) {
+	if (lease && mpol_lease_release(l.statedir, "/", &owner, &auto_failed, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: weights lease release: %s\n", err);
 		rc = 1;
 	} else if (auto_failed) {

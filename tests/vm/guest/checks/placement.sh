@@ -55,6 +55,10 @@ for i in $VM_NODES; do
 		sys=""
 		for n in $nodes; do read -r v <$WI/node$n; sys="$sys $n:$v"; done
 		launch_check "node$i-system-weights" weighted-interleave "$list" "" "${sys# }" --cpus "$cpus"
+		# Mode auto: the kernel's weights, our node set, never a lease.
+		launch_check "node$i-auto-mode" weighted-interleave "$list" "" "${sys# }" --cpus "$cpus" --spec auto --lease $STATEDIR
+		expect_eq "node$i-auto-mode-reported" auto "$(sed -n 's/^launch:.* mode=\([^ ]*\).*/\1/p' /tmp/launch.out)" \
+			"the mode the task is told (SLURM_MEM_INTERLEAVE_MODE)"
 	else
 		# 6.1: MPOL_INTERLEAVE over the plan's nodes, one page each, said in the launch line.
 		eq=""
