@@ -58,7 +58,10 @@ fi
 # The initramfs: everything root-owned, in a stable order.
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+# mktemp made the root 0700: ordinary users in the guest must get through it.
+chmod 755 "$stage"
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,run,checks}
+chmod 1777 "$stage/tmp"
 cp /bin/busybox "$stage/bin/busybox" || { echo "build-guest: needs busybox-static (/bin/busybox)" >&2; exit 1; }
 for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"; done
 cp "$build"/guest-bin/* "$stage/bin/" 2>/dev/null

@@ -40,13 +40,39 @@ fi
 echo "## slurm up after $(awk -v a="$t0" '{ print $1 - a }' /proc/uptime)s"
 pass daemons
 
+# check_task CASE FILE: a task's output (cpus, env, page-touch) against its socket's plan.
+check_task() {
+	c=$1
+	cpus=$(sed -n 's/^cpus //p' "$2")
+	# The task's socket: the CPU node whose CPUs it was bound to.
+	ini=""
+	for n in $VM_NODES; do [ "$(nth "$n" $VM_NODE_CPUS)" = "$cpus" ] && ini=$n; done
+	[ -n "$ini" ] || { fail "$c-socket" "bound to CPUs '$cpus', not one socket's"; return; }
+	nodes=$(socket_nodes "$ini")
+	if [ -d $WI ]; then
+		w=$(algo_weights optimal $nodes)
+		want="weighted $(echo $nodes | tr ' ' ',') $w"
+		got=$(sed -n 's/^env //p' "$2")
+	else
+		w=$(echo $nodes | sed 's/[0-9][0-9]*/1/g; s/ /:/g')
+		want="interleave $(echo $nodes | tr ' ' ',')"
+		got=$(sed -n 's/^env //p' "$2" | cut -d' ' -f1,2)
+	fi
+	expect_eq "$c-env" "$want" "$got" "SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} (CPUs $cpus)"
+	for src in query numa_maps; do
+		counts=$(page_counts "$2" $src)
+		cmp=$(counts_ratio_ok "$counts" "$(pair_weights "$nodes" "$w")") && pass "$c-pages-$src" ||
+			fail "$c-pages-$src" "CPUs $cpus: pages $counts vs weights $(pair_weights "$nodes" "$w"): $cmp"
+	done
+}
+TASK='echo "cpus $(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)";
+	echo "env $SLURM_MEM_INTERLEAVE_MODE $SLURM_MEM_INTERLEAVE_NODES $SLURM_MEM_INTERLEAVE_WEIGHTS";
+	page-touch 64'
+
 before=$(wi_snapshot)
 # One task per socket, each on a whole socket's cores, the job owning the node.
 # Each task prints its CPUs, the plugin's environment and where its pages went.
-timeout 60 srun -l -n2 -c2 --exclusive --mem-interleave=verbose,weighted \
-	sh -c 'echo "cpus $(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)";
-		echo "env $SLURM_MEM_INTERLEAVE_MODE $SLURM_MEM_INTERLEAVE_NODES $SLURM_MEM_INTERLEAVE_WEIGHTS";
-		page-touch 64' >/tmp/job.out 2>&1
+timeout 60 srun -l -n2 -c2 --exclusive --mem-interleave=verbose,weighted sh -c "$TASK" >/tmp/job.out 2>&1
 rc=$?
 cat /tmp/job.out
 if [ $rc != 0 ]; then
@@ -57,30 +83,20 @@ fi
 grep -q 'mem_interleave: task' /tmp/job.out && pass verbose-line ||
 	fail verbose-line "no 'mem_interleave: task ...' line on the tasks' stderr"
 for task in 0 1; do
-	sed -n "s/^$task: //p" /tmp/job.out >/tmp/task.out
-	cpus=$(sed -n 's/^cpus //p' /tmp/task.out)
-	# The task's socket: the CPU node whose CPUs it was bound to.
-	ini=""
-	for n in $VM_NODES; do [ "$(nth "$n" $VM_NODE_CPUS)" = "$cpus" ] && ini=$n; done
-	[ -n "$ini" ] || { fail "task$task-socket" "task $task is bound to CPUs '$cpus', not one socket's"; continue; }
-	nodes=$(socket_nodes "$ini")
-	if [ -d $WI ]; then
-		w=$(algo_weights optimal $nodes)
-		want="weighted $(echo $nodes | tr ' ' ',') $w"
-		got=$(sed -n 's/^env //p' /tmp/task.out)
-	else
-		w=$(echo $nodes | sed 's/[0-9][0-9]*/1/g; s/ /:/g')
-		want="interleave $(echo $nodes | tr ' ' ',')"
-		got=$(sed -n 's/^env //p' /tmp/task.out | cut -d' ' -f1,2)
-	fi
-	expect_eq "task$task-env" "$want" "$got" "SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} of task $task (CPUs $cpus)"
-	for src in query numa_maps; do
-		counts=$(page_counts /tmp/task.out $src)
-		cmp=$(counts_ratio_ok "$counts" "$(pair_weights "$nodes" "$w")") && pass "task$task-pages-$src" ||
-			fail "task$task-pages-$src" "task $task (CPUs $cpus): pages $counts vs weights $(pair_weights "$nodes" "$w"): $cmp"
-	done
+	sed -n "s/^$task: //p" /tmp/job.out >/tmp/task$task.out
+	check_task "task$task" /tmp/task$task.out
 done
 expect_eq weights-restored "$before" "$(wi_snapshot)" "weighted-interleave sysfs after the step"
+
+# The same as an ordinary user: the task sets its policy as that user, slurmstepd
+# (root) still writes and restores the weights.
+su user -s /bin/sh -c "cd /tmp && timeout 60 srun -n1 -c2 --exclusive --mem-interleave=weighted sh -c '$TASK'" \
+	>/tmp/user.out 2>&1
+rc=$?
+cat /tmp/user.out
+[ $rc = 0 ] && pass user-job || fail user-job "srun as uid 1000 exit $rc: $(tail -n 5 /tmp/user.out)"
+check_task user-task /tmp/user.out
+expect_eq user-weights-restored "$before" "$(wi_snapshot)" "weighted-interleave sysfs after the user's step"
 
 if [ ! -d $WI ]; then
 	timeout 60 srun -n1 -c2 --mem-interleave=weighted,strict page-touch 1 >/tmp/strict.out 2>&1
