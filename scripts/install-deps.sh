@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build_pkgs=(build-essential autoconf automake libtool pkg-config
-	libjson-c-dev libcmocka-dev libslurm-dev)
+	libjson-c-dev libcmocka-dev libslurm-dev jq)
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	iproute2 procps util-linux)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3)
