@@ -10,3 +10,8 @@ noinst_PROGRAMS += bench/weights-bench
 bench_weights_bench_SOURCES = bench/weights-bench.c
 bench_weights_bench_LDADD = src/common/libmpol.la -lm
 EXTRA_DIST += bench/weights bench/corpus.txt
+# sampling: cost of one placement sample vs the task's run time (bench/sampling)
+noinst_PROGRAMS += bench/sampling-bench
+bench_sampling_bench_SOURCES = bench/sampling-bench.c
+bench_sampling_bench_LDADD = src/common/libmpol.la
+EXTRA_DIST += bench/sampling

@@ -1,0 +1,202 @@
+/* sampling-bench.c - what placement sampling costs (bench/sampling).
+ *
+ * A child process touches MIB MiB and then streams over it for a fixed number of
+ * passes. Part 1: the time of one sample (mpol_numa_maps_read_tree of the child, what
+ * slurmstepd's sampler does per task) at that size, and per GiB resident. Part 2: the
+ * child's run time with no sampler and with a sampler every INTERVAL ms, alternated
+ * ROUNDS times; the ratio of the medians is the slowdown the task sees. Both in one
+ * run, on this machine.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "numa_maps.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The child: touch, say so on the pipe, wait for the go byte, stream, exit. */
+static void child(size_t bytes, int passes, int ready, int go)
+{
+	volatile unsigned char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long sum = 0;
+	char c = 'r';
+
+	if (mem == MAP_FAILED)
+		_exit(2);
+	for (size_t i = 0; i < bytes; i += 4096)
+		mem[i] = 1;
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
+	for (int p = 0; p < passes; p++)
+		for (size_t i = 0; i < bytes; i += 64)
+			sum += mem[i]++;
+	_exit(sum == 0 ? 4 : 0);
+}
+
+/* Start a child and wait until its memory is touched. */
+static pid_t start_child(size_t bytes, int passes, int *go_fd)
+{
+	int ready[2], go[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready) || pipe(go))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		child(bytes, passes, ready[1], go[0]);
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (pid < 0 || read(ready[0], &c, 1) != 1) {
+		close(ready[0]);
+		close(go[1]);
+		return -1;
+	}
+	close(ready[0]);
+	*go_fd = go[1];
+	return pid;
+}
+
+/* One timed run of the child's streaming; every interval_ms it is sampled when sample
+ * is set. Both kinds of run wait the same way, so only the samples differ. */
+static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, int *samples,
+			struct mpol_numa_usage *u)
+{
+	int go, status;
+	double t0, next;
+	pid_t pid = start_child(bytes, passes, &go);
+
+	if (pid < 0)
+		return -1;
+	t0 = now();
+	next = t0 + interval_ms / 1e3;
+	if (write(go, "g", 1) != 1)
+		return -1;
+	close(go);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		char err[MPOL_ERRLEN];
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (now() >= next) {
+			mpol_numa_usage_init(u);
+			if (sample && mpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) == 0)
+				(*samples)++;
+			next += interval_ms / 1e3;
+		}
+		usleep(1000);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	int mib = 1024, passes = 8, interval_ms = 1000, rounds = 5, opt, go, reps = 20, samples = 0;
+	struct mpol_numa_usage *u = malloc(sizeof(*u));
+	double cost[64], with[16], without[16], c;
+	char err[MPOL_ERRLEN];
+	size_t bytes;
+	pid_t pid;
+
+	while ((opt = getopt(argc, argv, "m:p:i:r:h")) != -1) {
+		switch (opt) {
+		case 'm': mib = atoi(optarg); break;
+		case 'p': passes = atoi(optarg); break;
+		case 'i': interval_ms = atoi(optarg); break;
+		case 'r': rounds = atoi(optarg); break;
+		default:
+			fprintf(opt == 'h' ? stdout : stderr,
+				"usage: sampling-bench [-m MIB] [-p PASSES] [-i INTERVAL_MS] [-r ROUNDS]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (!u || mib < 1 || passes < 1 || interval_ms < 1 || rounds < 1 || rounds > 16) {
+		fprintf(stderr, "sampling-bench: MIB, PASSES and INTERVAL_MS must be positive, ROUNDS 1-16\n");
+		return 2;
+	}
+	bytes = (size_t)mib << 20;
+
+	/* Part 1: one sample of a task holding MIB MiB */
+	pid = start_child(bytes, 0, &go);
+	if (pid < 0) {
+		fprintf(stderr, "sampling-bench: cannot start a child with %d MiB\n", mib);
+		return 1;
+	}
+	for (int i = 0; i < reps; i++) {
+		double t0 = now();
+
+		mpol_numa_usage_init(u);
+		if (mpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) < 0) {
+			fprintf(stderr, "sampling-bench: %s\n", err);
+			return 1;
+		}
+		cost[i] = now() - t0;
+	}
+	printf("resident (anonymous): %llu MiB under %d policies\n",
+	       (unsigned long long)(mpol_numa_usage_anon_total(u) * MPOL_PAGE_KIB / 1024), u->npolicies);
+	if (write(go, "g", 1) != 1)
+		return 1;
+	close(go);
+	waitpid(pid, NULL, 0);
+	c = median(cost, reps);
+	printf("one sample of a %d MiB task: median %.3f ms over %d (%.3f ms per GiB)\n",
+	       mib, c * 1e3, reps, c * 1e3 * 1024 / mib);
+	printf("duty at the default interval (30 s): %.6f%% of one CPU per task\n", 100 * c / 30);
+
+	/* Part 2: the task's run time with and without a sampler, alternated */
+	for (int r = 0; r < rounds; r++) {
+		without[r] = timed_run(bytes, passes, interval_ms, false, &samples, u);
+		with[r] = timed_run(bytes, passes, interval_ms, true, &samples, u);
+		if (without[r] < 0 || with[r] < 0) {
+			fprintf(stderr, "sampling-bench: a timed run failed\n");
+			return 1;
+		}
+	}
+	{
+		double a = median(without, rounds), b = median(with, rounds);
+
+		printf("task run time (%d passes over %d MiB), median of %d: without sampling %.3f s, "
+		       "sampled every %d ms %.3f s (%d samples in all)\n",
+		       passes, mib, rounds, a, interval_ms, b, samples);
+		printf("ratio sampled/unsampled: %.4f; one sample / task run time: %.6f\n", b / a, c / a);
+	}
+	free(u);
+	return 0;
+}
