@@ -22,7 +22,7 @@ static void usage(FILE *out)
 		"\n"
 		"Show how a finished job's memory was placed, from the record mem_interleave.so\n"
 		"wrote into its AdminComment: per step and node, the mode asked for and applied,\n"
-		"the kernel path, the weights, and per NUMA node (with its kind: dram, cxl, hbm)\n"
+		"the kernel path, the weights, and per NUMA node (with its kind: DRAM, CXL, HBM)\n"
 		"the target share, the share achieved at the last sample, and the pages at the\n"
 		"last sample and at the peak. Read through sacct: users see their own jobs,\n"
 		"operators and admins every job; AdminComment reaches accounting when the job ends.\n"
