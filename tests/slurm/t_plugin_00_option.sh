@@ -24,6 +24,13 @@ fi
 
 run_job sbatch -J "$name" -o /dev/null --mem-interleave=help --wrap true
 t_check "sbatch --mem-interleave=help exits 0" test "$RC" -eq 0
+run_job salloc -J "$name" --mem-interleave=help true
+t_check "salloc --mem-interleave=help exits 0" test "$RC" -eq 0
+if no_job_named "$name"; then
+	t_pass "sbatch and salloc --mem-interleave=help submit nothing"
+else
+	t_fail "sbatch and salloc --mem-interleave=help submit nothing" "a job named $name exists"
+fi
 
 # srun knows the option (the plugin is loaded) and slurmd logged no load failure
 # since this run started it.
