@@ -167,7 +167,7 @@ static void print_plans(json_object *plans)
 
 /* One node's entry (or the step's summary "*"): table rows, then its details. */
 static void print_entry(const char *node, json_object *entry, int unit_kib, const struct mpol_topology *local,
-			struct tier_sum *tiers, int *ntiers)
+			const char *local_host, struct tier_sum *tiers, int *ntiers)
 {
 	bool summary = !strcmp(node, MPOL_RECORD_SUMMARY);
 	json_object *last = get(entry, "last", json_type_object), *peak = get(entry, "peak", json_type_object);
@@ -189,7 +189,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		const char *kind;
 
 		snprintf(id, sizeof(id), "%d", ids[i]);
-		kind = kind_of(entry, id, summary ? NULL : local);
+		kind = kind_of(entry, id, local && local_host && !strcmp(node, local_host) ? local : NULL);
 		format_share(value_at(target, id), tsum, tshare, sizeof(tshare));
 		format_share(value_at(last, id), lsum, ashare, sizeof(ashare));
 		format_pages(value_at(last, id), unit_kib, lsize, sizeof(lsize));
@@ -213,7 +213,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	if (get(entry, "policy", json_type_string))
 		printf("  policy seen on the tasks' memory: %s\n", get_str(entry, "policy", ""));
 	if (summary) {
-		printf("  %d tasks; largest drift of one node %s; %d nodes with a note\n",
+		printf("  tasks: %d; largest drift of one node: %s; nodes with a note: %d\n",
 		       json_object_get_int(get(entry, "tasks", json_type_int)),
 		       get(entry, "drift_max", json_type_double) ?
 		       json_object_get_string(get(entry, "drift_max", json_type_double)) : "-",
@@ -222,7 +222,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		int samples = json_object_get_int(get(entry, "samples", json_type_int));
 		json_object *drift = get(entry, "drift", json_type_double);
 
-		printf("  %d tasks, %d samples", json_object_get_int(get(entry, "tasks", json_type_int)), samples);
+		printf("  tasks: %d, samples: %d", json_object_get_int(get(entry, "tasks", json_type_int)), samples);
 		if (drift)
 			printf(", drift from target %s (0 = exact, 1 = all elsewhere)", json_object_get_string(drift));
 		printf("\n");
@@ -234,7 +234,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 }
 
 static void print_step(const char *job, const char *step, json_object *nodes, int unit_kib,
-		       const struct mpol_topology *local)
+		       const struct mpol_topology *local, const char *local_host)
 {
 	struct tier_sum tiers[8];
 	int ntiers = 0, nnodes = 0;
@@ -247,7 +247,7 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 			printf("%-16s (malformed entry, skipped)\n", node);
 			continue;
 		}
-		print_entry(node, entry, unit_kib, local, tiers, &ntiers);
+		print_entry(node, entry, unit_kib, local, local_host, tiers, &ntiers);
 		nnodes++;
 	}
 	for (int i = 0; i < ntiers; i++) {
@@ -268,15 +268,18 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 	printf("\n");
 }
 
-/* The topology of this host when the record has a node of that name, else NULL. */
-static struct mpol_topology *local_topology(json_object *steps, const char *fsroot, struct mpol_topology *topo)
+/* The topology of this host (short name in host) when the record has a node of that
+ * name, else NULL. */
+static struct mpol_topology *local_topology(json_object *steps, const char *fsroot, struct mpol_topology *topo,
+					    char *host, size_t hostlen)
 {
-	char host[256] = "";
 	char err[MPOL_ERRLEN];
 	bool here = false;
 
-	if (gethostname(host, sizeof(host) - 1) < 0)
+	host[0] = '\0';
+	if (gethostname(host, hostlen - 1) < 0)
 		return NULL;
+	host[hostlen - 1] = '\0';
 	host[strcspn(host, ".")] = '\0';
 	json_object_object_foreach(steps, step, nodes) {
 		(void)step;
@@ -297,7 +300,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct cli_common c = CLI_COMMON_INIT;
 	struct mpol_topology topo, *local;
-	char job[64], step[32], err[MPOL_ERRLEN], *comment = NULL;
+	char job[64], step[32], err[MPOL_ERRLEN], host[256], *comment = NULL;
 	const char *jobarg = NULL;
 	json_object *record = NULL, *steps;
 	int opt, rc, unit_kib;
@@ -369,7 +372,7 @@ int cmd_report(int argc, char **argv)
 		return cli_print_json(out);
 	}
 	unit_kib = get(record, "unit_kib", json_type_int) ? json_object_get_int(get(record, "unit_kib", json_type_int)) : 4;
-	local = local_topology(steps, c.fsroot, &topo);
+	local = local_topology(steps, c.fsroot, &topo, host, sizeof(host));
 	json_object_object_foreach(steps, key, nodes) {
 		if (*step && strcmp(key, step))
 			continue;
@@ -377,7 +380,7 @@ int cmd_report(int argc, char **argv)
 			printf("job %s step %s: malformed record, skipped\n\n", job, key);
 			continue;
 		}
-		print_step(job, key, nodes, unit_kib, local);
+		print_step(job, key, nodes, unit_kib, local, host);
 	}
 	printf("TARGET: the share the weights in effect aim at; ACHIEVED, LAST: anonymous memory\n"
 	       "at the last sample while the tasks ran; PEAK: the most seen on that NUMA node.\n");
