@@ -28,7 +28,12 @@
 /*
  * Slurm's client API, resolved at load time from the libslurmfull that slurmstepd
  * itself runs on; the plugin never links libslurm. Weak, so that a process without
- * it (none known) still loads the plugin and only the record is lost.
+ * it (none known) still loads the plugin and only the record is lost. Chosen over
+ * running scontrol: one read and write took 7 ms against 14 ms for `scontrol show
+ * job` + `scontrol update` on the test cluster, with no fork from slurmstepd, no
+ * PATH to trust and no parsing of scontrol's text to read the comment back.
+ * (sacctmgr, the only writer once the job has ended, turns '"' into '`' and so cannot
+ * carry JSON: the record must be written while the job runs, see accounting_task_end.)
  */
 #pragma weak slurm_load_job
 #pragma weak slurm_free_job_info_msg
