@@ -177,7 +177,12 @@ static int apply_task(const struct launch *l, const struct mpol_topology *topo,
 		return rc;
 	if (chosen) {
 		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
-		mpol_plan_format_weights(chosen, weights, sizeof(weights));
+		/* The weights the pages follow: plain interleave gives every node one page. */
+		if (res.path == MPOL_PATH_WEIGHTED)
+			mpol_plan_format_weights(chosen, weights, sizeof(weights));
+		else
+			for (size_t i = 0, off = 0; i < (size_t)chosen->nnodes && off + 3 < sizeof(weights); i++)
+				off += (size_t)snprintf(weights + off, sizeof(weights) - off, i ? ":1" : "1");
 	}
 	const char *mode = mpol_applied_mode_name(l->spec.mode, res.path);
 	setenv("SLURM_MEM_INTERLEAVE_MODE", mode, 1);

@@ -63,7 +63,7 @@ for i in $VM_NODES; do
 		# 6.1: MPOL_INTERLEAVE over the plan's nodes, one page each, said in the launch line.
 		eq=""
 		for n in $nodes; do eq="$eq $n:1"; done
-		launch_check "node$i-fallback" interleave "$list" "" "${eq# }" --cpus "$cpus"
+		launch_check "node$i-fallback" interleave "$list" "$(echo $nodes | sed "s/[0-9][0-9]*/1/g; s/ /:/g")" "${eq# }" --cpus "$cpus"
 		line=$(grep '^launch:' /tmp/launch.out)
 		case $line in
 		*fell_back=1\ reason=?*) pass "node$i-fallback-reported" ;;
