@@ -179,3 +179,19 @@ out=$("$MPOLCTL" report -j 12x 2>&1); rc=$?
 t_expect_match "report: a malformed job id is a usage error (exit 2)" "^2 .*'12x' is not a job id" "$rc $out"
 out=$("$MPOLCTL" report 2>&1); rc=$?
 t_expect_match "report: no job given is a usage error (exit 2)" "^2 .*give -j" "$rc $out"
+
+# 7. A batch job whose two steps end together on one node: the batch step and both
+# steps keep their entries (writers of one job racing on one comment).
+script=$OUTDIR/acct-parallel.sh
+mkdir -p "$OUTDIR"
+cat >"$script" <<SCRIPT
+#!/bin/bash
+srun -n1 --overlap $PY -c "import time; b = b'x' * (16 << 20); time.sleep(1.5)" &
+srun -n1 --overlap $PY -c "import time; b = b'x' * (8 << 20); time.sleep(1.5)" &
+wait
+SCRIPT
+run_job sbatch --wait -N1 -n2 -w "$HOST" --mem-interleave=weighted -o /dev/null "$script"
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+comment=$(acct_comment "$job")
+got=$(acct_py "$comment" '" ".join(sorted(r["steps"]))')
+t_expect_match "batch job with two parallel steps: batch, 0 and 1 all recorded" '^0 1 batch$' "$got"
