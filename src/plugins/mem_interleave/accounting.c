@@ -51,6 +51,7 @@
 struct task {
 	pid_t pid;
 	int pidfd;              /* -1 when pidfd_open is not available */
+	bool ended;             /* reported by accounting_task_end */
 };
 
 struct sample {
@@ -84,7 +85,7 @@ static struct {
 	bool running, stop;
 	struct task *tasks;
 	int ntasks, cap;
-	int ended;              /* tasks reported by accounting_task_end */
+	int ended;              /* tasks of tasks[] that ended */
 	bool written;           /* the record was stored (or tried) */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct sample s;
@@ -321,6 +322,7 @@ void accounting_task_begin(pid_t pid)
 		st.cap = cap;
 	}
 	st.tasks[st.ntasks].pid = pid;
+	st.tasks[st.ntasks].ended = false;
 #ifdef SYS_pidfd_open
 	st.tasks[st.ntasks].pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #else
@@ -447,13 +449,18 @@ static void finish(void)
 
 void accounting_task_end(pid_t pid)
 {
-	bool last;
+	bool last = false;
 
-	(void)pid;
 	if (!st.begun)
 		return;
 	pthread_mutex_lock(&st.lock);
-	last = ++st.ended >= st.ntasks;
+	for (int i = 0; i < st.ntasks; i++) {
+		if (st.tasks[i].pid == pid && !st.tasks[i].ended) {
+			st.tasks[i].ended = true;
+			last = ++st.ended == st.ntasks;
+			break;
+		}
+	}
 	pthread_mutex_unlock(&st.lock);
 	/* slurmstepd tells srun that the tasks exited only after this returns, so the
 	 * job is still running and slurmctld still takes the update */
