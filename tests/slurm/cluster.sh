@@ -319,10 +319,10 @@ start_slurmd() { # start_slurmd NODENAME
 	fi
 }
 
-node_idle() { # node_idle NODENAME
+node_idle() { # node_idle NODENAME: up and taking jobs (a trailing * would mean not responding)
 	local st
 	st=$(sinfo -h -N -n "$1" -o %T 2>/dev/null) || return 1
-	[[ $st == idle* || $st == mixed* || $st == allocated* ]]
+	[[ $st =~ ^(idle|mixed|allocated|planned|completing)$ ]]
 }
 
 all_running() {

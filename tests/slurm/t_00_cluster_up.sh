@@ -1,10 +1,10 @@
-# t_cluster_00_up.sh - the test cluster itself: both slurmd "hosts" up and distinct,
+# t_00_cluster_up.sh - the test cluster itself: both slurmd "hosts" up and distinct,
 # accounting answers, start is idempotent, bad arguments are refused, and a crashed
 # daemon is noticed and brought back by the next start.
 
 pids() { cat "$MPOL_CLUSTER_DIR"/run/*.pid "$MPOL_CLUSTER_DIR"/munge/munged.pid "$MPOL_CLUSTER_DIR"/mysql/mariadbd.pid 2>/dev/null | sort | tr '\n' ' '; }
 
-t_check "cluster.sh status: every daemon runs and both nodes are idle" "$CLUSTER" status
+t_check "cluster.sh status: every daemon runs and both nodes are up" "$CLUSTER" status
 t_expect_match "sinfo lists two idle nodes" '^2$' "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)"
 
 run_job srun -N 2 -n 2 sh -c 'echo "$(hostname) $SLURMD_NODENAME"'
