@@ -305,7 +305,7 @@ int mpol_lease_acquire(const char *statedir, const char *fsroot, const struct mp
 		char rerr[MPOL_ERRLEN];
 
 		/* Undo the nodes already written; the caller sees the write error. */
-		if (restore_journal(&f, &st, fsroot, &auto_failed, rerr, sizeof(rerr)) < 0)
+		if (restore_journal(&f, &st, fsroot, &auto_failed, rerr, sizeof(rerr)) < 0 && err)
 			mpol_fail(err + strlen(err), errlen - strlen(err), EIO, "; %s", rerr);
 	}
 out:
