@@ -48,7 +48,8 @@ export SLURM_CONF=$DIR/etc/slurm.conf
 say() { printf 'cluster: %s\n' "$*"; }
 die() { printf 'cluster: %s\n' "$*" >&2; exit 1; }
 
-# pid_alive PIDFILE NAME: the pid in PIDFILE runs a process called NAME (not a zombie).
+# pid_alive PIDFILE NAME: the pid in PIDFILE runs a process called NAME (not a zombie)
+# of this cluster: a recycled pid, even another cluster's daemon, is not ours.
 pid_alive() {
 	local pid state comm
 	[ -s "$1" ] || return 1
@@ -57,6 +58,8 @@ pid_alive() {
 	comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
 	# comm is cut at 15 characters (slurmd-wlm etc. are exec'd as slurmd).
 	[[ $comm == "${2:0:15}"* ]] || return 1
+	# Ours name the cluster directory on their command line or in SLURM_CONF.
+	cat "/proc/$pid/cmdline" "/proc/$pid/environ" 2>/dev/null | tr '\0' '\n' | grep -qF "$DIR/" || return 1
 	state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
 	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
