@@ -10,8 +10,8 @@ fi
 ranks=$(sed -n 's/.* task=\([0-9]*\) .*/\1/p' <<<"$OUT" | sort -n | tr '\n' ' ')
 t_expect_match "4 tasks: ranks 0-3 each report once" '^0 1 2 3 $' "$ranks"
 
-run_job srun -N 2 -n 2 --mem-interleave=interleave "$SHOW"
-n=$(grep -c ' mode=interleave .*policy=interleave:0$' <<<"$OUT")
+run_job srun -N 2 -n 2 --mem-interleave=weighted "$SHOW"
+n=$(grep -c ' mode=weighted .*policy=weighted interleave:0$' <<<"$OUT")
 nodes=$(sed -n 's/.* node=\([^ ]*\) .*/\1/p' <<<"$OUT" | sort -u | wc -l)
 if [ $RC -eq 0 ] && [ "$n" -eq 2 ] && [ "$nodes" -eq 2 ]; then
 	t_pass "2-node step: a task on each node gets its policy"
