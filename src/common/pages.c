@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -278,6 +279,46 @@ int mpol_pages_regions(pid_t pid, struct mpol_region **regions, int *nregions,
 	rc = mpol_pages_regions_parse(text, regions, nregions, err, errlen);
 	free(text);
 	return rc;
+}
+
+/* PAGEMAP_SCAN from <linux/fs.h> of Linux 6.7; Debian 12's headers predate it. */
+#define PAGE_IS_PRESENT_CATEGORY (1 << 3)
+
+struct pm_page_region {
+	uint64_t start, end, categories;
+};
+
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define PAGEMAP_SCAN_IOCTL _IOWR('f', 16, struct pm_scan_arg)
+
+int mpol_pages_present(int pagemap_fd, uintptr_t start, uintptr_t end, struct mpol_region *out, int max,
+		       int *n, uintptr_t *walk_end)
+{
+	struct pm_page_region vec[64];
+	struct pm_scan_arg arg = {
+		.size = sizeof(arg), .start = start, .end = end, .vec = (uintptr_t)vec,
+		.vec_len = (uint64_t)(max < 64 ? max : 64),
+		.category_mask = PAGE_IS_PRESENT_CATEGORY, .return_mask = PAGE_IS_PRESENT_CATEGORY,
+	};
+	int rc;
+
+	*n = 0;
+	do
+		rc = ioctl(pagemap_fd, PAGEMAP_SCAN_IOCTL, &arg);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0)
+		return -errno;
+	for (int i = 0; i < rc; i++) {
+		out[i].start = (uintptr_t)vec[i].start;
+		out[i].end = (uintptr_t)vec[i].end;
+	}
+	*n = rc;
+	*walk_end = (uintptr_t)arg.walk_end;
+	return 0;
 }
 
 static int task_error(pid_t pid, int e, const char *what, char *err, size_t errlen)

@@ -80,6 +80,17 @@ int mpol_pages_regions_parse(const char *text, struct mpol_region **regions, int
 			     char *err, size_t errlen);
 
 /*
+ * mpol_pages_present - the runs of present pages in [start, end) of the task whose
+ * /proc/PID/pagemap is open as pagemap_fd, from the PAGEMAP_SCAN ioctl (Linux 6.7):
+ * the kernel walks only populated page tables, so a huge, sparsely touched mapping
+ * (a sanitizer's shadow, a runtime's reservation) costs what it holds, not its size.
+ * Fills out[0..*n) (at most max runs) and *walk_end (== end when the range is done).
+ * -ENOTTY when the kernel has no PAGEMAP_SCAN: walk every page instead.
+ */
+int mpol_pages_present(int pagemap_fd, uintptr_t start, uintptr_t end, struct mpol_region *out, int max,
+		       int *n, uintptr_t *walk_end);
+
+/*
  * mpol_pages_query - status[i] = node of page addrs[i], or -errno (-ENOENT not
  * present, -EFAULT unmapped). -ESRCH when the task is gone, -EPERM when not allowed.
  */

@@ -1,5 +1,6 @@
 /* rebalance.c - walk one task's pages and move the surplus (see rebalance.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ struct walk {
 	int *status, *mnodes, *mstatus;
 	unsigned nmove;
 	uint64_t *counts;              /* WALK_COUNT fills this */
+	int pagemap_fd;                /* for PAGEMAP_SCAN, -1 = walk every page of a region */
 	bool closing;                  /* the closing count runs even after a stop */
 	struct timespec t0;
 	char *err;
@@ -143,32 +145,93 @@ static int take_batch(struct walk *w, enum walk_kind kind, unsigned n)
 	return 0;
 }
 
+/* Where the walk is: region g, the run [a, run_end) being walked, and the runs of
+ * present pages the last scan found in the region. */
+struct cursor {
+	int g;
+	uintptr_t a, run_end, scan_next;
+	struct mpol_region runs[64];
+	int nruns, irun;
+};
+
+/* The next page address in address order, or 0 when every region is done. */
+static uintptr_t next_page(struct walk *w, struct cursor *c)
+{
+	while (c->a >= c->run_end) {
+		const struct mpol_region *r;
+		uintptr_t walk_end;
+
+		if (c->irun < c->nruns) {
+			c->a = c->runs[c->irun].start;
+			c->run_end = c->runs[c->irun++].end;
+			continue;
+		}
+		if (c->g >= w->nregions)
+			return 0;
+		r = &w->regions[c->g];
+		if (w->pagemap_fd >= 0 && c->scan_next < r->end) {
+			int rc = mpol_pages_present(w->pagemap_fd, c->scan_next, r->end, c->runs, 64, &c->nruns,
+						    &walk_end);
+
+			if (rc == 0 && walk_end > c->scan_next) {
+				c->irun = 0;
+				c->scan_next = walk_end;
+				continue;
+			}
+			if (rc == 0) {
+				c->scan_next = r->end;
+				continue;
+			}
+			/* No PAGEMAP_SCAN here (or it failed): walk every page from now on. */
+			close(w->pagemap_fd);
+			w->pagemap_fd = -1;
+			c->a = c->scan_next;
+			c->run_end = r->end;
+			c->scan_next = r->end;
+			continue;
+		}
+		if (w->pagemap_fd < 0 && c->scan_next < r->end) {
+			c->a = c->scan_next;
+			c->run_end = r->end;
+			c->scan_next = r->end;
+			continue;
+		}
+		if (++c->g >= w->nregions)
+			return 0;
+		c->scan_next = w->regions[c->g].start;
+		c->nruns = c->irun = 0;
+	}
+	c->a += w->pagesize;
+	return c->a - w->pagesize;
+}
+
 static int walk(struct walk *w, enum walk_kind kind)
 {
-	for (int g = 0; g < w->nregions; g++) {
-		uintptr_t a = w->regions[g].start;
+	struct cursor c = { 0 };
+	uintptr_t a = 1;
 
-		while (a < w->regions[g].end) {
-			unsigned n = 0;
-			int rc;
+	if (w->nregions)
+		c.scan_next = w->regions[0].start;
+	while (a) {
+		unsigned n = 0;
+		int rc;
 
-			while (n < w->batch && a < w->regions[g].end) {
-				w->addrs[n++] = (void *)a;
-				a += w->pagesize;
-			}
-			rc = mpol_pages_query(w->t->pid, w->addrs, n, w->status, w->err, w->errlen);
-			if (rc < 0 && gone(w, rc)) {
-				w->r->exited = true;
-				return 1;
-			}
-			if (rc < 0)
-				return rc;
-			rc = take_batch(w, kind, n);
-			if (rc)
-				return rc;
-			if (kind == WALK_COUNT && between_batches(w))
-				return 1;
+		while (n < w->batch && (a = next_page(w, &c)))
+			w->addrs[n++] = (void *)a;
+		if (!n)
+			break;
+		rc = mpol_pages_query(w->t->pid, w->addrs, n, w->status, w->err, w->errlen);
+		if (rc < 0 && gone(w, rc)) {
+			w->r->exited = true;
+			return 1;
 		}
+		if (rc < 0)
+			return rc;
+		rc = take_batch(w, kind, n);
+		if (rc)
+			return rc;
+		if (kind == WALK_COUNT && between_batches(w))
+			return 1;
 	}
 	return kind == WALK_MOVE ? flush_moves(w) : 0;
 }
@@ -281,14 +344,23 @@ int mpol_rebalance_task(const struct mpol_task_ref *t, const struct mpol_rebalan
 	r->max_node = -1;
 	clock_gettime(CLOCK_MONOTONIC, &w.t0);
 	rc = mpol_task_check(t, err, errlen);
-	if (rc < 0)
-		return rc;
-	rc = mpol_pages_regions(t->pid, &regions, &w.nregions, err, errlen);
+	if (rc == 0)
+		rc = mpol_pages_regions(t->pid, &regions, &w.nregions, err, errlen);
+	if (rc == -ESRCH || rc == -ESTALE || (rc < 0 && mpol_task_exited_within(t, 200))) {
+		r->exited = true;
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	w.regions = regions;
 	r->regions = w.nregions;
 	w.batch = o->batch ? o->batch : MPOL_REBALANCE_BATCH;
+	{
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)t->pid);
+		w.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	w.pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
 	w.mv = malloc(sizeof(*w.mv));
 	w.addrs = calloc(w.batch, sizeof(void *));
@@ -317,5 +389,7 @@ int mpol_rebalance_task(const struct mpol_task_ref *t, const struct mpol_rebalan
 	free(w.mnodes);
 	free(w.mstatus);
 	free(regions);
+	if (w.pagemap_fd >= 0)
+		close(w.pagemap_fd);
 	return rc;
 }

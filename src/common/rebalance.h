@@ -51,8 +51,9 @@ struct mpol_rebalance_result {
 
 /*
  * mpol_rebalance_task - see above. The caller checked permissions (root, or the
- * task's owner). Returns 0 also when the task exited midway (r->exited) or the stop
- * flag was raised (r->interrupted); -errno with a sentence when nothing could be done.
+ * task's owner). Returns 0 also when the task exited before or during the walk
+ * (r->exited) or the stop flag was raised (r->interrupted); -errno with a sentence
+ * when nothing could be done.
  */
 int mpol_rebalance_task(const struct mpol_task_ref *t, const struct mpol_rebalance_opts *o,
 			struct mpol_rebalance_result *r, char *err, size_t errlen);

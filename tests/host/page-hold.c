@@ -6,8 +6,7 @@
  * memory: the kernel keeps it and uses the nodes that have memory), then
  * maps TOUCH_MIB MiB of private anonymous memory with base pages (MADV_NOHUGEPAGE),
  * writes a pattern into every page, maps RESERVE_MIB MiB more that it never touches
- * but its first page (a long, cheap walk for the tests that need one), prints
- * "ready PID" and waits.
+ * but its first page (a huge, sparse mapping), prints "ready PID" and waits.
  * SIGUSR1 checks the pattern and prints "intact" or "corrupt PAGE"; SIGTERM exits.
  */
 #include <signal.h>
@@ -81,7 +80,7 @@ int main(int argc, char **argv)
 	mem = map(touch);
 	for (size_t off = 0; off < touch; off += page)
 		mem[off / sizeof(*mem)] = off ^ 0x5a5a5a5a5a5a5a5aull;
-	/* One touched page makes the whole reserve a walk (its other pages: not present). */
+	/* One touched page: the mapping has a resident page, the rest is not present. */
 	if (reserve)
 		*(volatile char *)map(reserve) = 1;
 	memset(&sa, 0, sizeof(sa));

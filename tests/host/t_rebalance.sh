@@ -236,16 +236,35 @@ else
 		t_skip "rebalance: a user may rebalance their own process" "needs root and setpriv to act as another user"
 	fi
 
-	# --- a process exiting mid-rebalance: a long walk (4 GiB never touched, one page
-	# per call), the holder killed once the walk has started
-	rb_hold exiting 8 4096
+	# --- a huge, sparsely touched mapping (64 GiB reserved, one page touched) costs what
+	# it holds: the walk visits present pages only (PAGEMAP_SCAN, Linux 6.7)
+	rb_hold sparse 8 65536
+	if [ -n "$RB_PID" ]; then
+		t0=$(date +%s%N)
+		"$MPOLCTL" rebalance --pid "$RB_PID" --dry-run --json >"$RB_TMP/sparse.json" 2>"$RB_TMP/sparse.err"; rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		pages=$(rb_json "$RB_TMP/sparse.json" '.tasks[0].pages')
+		if [ $rc -eq 0 ] && [ "${pages:-0}" -ge 2049 ] && [ "${pages:-0}" -lt 4096 ] && [ $ms -lt 5000 ]; then
+			t_pass "rebalance: a 64 GiB mapping with one page touched is walked in ${ms} ms ($pages pages)"
+		else
+			t_fail "rebalance: a 64 GiB mapping with one page touched is walked quickly" \
+				"exit $rc, $ms ms, pages '$pages': $(cat "$RB_TMP/sparse.err" | tail -n 3)"
+		fi
+		kill "$RB_PID" 2>/dev/null
+	fi
+
+	# --- a process exiting mid-rebalance: a long walk (1 GiB touched, one page per
+	# call), stopped once it has begun, the holder killed, then resumed
+	rb_hold exiting 1024 0
 	if [ -n "$RB_PID" ]; then
 		"$MPOLCTL" rebalance --pid "$RB_PID" --batch 1 --json >"$RB_TMP/exit.json" 2>"$RB_TMP/exit.err" &
 		rpid=$!
 		rb_wait_for "$RB_TMP/exit.err" "rebalancing pid $RB_PID"
-		sleep 0.2
+		sleep 0.3
+		kill -STOP "$rpid"
 		kill -9 "$RB_PID"
 		wait "$RB_PID" 2>/dev/null
+		kill -CONT "$rpid"
 		wait "$rpid"; rc=$?
 		st=$(rb_json "$RB_TMP/exit.json" '.tasks[0].status')
 		if [ $rc -eq 0 ] && [ "$st" = exited ] && grep -q "exited during the run" "$RB_TMP/exit.err"; then
@@ -257,12 +276,11 @@ else
 	fi
 
 	# --- SIGINT stops after the current batch and reports
-	rb_hold intr 8 4096
+	rb_hold intr 1024 0
 	if [ -n "$RB_PID" ]; then
 		"$MPOLCTL" rebalance --pid "$RB_PID" --batch 1 >"$RB_TMP/intr.txt" 2>"$RB_TMP/intr.err" &
 		rpid=$!
 		rb_wait_for "$RB_TMP/intr.err" "rebalancing pid $RB_PID"
-		sleep 0.2
 		kill -INT "$rpid"
 		wait "$rpid"; rc=$?
 		if [ $rc -eq 1 ] && grep -q "interrupted: stopped after the current batch; run again to resume" "$RB_TMP/intr.txt" &&
