@@ -17,8 +17,6 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
 #include "commands.h"
 #include "cpuset.h"
@@ -26,6 +24,7 @@
 #include "lease.h"
 #include "plan.h"
 #include "rebalance.h"
+#include "rebalance_report.h"
 #include "site_config.h"
 #include "spec.h"
 #include "task_ref.h"
@@ -264,16 +263,6 @@ static void plan_opts_from_spec(const struct mpol_spec *spec, struct mpol_plan_o
 	memcpy(o->weights, spec->weights, sizeof(o->weights));
 }
 
-struct target {
-	struct mpol_task_ref t;
-	char spec_text[256];
-	struct mpol_plan plan;
-	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
-	int ncpuset;                     /* cpuset.mems files widened (or, dry, to widen) */
-	struct mpol_cpuset_change cpuset[MPOL_CPUSET_MAX_CHANGES];
-	char why[MPOL_ERRLEN + 160];     /* skip or failure reason */
-	struct mpol_rebalance_result r;
-};
 
 /* The spec a task is rebalanced to: --spec, else the mode the plugin applied to it
  * (SLURM_MEM_INTERLEAVE_MODE; slurmstepd removes the option's own variable from the
@@ -300,7 +289,7 @@ static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, ch
 	return 0;
 }
 
-static int task_plan(const struct mpol_topology *topo, struct target *tg, char *err, size_t errlen)
+static int task_plan(const struct mpol_topology *topo, struct rebalance_target *tg, char *err, size_t errlen)
 {
 	struct mpol_plan_opts opts;
 	struct mpol_spec spec;
@@ -360,7 +349,7 @@ static bool in_job(const struct args *a, pid_t pid)
 
 /* The plan's nodes must be in the task's cpuset: move_pages refuses others, and new
  * allocations could not follow. With --grow-cpuset the job's cpuset.mems widens. */
-static int allow_plan_nodes(const struct args *a, struct target *tg, char *err, size_t errlen)
+static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, char *err, size_t errlen)
 {
 	struct mpol_bitmap want, mems, missing;
 	char dir[4096], root[2048], list[256] = "", allowed[256] = "";
@@ -394,7 +383,7 @@ static int allow_plan_nodes(const struct args *a, struct target *tg, char *err, 
 }
 
 static void rebalance_one(const struct args *a, const struct mpol_topology *topo, enum mpol_backend backend,
-			  pid_t pid, struct target *tg)
+			  pid_t pid, struct rebalance_target *tg)
 {
 	struct mpol_rebalance_opts o;
 	char err[MPOL_ERRLEN], weights[256] = "", nodes[256] = "";
@@ -482,7 +471,7 @@ out:
 }
 
 /* A job holding the lease gets the new plans' weights, under its existing journal. */
-static int update_lease(const struct args *a, const struct target *tgs, int n, char *msg, size_t msglen)
+static int update_lease(const struct args *a, const struct rebalance_target *tgs, int n, char *msg, size_t msglen)
 {
 	struct mpol_lease_state st;
 	struct mpol_wi_table want;
@@ -527,157 +516,12 @@ static int update_lease(const struct args *a, const struct target *tgs, int n, c
 	return 0;
 }
 
-static json_object *node_counts(const uint64_t *v, int max_node)
-{
-	json_object *o = json_object_new_object();
-	char key[16];
-
-	for (int n = 0; n <= max_node; n++) {
-		if (!v[n])
-			continue;
-		snprintf(key, sizeof(key), "%d", n);
-		json_object_object_add(o, key, json_object_new_int64((int64_t)v[n]));
-	}
-	return o;
-}
-
-static void print_counts(const char *label, const uint64_t *v, int max_node)
-{
-	printf("  %-7s", label);
-	for (int n = 0; n <= max_node; n++)
-		if (v[n])
-			printf(" N%d=%llu", n, (unsigned long long)v[n]);
-	printf("\n");
-}
-
-static uint64_t not_moved(const struct mpol_rebalance_result *r)
-{
-	return r->busy + r->shared + r->nomem + r->vanished + r->other;
-}
-
-static void print_text(const struct args *a, const char *why, const struct target *tgs, int n, const char *lease)
-{
-	printf("backend: %s\n", why);
-	for (int i = 0; i < n; i++) {
-		const struct target *tg = &tgs[i];
-		const struct mpol_rebalance_result *r = &tg->r;
-		char nodes[256] = "", weights[256] = "";
-
-		if (tg->rc != 0 && !r->exited) {
-			printf("pid %d: %s: %s\n", (int)tg->t.pid, tg->rc > 0 ? "skipped" : "failed", tg->why);
-			continue;
-		}
-		mpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
-		mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
-		printf("pid %d (%s): spec %s -> nodes %s weights %s%s\n", (int)tg->t.pid, tg->t.comm, tg->spec_text,
-		       nodes, weights, r->exited ? " (exited during the run)" : "");
-		for (int c = 0; c < tg->ncpuset; c++)
-			printf("  cpuset: %s %s -> %s%s\n", tg->cpuset[c].path, tg->cpuset[c].before, tg->cpuset[c].after,
-			       a->dry_run ? " (would be written)" : "");
-		print_counts("before", r->before, r->max_node);
-		print_counts("target", r->target, r->max_node);
-		if (!a->dry_run)
-			print_counts("after", r->after, r->max_node);
-		printf("  pages %llu, minimum to move %llu, %s %llu (planned %llu) in %.2f s",
-		       (unsigned long long)r->pages, (unsigned long long)r->minimum, a->dry_run ? "would move" : "moved",
-		       (unsigned long long)(a->dry_run ? r->planned : r->moved), (unsigned long long)r->planned,
-		       r->seconds);
-		if (!a->dry_run && r->seconds > 0)
-			printf(", %.0f pages/s", (double)r->moved / r->seconds);
-		printf("\n");
-		if (not_moved(r))
-			printf("  not moved: %llu busy or pinned, %llu shared with other processes, %llu target full, "
-			       "%llu vanished, %llu other\n",
-			       (unsigned long long)r->busy, (unsigned long long)r->shared, (unsigned long long)r->nomem,
-			       (unsigned long long)r->vanished, (unsigned long long)r->other);
-		if (r->note[0])
-			printf("  note: %s\n", r->note);
-		if (r->interrupted)
-			printf("  interrupted: stopped after the current batch; run again to resume\n");
-	}
-	if (*lease)
-		printf("lease: %s\n", lease);
-}
-
-static int print_json(const struct args *a, enum mpol_backend backend, const char *why,
-		      const struct target *tgs, int n, const char *lease)
-{
-	json_object *root = json_object_new_object(), *arr = json_object_new_array();
-
-	json_object_object_add(root, "backend", json_object_new_string(mpol_backend_name(backend)));
-	json_object_object_add(root, "why", json_object_new_string(why));
-	json_object_object_add(root, "dry_run", json_object_new_boolean(a->dry_run));
-	if (a->job)
-		json_object_object_add(root, "job", json_object_new_string(a->job));
-	for (int i = 0; i < n; i++) {
-		const struct target *tg = &tgs[i];
-		const struct mpol_rebalance_result *r = &tg->r;
-		json_object *t = json_object_new_object(), *nm, *nodes, *weights;
-
-		json_object_object_add(t, "pid", json_object_new_int(tg->t.pid));
-		json_object_object_add(t, "comm", json_object_new_string(tg->t.comm));
-		json_object_object_add(t, "status", json_object_new_string(
-			tg->rc == 0 ? (r->interrupted ? "interrupted" : "done") :
-			r->exited ? "exited" : tg->rc > 0 ? "skipped" : "failed"));
-		if (tg->rc != 0 && !r->exited) {
-			json_object_object_add(t, "reason", json_object_new_string(tg->why));
-			json_object_array_add(arr, t);
-			continue;
-		}
-		json_object_object_add(t, "spec", json_object_new_string(tg->spec_text));
-		nodes = json_object_new_array();
-		weights = json_object_new_array();
-		for (int j = 0; j < tg->plan.nnodes; j++) {
-			json_object_array_add(nodes, json_object_new_int(tg->plan.nodes[j]));
-			json_object_array_add(weights, json_object_new_int((int)tg->plan.weights[j]));
-		}
-		json_object_object_add(t, "nodes", nodes);
-		json_object_object_add(t, "weights", weights);
-		json_object_object_add(t, "before", node_counts(r->before, r->max_node));
-		json_object_object_add(t, "target", node_counts(r->target, r->max_node));
-		json_object_object_add(t, "after", node_counts(r->after, r->max_node));
-		json_object_object_add(t, "pages", json_object_new_int64((int64_t)r->pages));
-		json_object_object_add(t, "minimum", json_object_new_int64((int64_t)r->minimum));
-		json_object_object_add(t, "planned", json_object_new_int64((int64_t)r->planned));
-		json_object_object_add(t, "moved", json_object_new_int64((int64_t)r->moved));
-		nm = json_object_new_object();
-		json_object_object_add(nm, "busy", json_object_new_int64((int64_t)r->busy));
-		json_object_object_add(nm, "shared", json_object_new_int64((int64_t)r->shared));
-		json_object_object_add(nm, "nomem", json_object_new_int64((int64_t)r->nomem));
-		json_object_object_add(nm, "vanished", json_object_new_int64((int64_t)r->vanished));
-		json_object_object_add(nm, "other", json_object_new_int64((int64_t)r->other));
-		json_object_object_add(t, "not_moved", nm);
-		json_object_object_add(t, "regions", json_object_new_int(r->regions));
-		if (tg->ncpuset) {
-			json_object *cs = json_object_new_array();
-
-			for (int c = 0; c < tg->ncpuset; c++) {
-				json_object *one = json_object_new_object();
-
-				json_object_object_add(one, "file", json_object_new_string(tg->cpuset[c].path));
-				json_object_object_add(one, "before", json_object_new_string(tg->cpuset[c].before));
-				json_object_object_add(one, "after", json_object_new_string(tg->cpuset[c].after));
-				json_object_array_add(cs, one);
-			}
-			json_object_object_add(t, "cpuset", cs);
-		}
-		json_object_object_add(t, "seconds", json_object_new_double(r->seconds));
-		if (r->note[0])
-			json_object_object_add(t, "note", json_object_new_string(r->note));
-		json_object_array_add(arr, t);
-	}
-	json_object_object_add(root, "tasks", arr);
-	if (*lease)
-		json_object_object_add(root, "lease", json_object_new_string(lease));
-	return cli_print_json(root);
-}
-
 int cmd_rebalance(int argc, char **argv)
 {
 	struct args *a = malloc(sizeof(*a));
 	struct mpol_topology topo;
 	struct job_pid *jp = NULL;
-	struct target *tgs = NULL;
+	struct rebalance_target *tgs = NULL;
 	struct sigaction sa;
 	enum mpol_backend backend;
 	char err[MPOL_ERRLEN], why[512] = "", lease[MPOL_ERRLEN + 160] = "";
@@ -738,10 +582,10 @@ int cmd_rebalance(int argc, char **argv)
 		if (stop_requested)
 			status = 1;
 		if (a->c.json) {
-			if (print_json(a, backend, why, tgs, n, lease))
+			if (rebalance_print_json(a->dry_run, a->job, backend, why, tgs, n, lease))
 				status = 1;
 		} else {
-			print_text(a, why, tgs, n, lease);
+			rebalance_print_text(a->dry_run, why, tgs, n, lease);
 		}
 	}
 	mpol_topology_free(&topo);
