@@ -230,8 +230,12 @@ static int walk(struct walk *w, enum walk_kind kind)
 		rc = take_batch(w, kind, n);
 		if (rc)
 			return rc;
-		if (kind == WALK_COUNT && between_batches(w))
-			return 1;
+		if (between_batches(w)) {
+			/* Pages already chosen still move: the batch is finished, not dropped. */
+			if (kind == WALK_MOVE && !w->r->exited)
+				rc = flush_moves(w);
+			return rc < 0 ? rc : 1;
+		}
 	}
 	return kind == WALK_MOVE ? flush_moves(w) : 0;
 }
