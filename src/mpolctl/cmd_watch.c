@@ -25,7 +25,7 @@
 #include "site_config.h"
 
 enum { OPT_SETTLE = 0x200, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OPT_RATE, OPT_BACKEND, OPT_PMBIND_NR,
-       OPT_STATEDIR };
+       OPT_STATEDIR, OPT_GROW_CPUSET };
 
 #define CHILD_OUTPUT_MAX (1 << 20)
 #define MAX_ARGS 24
@@ -42,7 +42,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: mpolctl watch [--settle SECONDS] [--once] [--dry-run] [--apply-system]\n"
-		"                     [--rate MB/s] [--backend B] [--process-mbind-nr N]\n"
+		"                     [--grow-cpuset] [--rate MB/s] [--backend B] [--process-mbind-nr N]\n"
 		"                     [--statedir DIR] [--fsroot DIR]\n"
 		"\n"
 		"Listen for memory and NUMA node hotplug (kernel uevents). After a burst of events\n"
@@ -55,7 +55,7 @@ static void usage(FILE *out)
 		"  --dry-run             pass --dry-run to rebalance and apply: move and write nothing\n"
 		"  --apply-system        first run `mpolctl apply --system`, so hot-added nodes get\n"
 		"                        their system weight (refused while a job holds the lease)\n"
-		"  --rate, --backend, --process-mbind-nr, --statedir, --fsroot\n"
+		"  --grow-cpuset, --rate, --backend, --process-mbind-nr, --statedir, --fsroot\n"
 		"                        passed to rebalance (see mpolctl rebalance --help)\n"
 		"  -h, --help            show this help\n");
 }
@@ -76,7 +76,7 @@ static void log_action(int prio, const char *fmt, ...)
 struct watch_args {
 	struct cli_common c;
 	unsigned settle;
-	bool once, dry_run, apply_system;
+	bool once, dry_run, apply_system, grow_cpuset;
 	const char *rate, *backend, *pmbind_nr, *statedir;
 };
 
@@ -91,6 +91,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
 		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -130,6 +131,9 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 			break;
 		case OPT_STATEDIR:
 			a->statedir = optarg;
+			break;
+		case OPT_GROW_CPUSET:
+			a->grow_cpuset = true;
 			break;
 		default:
 			cli_common_option(&a->c, "watch", opt, argc, argv, usage);
@@ -207,6 +211,8 @@ static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_b
 		snprintf(jobid, sizeof(jobid), "%u", pids[i].job);
 		if (a->dry_run)
 			argv[n++] = "--dry-run";
+		if (a->grow_cpuset)
+			argv[n++] = "--grow-cpuset";
 		n = add_opt(argv, n, "--rate", a->rate);
 		n = add_opt(argv, n, "--backend", a->backend);
 		n = add_opt(argv, n, "--process-mbind-nr", a->pmbind_nr);
