@@ -397,3 +397,8 @@ int mpol_rebalance_task(const struct mpol_task_ref *t, const struct mpol_rebalan
 		close(w.pagemap_fd);
 	return rc;
 }
+
+uint64_t mpol_rebalance_not_moved(const struct mpol_rebalance_result *r)
+{
+	return r->busy + r->shared + r->nomem + r->vanished + r->other;
+}

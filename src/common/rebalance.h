@@ -58,4 +58,7 @@ struct mpol_rebalance_result {
 int mpol_rebalance_task(const struct mpol_task_ref *t, const struct mpol_rebalance_opts *o,
 			struct mpol_rebalance_result *r, char *err, size_t errlen);
 
+/* Pages that did not move, whatever the reason. */
+uint64_t mpol_rebalance_not_moved(const struct mpol_rebalance_result *r);
+
 #endif

@@ -463,10 +463,15 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 			   (int)pid, a->dry_run ? "would move" : "moved",
 			   (unsigned long long)(a->dry_run ? tg->r.planned : tg->r.moved),
 			   (unsigned long long)tg->r.minimum, (unsigned long long)tg->r.planned,
-			   (unsigned long long)(tg->r.busy + tg->r.shared + tg->r.nomem + tg->r.vanished + tg->r.other),
+			   (unsigned long long)mpol_rebalance_not_moved(&tg->r),
 			   tg->r.seconds, tg->r.interrupted ? ", interrupted" : "");
 	}
 out:
+	/* A task that exited while being looked at is skipped, not a failure. */
+	if (tg->rc < 0 && mpol_task_exited_within(&tg->t, 0)) {
+		tg->rc = 1;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s) exited during the run", (int)pid, tg->t.comm);
+	}
 	mpol_task_unpin(&tg->t);
 }
 

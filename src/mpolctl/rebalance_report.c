@@ -30,11 +30,6 @@ static void print_counts(const char *label, const uint64_t *v, int max_node)
 	printf("\n");
 }
 
-static uint64_t not_moved(const struct mpol_rebalance_result *r)
-{
-	return r->busy + r->shared + r->nomem + r->vanished + r->other;
-}
-
 void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_target *tgs, int n, const char *lease)
 {
 	printf("backend: %s\n", why);
@@ -65,7 +60,7 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 		if (!dry_run && r->seconds > 0)
 			printf(", %.0f pages/s", (double)r->moved / r->seconds);
 		printf("\n");
-		if (not_moved(r))
+		if (mpol_rebalance_not_moved(r))
 			printf("  not moved: %llu busy or pinned, %llu shared with other processes, %llu target full, "
 			       "%llu vanished, %llu other\n",
 			       (unsigned long long)r->busy, (unsigned long long)r->shared, (unsigned long long)r->nomem,
