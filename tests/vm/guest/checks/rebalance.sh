@@ -7,9 +7,10 @@
 # by mpolctl and, independently, by the toucher itself), pages moved <= 1.02 x the
 # minimum, a second run moves nothing, a dry run moves nothing; `mpolctl watch` does the
 # same for a job on socket 1 by itself after the hot-add; a task in a cpuset with an
-# explicit cpuset.mems is refused until --grow-cpuset widens it. Then what happens to
-# new allocations, a process exiting mid-rebalance (SIGKILL during a rate-limited
-# run), and a recycled pid (ns_last_pid) that a --job rebalance must leave alone.
+# explicit cpuset.mems is refused until --grow-cpuset widens it; pages shared with
+# another process are counted as not moved. Then what happens to new allocations, a
+# process exiting mid-rebalance (SIGKILL during a rate-limited run), and a recycled
+# pid (ns_last_pid) that a --job rebalance must leave alone.
 . /checks/lib.sh
 hp=$VM_HOTPLUG_NODE
 MIB=128
