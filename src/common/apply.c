@@ -5,11 +5,12 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+/* The mode numbers from the kernel's header; before kernel.h, which adds what a newer
+ * header has (MPOL_WEIGHTED_INTERLEAVE) as a macro. */
+#include <linux/mempolicy.h>
 
 #include "apply.h"
 #include "error.h"
-
-#define MPOL_INTERLEAVE_MODE 1   /* MPOL_INTERLEAVE in <linux/mempolicy.h> */
 #define MASK_LONGS (MPOL_MAX_NODES / (8 * sizeof(unsigned long)))
 
 static long set_policy(int mode, const unsigned long *mask)
@@ -78,7 +79,7 @@ int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool stri
 					 "strict: this %s; not falling back to interleave", res->reason);
 		res->fell_back = true;
 	}
-	if (set_policy(MPOL_INTERLEAVE_MODE, mask) < 0)
+	if (set_policy(MPOL_INTERLEAVE, mask) < 0)
 		return refused(plan, "MPOL_INTERLEAVE", errno, err, errlen);
 	res->path = MPOL_PATH_INTERLEAVE;
 	return 0;

@@ -2,15 +2,14 @@
 #ifndef MPOL_TEST_TASK_POLICY_H
 #define MPOL_TEST_TASK_POLICY_H
 
+/* Include this before kernel.h (see apply.c): it brings <linux/mempolicy.h>. */
+#include <linux/mempolicy.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bitmap.h"
 #include "kernel.h"
-
-#define TASK_POLICY_DEFAULT 0      /* MPOL_DEFAULT */
-#define TASK_POLICY_INTERLEAVE 1   /* MPOL_INTERLEAVE */
 
 /* get_mempolicy's mode for this thread, -1 when it fails. */
 static inline int task_policy(void)
@@ -25,7 +24,7 @@ static inline int task_policy(void)
 
 static inline void task_policy_reset(void)
 {
-	syscall(SYS_set_mempolicy, TASK_POLICY_DEFAULT, NULL, 0UL);
+	syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0UL);
 }
 
 /* Does this kernel take MPOL_WEIGHTED_INTERLEAVE? Leaves the default policy set. */

@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
 #include "apply.h"
 #include "error.h"
-#include "task_policy.h"
 
 static int reset_policy(void **state)
 {
@@ -45,7 +45,7 @@ static void test_none_sets_nothing(void **state)
 	(void)state;
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_NONE, true, &new_kernel, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, MPOL_PATH_NONE);
-	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
 
 static void test_interleave(void **state)
@@ -58,7 +58,7 @@ static void test_interleave(void **state)
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
 	assert_false(res.fell_back);
-	assert_int_equal(task_policy(), TASK_POLICY_INTERLEAVE);
+	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
 }
 
 static void test_weighted_follows_the_kernel(void **state)
@@ -73,7 +73,7 @@ static void test_weighted_follows_the_kernel(void **state)
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_WEIGHTED, false, &new_kernel, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, has ? MPOL_PATH_WEIGHTED : MPOL_PATH_INTERLEAVE);
 	assert_int_equal(res.fell_back, !has);
-	assert_int_equal(task_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : TASK_POLICY_INTERLEAVE);
+	assert_int_equal(task_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE);
 	if (!has)
 		assert_non_null(strstr(res.reason, "EINVAL"));
 }
@@ -89,7 +89,7 @@ static void test_old_kernel_falls_back(void **state)
 	assert_int_equal(res.path, MPOL_PATH_INTERLEAVE);
 	assert_true(res.fell_back);
 	assert_string_equal(res.reason, "kernel has no weighted interleave (needs Linux 6.9)");
-	assert_int_equal(task_policy(), TASK_POLICY_INTERLEAVE);
+	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
 }
 
 static void test_strict_refuses_fallback(void **state)
@@ -104,7 +104,7 @@ static void test_strict_refuses_fallback(void **state)
 	assert_string_equal(err, "strict: this kernel has no weighted interleave (needs Linux 6.9); "
 			    "not falling back to interleave");
 	assert_int_equal(res.path, MPOL_PATH_NONE);
-	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
 
 static void test_bad_plans(void **state)
@@ -122,7 +122,7 @@ static void test_bad_plans(void **state)
 	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "no memory nodes"));
-	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
 
 /* Two CPU nodes: node 0 with CPUs 0-1, node 1 with CPUs 2-3 (both plans use node 0,
@@ -190,7 +190,7 @@ static void test_task_without_plan(void **state)
 	assert_true(mpol_task_apply(&topo, plans, 1, &cpus, MPOL_MODE_WEIGHTED, false, &new_kernel,
 				    &chosen, &res, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
-	assert_int_equal(task_policy(), TASK_POLICY_DEFAULT);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
 
 static void test_node_independent_plan(void **state)

@@ -22,10 +22,10 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
+#include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
 #include "accounting.h"
 #include "fake_tree.h"
 #include "plugin.h"
-#include "task_policy.h"
 
 #define NEW_KERNEL "linux-7.3-boot"
 #define OLD_KERNEL "linux-6.1-boot"
@@ -412,7 +412,7 @@ static void test_old_kernel_ladder(void **state)
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "1:1");
-	assert_int_equal(task_policy(), TASK_POLICY_INTERLEAVE);
+	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
 	assert_non_null(strstr(err, "interleave nodes 0,2 (kernel has no weighted interleave (needs Linux 6.9))"));
 	slurm_spank_exit(NULL, 0, NULL);
 }
@@ -430,7 +430,7 @@ static void test_old_kernel_strict(void **state)
 	assert_string_equal(err, "mem_interleave: strict: this kernel has no weighted interleave "
 			    "(needs Linux 6.9); not falling back to interleave\n");
 	assert_null(env_of("SLURM_MEM_INTERLEAVE_MODE"));
-	assert_int_equal(task_policy(), 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -447,7 +447,7 @@ static void test_no_option_default_none(void **state)
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
 	assert_int_equal(fake.nenv, 0);
-	assert_int_equal(task_policy(), 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 	slurm_spank_exit(NULL, 0, NULL);
 	assert_int_equal(fake.step_begins + fake.step_ends, 0);
 }
@@ -472,7 +472,7 @@ static void test_site_default_applies(void **state)
 	with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "none");
-	assert_int_equal(task_policy(), 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -489,7 +489,7 @@ static void test_bad_plugstack_spares_other_jobs(void **state)
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
-	assert_int_equal(task_policy(), 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -505,7 +505,7 @@ static void test_bad_plugstack_fails_asking_job(void **state)
 	assert_int_equal(rc, -1);
 	assert_non_null(strstr(err, "mem_interleave: the site's plugstack.conf arguments"));
 	assert_non_null(strstr(err, "sometimes"));
-	assert_int_equal(task_policy(), 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
