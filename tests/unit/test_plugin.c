@@ -44,7 +44,8 @@ static struct {
 	char env[8][2][256];
 	int nenv;
 	char log[16384];           /* every slurm_* message, one per line */
-	int step_begins, task_begins, step_ends;
+	int step_begins, task_begins, task_ends, step_ends;
+	const char *node_name;     /* SLURMD_NODENAME, NULL = unset */
 	struct step_placement placement;
 	bool placement_sysfs;
 } fake;
@@ -104,6 +105,15 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 	return ESPANK_SUCCESS;
 }
 
+spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
+{
+	(void)sp;
+	if (strcmp(var, "SLURMD_NODENAME") || !fake.node_name)
+		return ESPANK_ENV_NOEXIST;
+	snprintf(buf, (size_t)len, "%s", fake.node_name);
+	return ESPANK_SUCCESS;
+}
+
 static void log_line(const char *level, const char *fmt, va_list ap)
 {
 	size_t off = strlen(fake.log);
@@ -140,6 +150,12 @@ void accounting_task_begin(pid_t pid)
 {
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_begins++;
+}
+
+void accounting_task_end(pid_t pid)
+{
+	assert_int_equal(pid, fake.task_pid);
+	fake.task_ends++;
 }
 
 void accounting_step_end(void)
@@ -336,6 +352,7 @@ static void test_step_weighted(void **state)
 	int rc;
 
 	fake.step_mem_mb = 512;
+	fake.node_name = "n7";
 	start_step("verbose,weighted", 3, argv);
 	assert_true(c->active);
 	assert_string_equal(c->failure, "");
@@ -344,6 +361,8 @@ static void test_step_weighted(void **state)
 	assert_int_equal(fake.placement.job_id, 42);
 	assert_int_equal(fake.placement.nplans, 2);
 	assert_false(fake.placement.sysfs_written);
+	assert_string_equal(fake.placement.node_name, "n7");
+	assert_ptr_equal(fake.placement.topo, &c->topo);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(fake.task_begins, 1);
 
@@ -372,6 +391,9 @@ static void test_step_weighted(void **state)
 	assert_non_null(strchr(err, '\n'));
 	assert_int_equal(strchr(err, '\n')[1], '\0');
 
+	/* The record is written when the task ends, while the job still runs. */
+	assert_int_equal(slurm_spank_task_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.task_ends, 1);
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
 	assert_int_equal(fake.step_ends, 1);
 	assert_null(c->plans);

@@ -53,6 +53,15 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
 	return spank_context() == S_CTX_REMOTE ? step_task_post_fork(sp) : 0;
 }
 
+/* Runs before slurmstepd reports the task's exit to srun: the job is still running,
+ * so the record written when the last task ends is accepted by slurmctld. */
+int slurm_spank_task_exit(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	return spank_context() == S_CTX_REMOTE ? step_task_exit(sp) : 0;
+}
+
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
 	(void)ac;

@@ -42,6 +42,7 @@ struct mi_ctx {
 	int nplans;
 	bool lease_held;
 	struct mpol_lease_owner owner;
+	char node_name[256];           /* SLURMD_NODENAME, for the record */
 	char note[2 * MPOL_ERRLEN];    /* why the step runs on other weights than planned, or "" */
 };
 
@@ -59,6 +60,8 @@ int local_init_post_opt(spank_t sp);
 /* step.c */
 int step_init_post_opt(spank_t sp, int ac, char **av);
 int step_task_post_fork(spank_t sp);
+int step_task_exit(spank_t sp);
+int step_task_exit(spank_t sp);
 int step_exit(spank_t sp);
 
 /* task.c */

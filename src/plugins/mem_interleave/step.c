@@ -174,6 +174,8 @@ static void begin_accounting(struct mi_ctx *c)
 		.sysfs_written = c->lease_held,
 		.note = c->note[0] ? c->note : NULL,
 		.sample_interval = c->cfg.sample_interval,
+		.topo = &c->topo,
+		.node_name = c->node_name[0] ? c->node_name : NULL,
 	};
 	char err[MPOL_ERRLEN];
 
@@ -192,6 +194,8 @@ int step_init_post_opt(spank_t sp, int ac, char **av)
 	spank_get_item(sp, S_JOB_STEPID, &c->owner.step_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
 	c->owner.uid = uid;
+	if (spank_getenv(sp, "SLURMD_NODENAME", c->node_name, sizeof(c->node_name)) != ESPANK_SUCCESS)
+		c->node_name[0] = '\0';
 	mpol_config_default(&c->cfg);
 	if (mpol_config_parse(ac, av, &c->cfg, err, sizeof(err)) < 0) {
 		/* The admin's mistake must not take down jobs that did not ask for us. */
@@ -229,6 +233,17 @@ int step_task_post_fork(spank_t sp)
 	if (!c->active || c->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
 	accounting_task_begin(pid);
+	return 0;
+}
+
+int step_task_exit(spank_t sp)
+{
+	struct mi_ctx *c = mi_ctx();
+	pid_t pid;
+
+	if (!c->active || c->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
+		return 0;
+	accounting_task_end(pid);
 	return 0;
 }
 
