@@ -19,9 +19,21 @@ static long set_policy(int mode, const unsigned long *mask)
 	return syscall(SYS_set_mempolicy, mode, mask, (unsigned long)MPOL_MAX_NODES + 1);
 }
 
-static int plan_mask(const struct mpol_plan *plan, unsigned long *mask, char *err, size_t errlen)
+static void mask_set(unsigned long *mask, int n)
+{
+	mask[n / (8 * sizeof(unsigned long))] |= 1UL << (n % (8 * sizeof(unsigned long)));
+}
+
+/* The plan's nodes plus its standby nodes; *flags gets MPOL_F_STATIC_NODES when there are
+ * standby nodes, so the kernel keeps them in the policy until they have memory. */
+static int plan_mask(const struct mpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen)
 {
 	memset(mask, 0, MASK_LONGS * sizeof(unsigned long));
+	*flags = 0;
+	for (int n = bitmap_next(&plan->standby, 0); n >= 0 && n < MPOL_MAX_NODES; n = bitmap_next(&plan->standby, n + 1)) {
+		mask_set(mask, n);
+		*flags = MPOL_F_STATIC_NODES;
+	}
 	if (plan->nnodes < 1)
 		return mpol_fail(err, errlen, EINVAL, "the plan for initiator node %d has no memory nodes",
 				 plan->initiator);
@@ -31,7 +43,7 @@ static int plan_mask(const struct mpol_plan *plan, unsigned long *mask, char *er
 		if (n < 0 || n >= MPOL_MAX_NODES)
 			return mpol_fail(err, errlen, EINVAL, "node %d in the plan is out of range 0-%d",
 					 n, MPOL_MAX_NODES - 1);
-		mask[n / (8 * sizeof(unsigned long))] |= 1UL << (n % (8 * sizeof(unsigned long)));
+		mask_set(mask, n);
 	}
 	return 0;
 }
@@ -50,7 +62,7 @@ int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool stri
 		    char *err, size_t errlen)
 {
 	unsigned long mask[MASK_LONGS];
-	int rc;
+	int rc, flags;
 
 	memset(res, 0, sizeof(*res));
 	res->path = MPOL_PATH_NONE;
@@ -58,13 +70,13 @@ int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool stri
 		return 0;
 	if (mode == MPOL_MODE_HELP)
 		return mpol_fail(err, errlen, EINVAL, "mode 'help' only prints the syntax; it applies nothing");
-	rc = plan_mask(plan, mask, err, errlen);
+	rc = plan_mask(plan, mask, &flags, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (mode == MPOL_MODE_WEIGHTED || mode == MPOL_MODE_AUTO) {
 		if (!caps->weighted_interleave) {
 			snprintf(res->reason, sizeof(res->reason), "kernel has no weighted interleave (needs Linux 6.9)");
-		} else if (set_policy(MPOL_WEIGHTED_INTERLEAVE, mask) == 0) {
+		} else if (set_policy(MPOL_WEIGHTED_INTERLEAVE | flags, mask) == 0) {
 			res->path = MPOL_PATH_WEIGHTED;
 			return 0;
 		} else if (errno == EINVAL) {
@@ -79,7 +91,7 @@ int mpol_apply_plan(const struct mpol_plan *plan, enum mpol_mode mode, bool stri
 					 "strict: this %s; not falling back to interleave", res->reason);
 		res->fell_back = true;
 	}
-	if (set_policy(MPOL_INTERLEAVE, mask) < 0)
+	if (set_policy(MPOL_INTERLEAVE | flags, mask) < 0)
 		return refused(plan, "MPOL_INTERLEAVE", errno, err, errlen);
 	res->path = MPOL_PATH_INTERLEAVE;
 	return 0;

@@ -131,6 +131,9 @@ static int pick_candidates(const struct mpol_topology *topo, int initiator, cons
 		}
 	} else {
 		memory_nodes(topo, &set);
+		plan->standby = topo->possible;
+		for (int id = bitmap_next(&set, 0); id >= 0; id = bitmap_next(&set, id + 1))
+			bitmap_unset(&plan->standby, id);
 	}
 	if (bitmap_empty(&set))
 		return mpol_fail(err, errlen, ENODEV, "no online node has memory");

@@ -75,6 +75,10 @@ struct mpol_plan {
 	bool bandwidth_known;         /* false: no HMAT, equal shares were used */
 	int nleft_out;
 	struct mpol_left_out left_out[16];
+	/* Possible nodes without memory yet (scope=all only: before a node has memory its
+	 * socket is unknown). The task's policy names them with MPOL_F_STATIC_NODES, so
+	 * memory hot-added there later takes new allocations without a relaunch. */
+	struct mpol_bitmap standby;
 	char notes[256];              /* "" or sentences on guesses made (missing HMAT data, fallbacks) */
 };
 

@@ -78,6 +78,30 @@ static void test_weighted_follows_the_kernel(void **state)
 		assert_non_null(strstr(res.reason, "EINVAL"));
 }
 
+/* Standby nodes (no memory yet) ride along with MPOL_F_STATIC_NODES: the kernel keeps
+ * them in the policy and interleaves onto them once memory is hot-added there. */
+static void test_standby_nodes_are_static(void **state)
+{
+	struct mpol_plan p = plan_on(-1, 0);
+	struct mpol_apply_result res;
+	char err[MPOL_ERRLEN];
+	bool has = kernel_takes_weighted();
+	int want = has ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE;
+
+	(void)state;
+	bitmap_set(&p.standby, MPOL_MAX_NODES - 1);
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_WEIGHTED, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(task_policy(), want | MPOL_F_STATIC_NODES);
+	task_policy_reset();
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(task_policy(), MPOL_INTERLEAVE | MPOL_F_STATIC_NODES);
+	/* Without standby nodes the policy carries no flag. */
+	task_policy_reset();
+	bitmap_clear(&p.standby);
+	assert_int_equal(mpol_apply_plan(&p, MPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
+}
+
 static void test_old_kernel_falls_back(void **state)
 {
 	struct mpol_plan p = plan_on(0, 0);
@@ -240,6 +264,7 @@ int main(void)
 		T(test_none_sets_nothing),
 		T(test_interleave),
 		T(test_weighted_follows_the_kernel),
+		T(test_standby_nodes_are_static),
 		T(test_old_kernel_falls_back),
 		T(test_strict_refuses_fallback),
 		T(test_bad_plans),

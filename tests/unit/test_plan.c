@@ -125,6 +125,36 @@ static void test_scope_all(void **state)
 	expect_plan(&p, "0,1,2,3", "13:13:2:2");
 	assert_int_equal(p.algorithm, MPOL_ALGO_KERNEL);
 	assert_int_equal(p.weight_sum, 30);
+	assert_true(bitmap_empty(&p.standby));
+}
+
+/* A possible node without memory (a hot-add target) is on standby in scope=all plans,
+ * never in socket plans: its socket is unknown until it has memory. */
+static void test_standby_nodes(void **state)
+{
+	struct fake f;
+	struct mpol_plan_opts o;
+	struct mpol_plan p;
+	char buf[64];
+
+	(void)state;
+	two_socket_cxl(&f);
+	bitmap_set(&f.topo.possible, 5);
+	mpol_plan_opts_default(&o);
+	o.scope = MPOL_SCOPE_ALL;
+	plan_ok(&f, 0, &o, &p);
+	expect_plan(&p, "0,1,2,3", "5:5:1:1");
+	bitmap_format_list(&p.standby, buf, sizeof(buf));
+	assert_string_equal(buf, "5");
+	o.scope = MPOL_SCOPE_SOCKET;
+	plan_ok(&f, 0, &o, &p);
+	assert_true(bitmap_empty(&p.standby));
+	o.scope = MPOL_SCOPE_ALL;
+	o.has_nodes = true;
+	bitmap_clear(&o.nodes);
+	bitmap_set(&o.nodes, 0);
+	plan_ok(&f, 0, &o, &p);
+	assert_true(bitmap_empty(&p.standby));
 }
 
 /* The QEMU fixture numbers: 224000, 224000 and a CXL node at 64000. */
@@ -410,6 +440,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scope_socket),
 		cmocka_unit_test(test_scope_all),
+		cmocka_unit_test(test_standby_nodes),
 		cmocka_unit_test(test_qemu_numbers),
 		cmocka_unit_test(test_named_nodes),
 		cmocka_unit_test(test_explicit_weights),

@@ -95,6 +95,12 @@ if echo +cpuset >$CG/cgroup.subtree_control 2>/dev/null && mkdir -p $CG/job_79 &
 	[ -n "$CPID" ] && echo "$CPID" >$CG/job_79/cgroup.procs
 fi
 
+# A task planned with scope=all names the possible node without memory (node $hp) with
+# MPOL_F_STATIC_NODES, so its new allocations reach node $hp after the hot-add.
+mpol-launch --cpus "$cpus" --spec weighted,scope=all -- page-touch $MIB --hold >/tmp/wide.out 2>&1 &
+wait_for /tmp/wide.out '^ready'
+WIDE=$(sed -n 's/^ready //p' /tmp/wide.out)
+
 PATH=/tmp/bin:$PATH mpolctl watch --once --settle 2 >/tmp/watch.log 2>&1 &
 WPID=$!
 wait_for /tmp/watch.log 'listening for memory'
@@ -175,16 +181,28 @@ mpolctl rebalance --pid "$PID" --spec "$spec" --json >/tmp/rb2.json 2>/tmp/rb2.e
 expect_eq rerun-moves-nothing "0 0" "$(jq-get .tasks[0].minimum </tmp/rb2.json) $(jq-get .tasks[0].moved </tmp/rb2.json)" \
 	"minimum and moved of a second run"
 
-# New allocations: the task's own policy decides them. A policy set over 0,2 without
-# MPOL_F_STATIC_NODES keeps 0,2 forever; with MPOL_F_STATIC_NODES and a mask naming
-# node 3, the cpuset rebind at hotplug widens it (doc/admin-guide.md, hotplug).
+# New allocations: the task's own policy decides them. A policy over named nodes keeps
+# them (the plugin sets nodes=0,2 without standby nodes); a scope=all plan names the
+# possible node $hp with MPOL_F_STATIC_NODES and the cpuset rebind at hotplug lets new
+# pages reach it (doc/admin-guide.md, hotplug).
 new=$(signal_counts main "$PID" USR2 1)
-pol=$(sed -n 's/^policy region=1 //p' /tmp/main.out | tail -n 1)
-echo "## region touched after the hot-add: $new, policy $pol"
 case " $new " in
-*" N$hp="*) pass new-allocations-reach-node$hp ;;
-*) fail new-allocations-reach-node$hp "a region touched after the hot-add landed on $new under policy '$pol': the task's policy does not name node $hp (launch with MPOL_F_STATIC_NODES over the socket's possible nodes)" ;;
+*" N$hp="*) fail explicit-nodes-stay-named "a region touched after the hot-add by a task launched with nodes=0,2 landed on $new" ;;
+*" N0="*" N2="*) pass explicit-nodes-stay-named ;;
+*) fail explicit-nodes-stay-named "a region touched after the hot-add landed on $new" ;;
 esac
+if [ -z "$WIDE" ]; then
+	fail new-allocations-reach-node$hp "the scope=all page-touch did not start: $(cat /tmp/wide.out)"
+else
+	wnew=$(signal_counts wide "$WIDE" USR2 1)
+	wpol=$(sed -n 's/^policy region=1 //p' /tmp/wide.out | tail -n 1)
+	echo "## scope=all task, region touched after the hot-add: $wnew, policy $wpol"
+	case " $wnew " in
+	*" N$hp="*) pass new-allocations-reach-node$hp ;;
+	*) fail new-allocations-reach-node$hp "a region touched after the hot-add by a scope=all task landed on $wnew under policy '$wpol' ($(grep '^launch:' /tmp/wide.out))" ;;
+	esac
+	kill "$WIDE"
+fi
 kill "$PID"
 
 # The cpuset case: refused without --grow-cpuset, then the job's cpuset.mems widens.
