@@ -102,39 +102,26 @@ int mpol_task_apply(const struct mpol_topology *topo, const struct mpol_plan *pl
 		    const struct mpol_kernel_caps *caps, const struct mpol_plan **chosen,
 		    struct mpol_apply_result *res, char *err, size_t errlen)
 {
-	char list[256] = "";
-	int initiator, rc;
+	int rc;
 
 	*chosen = NULL;
 	memset(res, 0, sizeof(*res));
 	if (mode == MPOL_MODE_NONE || mode == MPOL_MODE_UNSET)
 		return 0;
-	/* A node-independent plan (explicit weights) serves every task. */
-	if (nplans == 1 && plans[0].initiator < 0) {
-		*chosen = &plans[0];
-		return mpol_apply_plan(*chosen, mode, strict, caps, res, err, errlen);
-	}
-	bitmap_format_list(cpus, list, sizeof(list));
-	rc = mpol_initiator_for_cpus(topo, cpus, &initiator, NULL, 0);
+	rc = mpol_plan_pick(topo, plans, nplans, cpus, chosen, err, errlen);
 	if (rc < 0)
-		return mpol_fail(err, errlen, -rc, "the task's CPUs %s belong to no NUMA node of this machine", list);
-	for (int i = 0; i < nplans; i++) {
-		if (plans[i].initiator == initiator) {
-			*chosen = &plans[i];
-			return mpol_apply_plan(*chosen, mode, strict, caps, res, err, errlen);
-		}
-	}
-	return mpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan was made",
-			 list, initiator);
+		return rc;
+	return mpol_apply_plan(*chosen, mode, strict, caps, res, err, errlen);
 }
 
-int mpol_self_cpus(struct mpol_bitmap *cpus, char *err, size_t errlen)
+int mpol_task_cpus(pid_t pid, struct mpol_bitmap *cpus, char *err, size_t errlen)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return mpol_fail(err, errlen, errno, "cannot read the task's CPU affinity: %s", strerror(errno));
+	if (sched_getaffinity(pid, sizeof(set), &set) < 0)
+		return mpol_fail(err, errlen, errno, "cannot read the CPU affinity of %s: %s",
+				 pid ? "the process" : "the task", strerror(errno));
 	bitmap_clear(cpus);
 	for (int i = 0; i < CPU_SETSIZE && i < MPOL_MAX_CPUS; i++)
 		if (CPU_ISSET(i, &set))

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "kernel.h"
 #include "plan.h"
@@ -43,8 +44,8 @@ int mpol_task_apply(const struct mpol_topology *topo, const struct mpol_plan *pl
 		    const struct mpol_kernel_caps *caps, const struct mpol_plan **chosen,
 		    struct mpol_apply_result *res, char *err, size_t errlen);
 
-/* The calling thread's CPU affinity (what task/affinity gave the task). 0 or -errno. */
-int mpol_self_cpus(struct mpol_bitmap *cpus, char *err, size_t errlen);
+/* A task's CPU affinity (what task/affinity gave it); pid 0 = the calling thread. 0 or -errno. */
+int mpol_task_cpus(pid_t pid, struct mpol_bitmap *cpus, char *err, size_t errlen);
 
 /*
  * What a task really got, in the words of SLURM_MEM_INTERLEAVE_MODE: "weighted" (or

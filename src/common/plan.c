@@ -331,6 +331,31 @@ int mpol_initiator_for_cpus(const struct mpol_topology *topo, const struct mpol_
 }
 
 /* The plan's node ids ("0,2") or weights ("7:2"). */
+int mpol_plan_pick(const struct mpol_topology *topo, const struct mpol_plan *plans, int nplans,
+		   const struct mpol_bitmap *cpus, const struct mpol_plan **chosen, char *err, size_t errlen)
+{
+	char list[256] = "";
+	int initiator, rc;
+
+	*chosen = NULL;
+	if (nplans == 1 && plans[0].initiator < 0) {
+		*chosen = &plans[0];
+		return 0;
+	}
+	bitmap_format_list(cpus, list, sizeof(list));
+	rc = mpol_initiator_for_cpus(topo, cpus, &initiator, NULL, 0);
+	if (rc < 0)
+		return mpol_fail(err, errlen, -rc, "the task's CPUs %s belong to no NUMA node of this machine", list);
+	for (int i = 0; i < nplans; i++) {
+		if (plans[i].initiator == initiator) {
+			*chosen = &plans[i];
+			return 0;
+		}
+	}
+	return mpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan was made",
+			 list, initiator);
+}
+
 static int format_column(const struct mpol_plan *plan, bool weights, char *buf, size_t len)
 {
 	size_t used = 0;

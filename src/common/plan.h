@@ -99,6 +99,15 @@ int mpol_plan_all(const struct mpol_topology *topo, const struct mpol_plan_opts 
 int mpol_initiator_for_cpus(const struct mpol_topology *topo, const struct mpol_bitmap *cpus,
 			    int *initiator, char *err, size_t errlen);
 
+/*
+ * mpol_plan_pick - the plan for a task bound to `cpus`: a node-independent plan
+ * (initiator -1, explicit weights) serves every task; otherwise the plan of the
+ * initiator holding most of the CPUs. -ENOENT with a sentence naming the CPUs when
+ * none fits. *chosen points into plans[].
+ */
+int mpol_plan_pick(const struct mpol_topology *topo, const struct mpol_plan *plans, int nplans,
+		   const struct mpol_bitmap *cpus, const struct mpol_plan **chosen, char *err, size_t errlen);
+
 /* "0:7,2:2" style text for logs and the task environment: nodes and weights. */
 int mpol_plan_format_nodes(const struct mpol_plan *plan, char *buf, size_t len);   /* "0,2" */
 int mpol_plan_format_weights(const struct mpol_plan *plan, char *buf, size_t len); /* "7:2" */

@@ -154,3 +154,18 @@ int mpol_config_parse(int argc, char *const argv[], struct mpol_site_config *cfg
 	*cfg = c;
 	return 0;
 }
+
+void mpol_plan_opts_from_spec(const struct mpol_spec *spec, const struct mpol_site_config *cfg,
+			      uint64_t mem_kb, struct mpol_plan_opts *o)
+{
+	mpol_plan_opts_default(o);
+	o->algorithm = cfg->algorithm;
+	o->weight.precision = spec->has_precision ? spec->precision : cfg->precision;
+	o->weight.max_sum = cfg->max_weight_sum;
+	o->scope = spec->has_scope ? spec->scope : MPOL_SCOPE_SOCKET;
+	o->mem_kb = mem_kb;
+	o->has_nodes = spec->has_nodes;
+	o->nodes = spec->nodes;
+	o->has_weights = spec->has_weights;
+	memcpy(o->weights, spec->weights, sizeof(o->weights));
+}

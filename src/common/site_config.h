@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "plan.h"
 #include "spec.h"
@@ -42,6 +43,16 @@ void mpol_config_default(struct mpol_site_config *cfg);
 /* Parse argv-style "key=value" arguments on top of the defaults. -EINVAL naming the key. */
 int mpol_config_parse(int argc, char *const argv[], struct mpol_site_config *cfg,
 		      char *err, size_t errlen);
+
+/*
+ * mpol_plan_opts_from_spec - the plan options for a user's spec under the site's
+ * configuration: the spec's precision/scope/nodes/weights where given, else the site's
+ * (scope defaults to socket). mem_kb is the job's memory on this node (0 = unknown:
+ * no capacity cap). What slurmstepd plans with, and what mpolctl and the VM tier's
+ * launcher must plan with to agree with it.
+ */
+void mpol_plan_opts_from_spec(const struct mpol_spec *spec, const struct mpol_site_config *cfg,
+			      uint64_t mem_kb, struct mpol_plan_opts *o);
 
 const char *mpol_sysfs_policy_name(enum mpol_sysfs_policy p);
 

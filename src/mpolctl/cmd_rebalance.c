@@ -8,7 +8,6 @@
  * rewritten under the same journal. Every action goes to stderr and syslog.
  */
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "cli.h"
 #include "commands.h"
 #include "cpuset.h"
@@ -245,25 +245,6 @@ static void task_env(pid_t pid, const char *name, char *val, size_t len)
 		}
 }
 
-/* The plan options slurmstepd derives from a spec (the plugin's step.c), without a
- * capacity cap: a running task's memory is already placed. */
-static void plan_opts_from_spec(const struct mpol_spec *spec, struct mpol_plan_opts *o)
-{
-	struct mpol_site_config cfg;
-
-	mpol_config_default(&cfg);
-	mpol_plan_opts_default(o);
-	o->algorithm = spec->mode == MPOL_MODE_AUTO ? MPOL_ALGO_KERNEL : cfg.algorithm;
-	o->weight.precision = spec->has_precision ? spec->precision : cfg.precision;
-	o->weight.max_sum = cfg.max_weight_sum;
-	o->scope = spec->has_scope ? spec->scope : MPOL_SCOPE_SOCKET;
-	o->has_nodes = spec->has_nodes;
-	o->nodes = spec->nodes;
-	o->has_weights = spec->has_weights;
-	memcpy(o->weights, spec->weights, sizeof(o->weights));
-}
-
-
 /* The spec a task is rebalanced to: --spec, else the mode the plugin applied to it
  * (SLURM_MEM_INTERLEAVE_MODE; slurmstepd removes the option's own variable from the
  * task's environment, so a nodes= restriction is not known here), else for --pid
@@ -294,38 +275,29 @@ static int task_plan(const struct mpol_topology *topo, struct rebalance_target *
 	struct mpol_plan_opts opts;
 	struct mpol_spec spec;
 	struct mpol_plan *plans = NULL;
+	struct mpol_site_config site;
+	const struct mpol_plan *chosen;
 	struct mpol_bitmap cpus;
-	cpu_set_t set;
-	int nplans, initiator, rc;
+	int nplans, rc;
 
 	rc = mpol_spec_parse(tg->spec_text, &spec, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (spec.mode == MPOL_MODE_NONE || spec.mode == MPOL_MODE_HELP)
 		return mpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", tg->spec_text);
-	plan_opts_from_spec(&spec, &opts);
+	/* No capacity cap: a running task's memory is already placed. */
+	mpol_config_default(&site);
+	mpol_plan_opts_from_spec(&spec, &site, 0, &opts);
+	if (spec.mode == MPOL_MODE_AUTO)
+		opts.algorithm = MPOL_ALGO_KERNEL;
 	rc = mpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = -ENOENT;
-	if (nplans == 1 && plans[0].initiator < 0) {
-		tg->plan = plans[0];
-		rc = 0;
-	} else if (sched_getaffinity(tg->t.pid, sizeof(set), &set) < 0) {
-		rc = mpol_fail(err, errlen, errno, "cannot read its CPU affinity: %s", strerror(errno));
-	} else {
-		bitmap_clear(&cpus);
-		for (int c = 0; c < CPU_SETSIZE && c < MPOL_MAX_CPUS; c++)
-			if (CPU_ISSET(c, &set))
-				bitmap_set(&cpus, c);
-		rc = mpol_initiator_for_cpus(topo, &cpus, &initiator, err, errlen);
-		for (int i = 0; rc == 0 && i < nplans; i++)
-			if (plans[i].initiator == initiator) {
-				tg->plan = plans[i];
-				rc = 1;
-			}
-		rc = rc == 1 ? 0 : rc == 0 ? mpol_fail(err, errlen, ENOENT, "no plan for its node %d", initiator) : rc;
-	}
+	rc = mpol_task_cpus(tg->t.pid, &cpus, err, errlen);
+	if (rc == 0)
+		rc = mpol_plan_pick(topo, plans, nplans, &cpus, &chosen, err, errlen);
+	if (rc == 0)
+		tg->plan = *chosen;
 	free(plans);
 	if (rc == 0 && spec.mode == MPOL_MODE_INTERLEAVE)
 		for (int i = 0; i < tg->plan.nnodes; i++)

@@ -245,7 +245,7 @@ static void test_applied_mode_names(void **state)
 	assert_string_equal(mpol_applied_mode_name(MPOL_MODE_NONE, MPOL_PATH_NONE), "none");
 }
 
-static void test_self_cpus(void **state)
+static void test_task_cpus(void **state)
 {
 	struct mpol_bitmap cpus;
 	cpu_set_t set;
@@ -253,8 +253,13 @@ static void test_self_cpus(void **state)
 
 	(void)state;
 	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
-	assert_int_equal(mpol_self_cpus(&cpus, err, sizeof(err)), 0);
+	assert_int_equal(mpol_task_cpus(0, &cpus, err, sizeof(err)), 0);
 	assert_int_equal(bitmap_count(&cpus), CPU_COUNT(&set));
+	assert_int_equal(mpol_task_cpus(getpid(), &cpus, err, sizeof(err)), 0);
+	assert_int_equal(bitmap_count(&cpus), CPU_COUNT(&set));
+	/* A process that is gone: a sentence, not a crash. */
+	assert_int_equal(mpol_task_cpus(INT32_MAX, &cpus, err, sizeof(err)), -ESRCH);
+	assert_non_null(strstr(err, "cannot read the CPU affinity of the process"));
 }
 
 int main(void)
@@ -272,7 +277,7 @@ int main(void)
 		T(test_task_without_plan),
 		T(test_node_independent_plan),
 		T(test_applied_mode_names),
-		T(test_self_cpus),
+		T(test_task_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

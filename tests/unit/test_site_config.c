@@ -131,12 +131,45 @@ static void test_long_path(void **state)
 	assert_string_equal(c.statedir, MPOL_DEFAULT_STATEDIR);
 }
 
+/* The spec wins where it says something; the site's values fill the rest. */
+static void test_plan_opts_from_spec(void **state)
+{
+	struct mpol_site_config cfg;
+	struct mpol_spec spec;
+	struct mpol_plan_opts o;
+	char err[MPOL_ERRLEN];
+
+	(void)state;
+	mpol_config_default(&cfg);
+	cfg.algorithm = MPOL_ALGO_KERNEL;
+	cfg.precision = 0.9;
+	cfg.max_weight_sum = 40;
+	assert_int_equal(mpol_spec_parse("weighted", &spec, err, sizeof(err)), 0);
+	mpol_plan_opts_from_spec(&spec, &cfg, 2048, &o);
+	assert_int_equal(o.algorithm, MPOL_ALGO_KERNEL);
+	assert_true(o.weight.precision == 0.9);
+	assert_int_equal(o.weight.max_sum, 40);
+	assert_int_equal(o.scope, MPOL_SCOPE_SOCKET);
+	assert_int_equal(o.mem_kb, 2048);
+	assert_false(o.has_nodes || o.has_weights);
+
+	assert_int_equal(mpol_spec_parse("weighted,weights=0:3:2:1,scope=all,precision=0.5", &spec, err, sizeof(err)), 0);
+	mpol_plan_opts_from_spec(&spec, &cfg, 0, &o);
+	assert_true(o.weight.precision == 0.5);
+	assert_int_equal(o.scope, MPOL_SCOPE_ALL);
+	assert_true(o.has_weights);
+	assert_int_equal(o.weights[0], 3);
+	assert_int_equal(o.weights[2], 1);
+	assert_int_equal(o.mem_kb, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_plan_opts_from_spec),
 		cmocka_unit_test(test_twice),
 		cmocka_unit_test(test_long_path),
 	};

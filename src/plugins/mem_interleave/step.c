@@ -29,20 +29,6 @@ static uint64_t step_mem_kb(spank_t sp)
 	return mb * 1024;
 }
 
-static void plan_options(const struct mi_ctx *c, uint64_t mem_kb, struct mpol_plan_opts *o)
-{
-	mpol_plan_opts_default(o);
-	o->algorithm = c->cfg.algorithm;
-	o->weight.precision = c->spec.has_precision ? c->spec.precision : c->cfg.precision;
-	o->weight.max_sum = c->cfg.max_weight_sum;
-	o->scope = c->spec.has_scope ? c->spec.scope : MPOL_SCOPE_SOCKET;
-	o->mem_kb = mem_kb;
-	o->has_nodes = c->spec.has_nodes;
-	o->nodes = c->spec.nodes;
-	o->has_weights = c->spec.has_weights;
-	memcpy(o->weights, c->spec.weights, sizeof(o->weights));
-}
-
 /*
  * Does the job own every CPU of this node? Slurm gives its cores here as a list;
  * a core holds as many CPUs as cpu0 has thread siblings.
@@ -216,7 +202,7 @@ int step_init_post_opt(spank_t sp, int ac, char **av)
 	if (mpol_topology_read(c->cfg.fsroot, &c->topo, err, sizeof(err)) < 0)
 		return step_fail(c, "", err);
 	c->have_topo = true;
-	plan_options(c, step_mem_kb(sp), &opts);
+	mpol_plan_opts_from_spec(&c->spec, &c->cfg, step_mem_kb(sp), &opts);
 	if (mpol_plan_all(&c->topo, &opts, &c->plans, &c->nplans, err, sizeof(err)) < 0)
 		return step_fail(c, "", err);
 	take_lease(sp, c);

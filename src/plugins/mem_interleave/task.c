@@ -62,7 +62,7 @@ int task_init(spank_t sp)
 		return 0;
 	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
-	if (mpol_self_cpus(&cpus, err, sizeof(err)) < 0 ||
+	if (mpol_task_cpus(0, &cpus, err, sizeof(err)) < 0 ||
 	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
 			    &chosen, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);

@@ -46,24 +46,6 @@ static void usage(FILE *out)
 		     "                   [--lease STATEDIR] -- PROG [ARGS]\n");
 }
 
-/*
- * The plan options slurmstepd derives from the spec and the site configuration
- * (the plugin's step.c; no job memory here, so no capacity cap).
- */
-static void plan_opts_from_spec(const struct mpol_spec *spec, const struct mpol_site_config *cfg,
-				struct mpol_plan_opts *o)
-{
-	mpol_plan_opts_default(o);
-	o->algorithm = cfg->algorithm;
-	o->weight.precision = spec->has_precision ? spec->precision : cfg->precision;
-	o->weight.max_sum = cfg->max_weight_sum;
-	o->scope = spec->has_scope ? spec->scope : MPOL_SCOPE_SOCKET;
-	o->has_nodes = spec->has_nodes;
-	o->nodes = spec->nodes;
-	o->has_weights = spec->has_weights;
-	memcpy(o->weights, spec->weights, sizeof(o->weights));
-}
-
 static int parse_args(int argc, char **argv, struct launch *l)
 {
 	static const struct option longopts[] = {
@@ -130,7 +112,7 @@ static int parse_args(int argc, char **argv, struct launch *l)
 		fprintf(stderr, "mpol-launch: --spec: %s\n", err);
 		return 2;
 	}
-	plan_opts_from_spec(&l->spec, &cfg, &l->opts);
+	mpol_plan_opts_from_spec(&l->spec, &cfg, 0, &l->opts);
 	l->argv = argv + optind;
 	return 0;
 }
@@ -167,7 +149,7 @@ static int apply_task(const struct launch *l, const struct mpol_topology *topo,
 	char nodes[256] = "", weights[256] = "";
 	int rc;
 
-	rc = mpol_self_cpus(&cpus, err, errlen);
+	rc = mpol_task_cpus(0, &cpus, err, errlen);
 	if (rc < 0)
 		return rc;
 	memset(&res, 0, sizeof(res));
