@@ -108,7 +108,8 @@ int mpol_write_text(const char *path, const char *text)
 	ssize_t done;
 	int fd, rc = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC: sysfs ignores it, a regular file (a fixture) must not keep a longer old value. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	do

@@ -90,25 +90,35 @@ static int warn_bad_number(struct mpol_topology *topo, const char *path)
 }
 
 /*
- * One HMAT number (bandwidth MB/s or latency ns). A missing file is quiet (the
- * kernel omits what HMAT did not give); anything unusable is a warning.
+ * One number from path into *v, *got telling whether there is one. A missing file is
+ * quiet (the kernel omits what it does not know); anything unreadable is a warning.
  */
+static int read_number(struct mpol_topology *topo, const char *path, uint64_t *v, bool *got)
+{
+	int rc = mpol_read_u64(path, v);
+
+	*got = rc == 0;
+	if (rc == 0 || rc == -ENOENT)
+		return 0;
+	if (rc == -EINVAL || rc == -ERANGE)
+		return warn_bad_number(topo, path);
+	return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+}
+
+/* One HMAT number (bandwidth MB/s or latency ns); 0 means unknown. */
 static int read_perf(struct mpol_topology *topo, const char *dir, const char *name, uint32_t *out)
 {
 	char path[PATH_MAX];
 	uint64_t v;
+	bool got;
 	int rc;
 
 	*out = 0;
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return 0;
-	rc = mpol_read_u64(path, &v);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc == -EINVAL || rc == -ERANGE)
-		return warn_bad_number(topo, path);
-	if (rc)
-		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+	rc = read_number(topo, path, &v, &got);
+	if (rc || !got)
+		return rc;
 	if (v == 0)
 		return add_warning(topo, "ignoring %s: it reads 0 (unknown)", path);
 	if (v > UINT32_MAX)
@@ -238,19 +248,16 @@ static int read_wi_weight(struct mpol_topology *topo, struct mpol_node *n)
 {
 	char path[PATH_MAX];
 	uint64_t v;
+	bool got;
 	int rc;
 
 	n->wi_weight = -1;
 	if (!topo->wi.present ||
 	    mpol_fs_path(topo->fsroot, path, sizeof(path), MPOL_WI_DIR "/node%d", n->id))
 		return 0;
-	rc = mpol_read_u64(path, &v);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc == -EINVAL || rc == -ERANGE)
-		return warn_bad_number(topo, path);
-	if (rc)
-		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+	rc = read_number(topo, path, &v, &got);
+	if (rc || !got)
+		return rc;
 	if (v > 255)
 		return add_warning(topo, "ignoring %s: %llu is not a weight 0-255", path,
 				   (unsigned long long)v);

@@ -103,32 +103,6 @@ int mpol_wi_read(const char *fsroot, struct mpol_wi_table *t, char *err, size_t 
 	return rc;
 }
 
-/*
- * One write(2) of the value, as sysfs wants it. O_TRUNC because tests and copied trees
- * (mpolctl --fsroot) hold regular files, where "7" over "12" would leave "72"; sysfs
- * ignores it. (mpol_write_text opens without O_TRUNC; this can go once it has it.)
- */
-static int write_value(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t done;
-	int fd, rc = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do
-		done = write(fd, text, len);
-	while (done < 0 && errno == EINTR);
-	if (done < 0)
-		rc = -errno;
-	else if ((size_t)done != len)
-		rc = -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	return rc;
-}
-
 static int write_node(const char *fsroot, int node, unsigned weight, char *err, size_t errlen)
 {
 	char path[4400], val[8];
@@ -137,7 +111,7 @@ static int write_node(const char *fsroot, int node, unsigned weight, char *err, 
 	if (mpol_fs_path(fsroot, path, sizeof(path), MPOL_WI_DIR "/node%d", node) < 0)
 		return mpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
 	snprintf(val, sizeof(val), "%u", weight);
-	rc = write_value(path, val);
+	rc = mpol_write_text(path, val);
 	if (rc == -ENOENT)
 		return mpol_fail(err, errlen, ENOENT,
 				 "node %d has no weighted-interleave weight file (%s): it is offline or has no memory",
@@ -194,7 +168,7 @@ int mpol_wi_set_auto(const char *fsroot, char *err, size_t errlen)
 		return mpol_fail(err, errlen, EOPNOTSUPP, "this kernel has no auto mode for weighted interleave "
 				 "(needs Linux 6.16); the weights stay as they are");
 	if (rc == 0)
-		rc = write_value(path, "true");
+		rc = mpol_write_text(path, "true");
 	if (rc == -ENODEV)
 		return mpol_fail(err, errlen, ENODEV, "the kernel refused auto=true (ENODEV): it has no bandwidth "
 				 "data (HMAT) to compute weights from, so auto stays off");
