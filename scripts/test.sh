@@ -4,12 +4,13 @@
 #   cluster with accounting), vm (QEMU guests with NUMA, HMAT and hotplug).
 # Ends with "N passed, N failed, N skipped" summed over the tiers; exits non-zero
 # when anything failed.
-#   scripts/test.sh [TIER...]          (default: unit asan host slurm vm)
+#   scripts/test.sh [TIER...]          (default: unit asan dist host slurm vm)
+#   dist: `make distcheck` (the tarball builds, passes its unit tests, installs) counts as one test.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 tiers=("$@")
-[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan host slurm vm)
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan dist host slurm vm)
 logs=$top/_build/logs
 mkdir -p "$logs"
 
@@ -56,10 +57,17 @@ for tier in "${tiers[@]}"; do
 			make -C "$asan" check >"$logs/asan.log" 2>&1; rc=$?
 		grep -E '^(FAIL|ERROR)' "$top"/_build/asan/tests/unit/*.log 2>/dev/null | head -n 40
 		unit_counts asan "$top/_build/asan" $rc ;;
+	dist)
+		if make -C "$build" distcheck >"$logs/dist.log" 2>&1; then
+			add_counts dist 1 0 0
+		else
+			tail -n 30 "$logs/dist.log"
+			add_counts dist 0 1 0
+		fi ;;
 	host | slurm | vm)
 		T_TIER=$tier "tests/$tier/run" 2>&1 | tee "$logs/$tier.log"; rc=${PIPESTATUS[0]}
 		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
-	*) echo "test.sh: unknown tier '$tier' (unit asan host slurm vm)"; add_counts "$tier" 0 1 0 ;;
+	*) echo "test.sh: unknown tier '$tier' (unit asan dist host slurm vm)"; add_counts "$tier" 0 1 0 ;;
 	esac
 done
 echo "$passed passed, $failed failed, $skipped skipped"
