@@ -26,6 +26,9 @@
 #   second cluster directory cannot interfere; runs as the munge user.
 # - MariaDB with --no-defaults, its own datadir, 127.0.0.1 on a spare port; slurmdbd
 #   connects over TCP as a user created at first start.
+# - PrivateData=jobs in slurm.conf and slurmdbd.conf, as at most sites; sacct then shows
+#   a user their own jobs only if accounting knows the user, so the test user mpoluser
+#   is added (account "tests") before slurmctld starts.
 # - Two nodes: the second slurmd runs in its own UTS namespace (`unshare -u`, hostname
 #   node2) in the same network namespace, with its own Port= on its NodeName line and
 #   its own spool, log and pid file (%n in the paths). Stock slurmd accepts this: it
@@ -185,6 +188,8 @@ SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=$defmem
 SchedulerParameters=batch_sched_delay=0
 MailProg=/bin/true
+# As at most sites: users see only their own jobs (mpolctl report relies on it).
+PrivateData=jobs
 MpiDefault=none
 ReturnToService=2
 SlurmctldTimeout=60
@@ -225,6 +230,8 @@ StoragePort=$((PORT_BASE + 2))
 StorageUser=slurm
 StoragePass=$(cat "$DIR/db.pass")
 StorageLoc=slurm_acct_db
+# sacct asks slurmdbd, which hides other users' jobs only when told so here too.
+PrivateData=jobs
 EOF
 	chown slurm:slurm "$DIR/etc/slurmdbd.conf"
 	chmod 0600 "$DIR/etc/slurmdbd.conf"
@@ -293,6 +300,18 @@ start_slurmdbd() {
 	slurmdbd || die "slurmdbd did not start; see $DIR/log/slurmdbd.log"
 	wait_for 30 "slurmdbd on port $((PORT_BASE + 1))" sh -c "ss -Hltn 'sport = :$((PORT_BASE + 1))' | grep -q ." ||
 		die "slurmdbd is not listening; see $DIR/log/slurmdbd.log"
+}
+
+# accounting_users: with PrivateData=jobs slurmdbd shows users only their own jobs, and
+# only when accounting knows them; done before slurmctld starts, so it loads them.
+accounting_users() {
+	local list
+	list=$(sacctmgr -n -P list user format=user) || die "sacctmgr does not answer; see $DIR/log/slurmdbd.log"
+	grep -qx "$TEST_USER" <<<"$list" && return 0
+	sacctmgr -n -P list cluster format=cluster | grep -qx mpol || sacctmgr -i add cluster mpol >/dev/null
+	sacctmgr -i add account tests Description="slurm-mempolicy tests" Organization=tests >/dev/null
+	sacctmgr -i add user "$TEST_USER" account=tests >/dev/null ||
+		die "cannot add $TEST_USER to accounting; see $DIR/log/slurmdbd.log"
 }
 
 start_slurmctld() {
@@ -365,6 +384,7 @@ cmd_start() {
 	start_munge
 	start_mariadb
 	start_slurmdbd
+	accounting_users
 	start_slurmctld
 	for name in $(node_names "$nodes"); do start_slurmd "$name"; done
 	# Daemons started afresh: any job still in slurmctld's saved state is a leftover of
