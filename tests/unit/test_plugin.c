@@ -76,6 +76,7 @@ spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 	va_start(ap, item);
 	switch (item) {
 	case S_JOB_ID: *va_arg(ap, uint32_t *) = fake.job_id; break;
+	case S_JOB_NNODES: *va_arg(ap, uint32_t *) = 1; break;
 	case S_JOB_STEPID: *va_arg(ap, uint32_t *) = fake.step_id; break;
 	case S_JOB_UID: *va_arg(ap, uid_t *) = fake.uid; break;
 	case S_JOB_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.job_mem_mb; break;
@@ -362,6 +363,8 @@ static void test_step_weighted(void **state)
 	assert_int_equal(fake.placement.nplans, 2);
 	assert_false(fake.placement.sysfs_written);
 	assert_string_equal(fake.placement.node_name, "n7");
+	assert_int_equal(fake.placement.job_nnodes, 1);
+	assert_string_equal(fake.placement.statedir, fx->statedir);
 	assert_ptr_equal(fake.placement.topo, &c->topo);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(fake.task_begins, 1);

@@ -7,11 +7,14 @@
  * skipped and a recycled PID is never sampled.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +81,8 @@ static struct {
 	const char *kind[MPOL_MAX_NODES];
 	bool have_kind;
 	unsigned interval;
+	uint32_t job_nnodes;
+	char statedir[1024];
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -271,6 +276,8 @@ int accounting_step_begin(const struct step_placement *sp, char *err, size_t err
 	st.sysfs_written = sp->sysfs_written;
 	snprintf(st.note, sizeof(st.note), "%s", sp->note ? sp->note : "");
 	st.interval = sp->sample_interval;
+	st.job_nnodes = sp->job_nnodes;
+	snprintf(st.statedir, sizeof(st.statedir), "%s", sp->statedir ? sp->statedir : "");
 	st.nplans = 0;
 	st.plans = malloc(sizeof(*st.plans) * (size_t)(sp->nplans > 0 ? sp->nplans : 1));
 	if (!st.plans)
@@ -384,20 +391,59 @@ static int comment_write(void *ctx, const char *comment, char *err, size_t errle
 	return 0;
 }
 
+static void no_pause(void *ctx, int attempt)
+{
+	(void)ctx;
+	(void)attempt;
+}
+
+/*
+ * A one-node job's writers are the steps on this node, so a node-wide flock makes
+ * them take turns and the confirming reads need no pause (which would add about
+ * 0.3 s to every step). Returns the lock's fd, or -1 when writers on other nodes are
+ * possible or the lock cannot be had (then the pauses guard the record).
+ */
+static int lock_local_writers(void)
+{
+	char path[1100];
+	int fd;
+
+	if (st.job_nnodes != 1 || !st.statedir[0])
+		return -1;
+	if (mkdir(st.statedir, 0755) < 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/record.lock", st.statedir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
 static int write_record(json_object *entry, char *err, size_t errlen)
 {
 	struct mpol_comment_store store = { comment_read, comment_write, NULL, NULL };
 	struct mpol_store_result res;
 	struct timespec t0, t1;
 	char step[16];
-	int rc;
+	int rc, lock_fd;
 
 	if (!slurm_load_job || !slurm_update_job || !slurm_init_job_desc_msg || !slurm_free_job_info_msg)
 		return mpol_fail(err, errlen, ENOSYS, "this process has no Slurm API to write AdminComment with");
 	step_key(st.step_id, step, sizeof(step));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	lock_fd = lock_local_writers();
+	if (lock_fd >= 0)
+		store.pause = no_pause;
 	rc = mpol_record_store(&store, step, st.node, entry, MPOL_RECORD_BUDGET, STORE_ATTEMPTS,
 			       &res, err, errlen);
+	if (lock_fd >= 0)
+		close(lock_fd);     /* drops the flock */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	slurm_info(MI_LOG "job %u step %s: placement record %s in %.0f ms (%d reads, %d writes, %d lost to other writers)",
 		   st.job_id, step, rc == 0 ? "stored" : "NOT confirmed",

@@ -36,6 +36,8 @@ struct step_placement {
 	/* appended by accounting: */
 	const struct mpol_topology *topo;      /* node kinds in the record; NULL = unknown */
 	const char *node_name;                 /* Slurm node name; NULL = the host name */
+	uint32_t job_nnodes;                   /* nodes of the job (S_JOB_NNODES); 0 = unknown */
+	const char *statedir;                  /* for the node-local record lock; NULL = none */
 };
 
 /* slurmstepd (root), slurm_spank_init_post_opt, after planning. sp and what it

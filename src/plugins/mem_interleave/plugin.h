@@ -43,6 +43,7 @@ struct mi_ctx {
 	bool lease_held;
 	struct mpol_lease_owner owner;
 	char node_name[256];           /* SLURMD_NODENAME, for the record */
+	uint32_t job_nnodes;           /* S_JOB_NNODES, for the record */
 	char note[2 * MPOL_ERRLEN];    /* why the step runs on other weights than planned, or "" */
 };
 

@@ -162,6 +162,8 @@ static void begin_accounting(struct mi_ctx *c)
 		.sample_interval = c->cfg.sample_interval,
 		.topo = &c->topo,
 		.node_name = c->node_name[0] ? c->node_name : NULL,
+		.job_nnodes = c->job_nnodes,
+		.statedir = c->cfg.statedir,
 	};
 	char err[MPOL_ERRLEN];
 
@@ -180,6 +182,8 @@ int step_init_post_opt(spank_t sp, int ac, char **av)
 	spank_get_item(sp, S_JOB_STEPID, &c->owner.step_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
 	c->owner.uid = uid;
+	if (spank_get_item(sp, S_JOB_NNODES, &c->job_nnodes) != ESPANK_SUCCESS)
+		c->job_nnodes = 0;
 	if (spank_getenv(sp, "SLURMD_NODENAME", c->node_name, sizeof(c->node_name)) != ESPANK_SUCCESS)
 		c->node_name[0] = '\0';
 	mpol_config_default(&c->cfg);
