@@ -198,6 +198,15 @@ static void print_plan(const struct mpol_topology *topo, const struct mpol_plan 
 		printf("  shares were capped by free memory (--mem)\n");
 	for (i = 0; i < p->nleft_out; i++)
 		printf("  left out node%d: %s\n", p->left_out[i].node, p->left_out[i].reason);
+	if (p->notes[0])
+		printf("  note: %s\n", p->notes);
+	if (!bitmap_empty(&p->standby)) {
+		char list[256];
+
+		bitmap_format_list(&p->standby, list, sizeof(list));
+		printf("  standby nodes %s: no memory yet; named in the policy so hot-added memory there takes new pages\n",
+		       list);
+	}
 }
 
 static void print_text(const struct mpol_topology *topo, const struct plan_args *a,
@@ -223,7 +232,7 @@ static json_object *json_plan(const struct mpol_plan *p)
 {
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
 	json_object *weights = json_object_new_array(), *shares = json_object_new_array();
-	json_object *left = json_object_new_array();
+	json_object *left = json_object_new_array(), *standby = json_object_new_array();
 	int i;
 
 	for (i = 0; i < p->nnodes; i++) {
@@ -248,6 +257,10 @@ static json_object *json_plan(const struct mpol_plan *p)
 	json_object_object_add(o, "capacity_capped", json_object_new_boolean(p->capacity_capped));
 	json_object_object_add(o, "bandwidth_known", json_object_new_boolean(p->bandwidth_known));
 	json_object_object_add(o, "left_out", left);
+	for (i = bitmap_next(&p->standby, 0); i >= 0; i = bitmap_next(&p->standby, i + 1))
+		json_object_array_add(standby, json_object_new_int(i));
+	json_object_object_add(o, "standby", standby);
+	json_object_object_add(o, "notes", json_object_new_string(p->notes));
 	return o;
 }
 

@@ -51,6 +51,17 @@ else
 	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-boot" --cpus 0 --json 2>&1)
 	t_expect_match "plan --json: every field of a plan" '^0 \[0,2\] \[7,2\] true true optimal true$' \
 		"$(jq -c -r '.plans[0] | "\(.initiator) \(.nodes) \(.weights) \(.efficiency > 0.98) \(.weight_sum == 9) \(.algorithm) \(.left_out | type == "array")"' <<<"$tp_out" 2>&1)"
+	# Standby nodes: node3 is possible without memory at boot. scope=all names it (the
+	# policy then takes hot-added memory there), socket plans never do.
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-boot" --json --scope all 2>&1)
+	t_expect_match "plan --json, scope=all: standby node 3 in every plan" '^\[3\]\[3\]$' \
+		"$(jq -c -j '.plans[].standby' <<<"$tp_out" 2>&1)"
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-boot" --json 2>&1)
+	t_expect_match "plan --json, socket scope: no standby nodes" '^\[\]\[\]$' \
+		"$(jq -c -j '.plans[].standby' <<<"$tp_out" 2>&1)"
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-after-hotplug" --json --scope all 2>&1)
+	t_expect_match "plan --json, scope=all after the hot-add: node 3 planned, none on standby" '^\[\]\[\]$' \
+		"$(jq -c -j '.plans[].standby' <<<"$tp_out" 2>&1)"
 	# The text form says the same.
 	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-boot" --cpus 0 2>&1)
 	t_expect_match "plan (text): nodes, weights, efficiency" \
