@@ -9,6 +9,20 @@ WI=/sys/kernel/mm/mempolicy/weighted_interleave
 AUTO=$(ls "$WI" 2>/dev/null | grep -E '^(auto|__auto_type)$')
 
 wi_state() { (cd "$WI" && for f in *; do printf '%s=%s ' "$f" "$(cat "$f")"; done); }
+wi_nodes() { (cd "$WI" && for f in node*; do printf '%s=%s ' "$f" "$(cat "$f")"; done); }
+
+# wi_restored NODES AUTO: the node weights are exactly NODES and auto is AUTO again --
+# except where auto was on and this kernel refuses auto=true (ENODEV: no HMAT
+# bandwidth data, as on a VM host): writing any node turns auto off for good there, and
+# the restore can only report it. A kernel that takes auto=true must have it back.
+wi_restored() {
+	local now
+	[ "$(wi_nodes)" = "$1" ] || return 1
+	[ -n "$AUTO" ] || return 0
+	now=$(cat "$WI/$AUTO")
+	[ "$now" = "$2" ] && return 0
+	[ "$2" = true ] && ! echo true 2>/dev/null >"$WI/$AUTO"
+}
 
 if [ ! -f "$WI/node0" ]; then
 	t_skip "weights lease on this host" "no $WI/node0: this kernel has no weighted interleave"
@@ -17,13 +31,19 @@ elif [ ! -x "$LAUNCH" ]; then
 else
 	SD=$(mktemp -d)
 	orig=$(wi_state)
+	orig_nodes=$(wi_nodes)
+	orig_auto=$([ -z "$AUTO" ] || cat "$WI/$AUTO")
 	node0=$(cat "$WI/node0")
 	w=$((node0 % 200 + 7))           # a weight that differs from the current one
 
 	# A step's lease: node0 shows the step's weight while it runs, then exactly what was.
 	OUT=$("$LAUNCH" --lease "$SD" --spec "weighted,weights=0:$w" -- cat "$WI/node0" 2>&1)
 	t_expect_match "lease: node0 is $w while the step runs" "^$w\$" "$(tail -n 1 <<<"$OUT")"
-	t_expect_match "lease: the table is restored exactly after" "^$orig\$" "$(wi_state)"
+	if wi_restored "$orig_nodes" "$orig_auto"; then
+		t_pass "lease: the table is restored exactly after"
+	else
+		t_fail "lease: the table is restored exactly after" "was $orig, now $(wi_state)"
+	fi
 	[ -e "$SD/weights.journal" ] && t_fail "lease: no journal left" "$(cat "$SD/weights.journal")" || t_pass "lease: no journal left"
 
 	# SIGKILL the holder: weights and journal stay; recover puts the table back.
@@ -53,7 +73,7 @@ else
 	fi
 	out=$("$MPOLCTL" recover --statedir "$SD" 2>&1); rc=$?
 	if [ $rc -eq 0 ] && grep -q 'restored the weights journaled by job 1 step 0 .*no longer running' <<<"$out" &&
-		[ "$(wi_state)" = "$orig" ] && [ ! -e "$SD/weights.journal" ]; then
+		wi_restored "$orig_nodes" "$orig_auto" && [ ! -e "$SD/weights.journal" ]; then
 		t_pass "recover restores the dead step's journal and says what"
 	else
 		t_fail "recover restores the dead step's journal and says what" "exit $rc: $out; now $(wi_state)"
@@ -63,8 +83,9 @@ else
 
 	# A malformed journal: a clear error, nothing changed, the file kept for a human.
 	printf 'slurm-mempolicy lease v1\nowner job=9 step=0 uid=0 pid=1 start=1\nsaved auto=0 0:x\n' >"$SD/weights.journal"
+	pre=$(wi_state)
 	out=$("$MPOLCTL" recover --statedir "$SD" 2>&1); rc=$?
-	if [ $rc -eq 1 ] && grep -q 'malformed' <<<"$out" && [ -s "$SD/weights.journal" ] && [ "$(wi_state)" = "$orig" ]; then
+	if [ $rc -eq 1 ] && grep -q 'malformed' <<<"$out" && [ -s "$SD/weights.journal" ] && [ "$(wi_state)" = "$pre" ]; then
 		t_pass "recover: a malformed journal is reported, nothing changed"
 	else
 		t_fail "recover: a malformed journal is reported, nothing changed" "exit $rc: $out"
@@ -90,7 +111,7 @@ else
 
 	# Whatever happened above, leave the host as it was.
 	echo "$node0" >"$WI/node0"
-	case "$orig" in *"$AUTO=true"*) echo true >"$WI/$AUTO" 2>/dev/null ;; esac
-	[ "$(wi_state)" = "$orig" ] || t_fail "host table left as found" "was $orig, now $(wi_state)"
+	[ "$orig_auto" != true ] || echo true >"$WI/$AUTO" 2>/dev/null
+	wi_restored "$orig_nodes" "$orig_auto" || t_fail "host table left as found" "was $orig, now $(wi_state)"
 	rm -rf "$SD"
 fi
