@@ -56,7 +56,8 @@ static void usage(FILE *out)
 		"  --apply-system        first run `mpolctl apply --system`, so hot-added nodes get\n"
 		"                        their system weight (refused while a job holds the lease)\n"
 		"  --grow-cpuset, --rate, --backend, --process-mbind-nr, --statedir, --fsroot\n"
-		"                        passed to rebalance (see mpolctl rebalance --help)\n"
+		"                        passed to rebalance (see mpolctl rebalance --help);\n"
+		"                        --statedir and --fsroot to apply --system too\n"
 		"  -h, --help            show this help\n");
 }
 
