@@ -1,6 +1,7 @@
 /* job_pids.c - job -> step -> pids on this node through scontrol listpids. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,9 @@ int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *er
 		row++;
 		if (!strncmp(buf, "PID", 3) || strspn(buf, " \t") == strlen(buf))
 			continue;
+		/* a pid beyond pid_t would wrap to another process's pid */
 		if (sscanf(buf, "%ld %lu %23s %31s", &pid, &job, step, local) != 4 || pid <= 0 ||
-		    job == 0 || job > UINT32_MAX) {
+		    pid > INT_MAX || job == 0 || job > UINT32_MAX) {
 			free(out);
 			return mpol_fail(err, errlen, EBADMSG, "scontrol listpids printed an unexpected row %d: '%.80s'",
 					 row, buf);

@@ -301,6 +301,10 @@ static void test_listpids_parse(void **state)
 	free(p);
 	assert_int_equal(job_pids_parse("PID JOBID\n12 x 0 0 0\n", &p, &n, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "row 2"));
+	/* found by tests/fuzz: 4294967290 wrapped to pid -6, 4294967297 to pid 1 */
+	assert_int_equal(job_pids_parse("4294967290 17 0 0 0\n", &p, &n, err, sizeof(err)), -EBADMSG);
+	assert_int_equal(job_pids_parse("4294967297 17 0 0 0\n", &p, &n, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "row 1"));
 	assert_int_equal(job_pids_parse("", &p, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(job_id_parse("17.batch", &job, step, sizeof(step), err, sizeof(err)), 0);
