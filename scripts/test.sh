@@ -1,16 +1,17 @@
 #!/bin/bash
 # test.sh - install what is needed, build, and run every test tier:
-#   unit (cmocka, also under ASan/UBSan), host (this kernel), slurm (a real local
-#   cluster with accounting), vm (QEMU guests with NUMA, HMAT and hotplug).
+#   unit (cmocka, also under ASan/UBSan), fuzz (libFuzzer on every parser), host (this
+#   kernel), slurm (a real local cluster with accounting), vm (QEMU guests with NUMA,
+#   HMAT and hotplug).
 # Ends with "N passed, N failed, N skipped" summed over the tiers; exits non-zero
 # when anything failed.
-#   scripts/test.sh [TIER...]          (default: unit asan dist host slurm vm)
+#   scripts/test.sh [TIER...]          (default: unit asan fuzz dist host slurm vm)
 #   dist: `make distcheck` (the tarball builds, passes its unit tests, installs) counts as one test.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 tiers=("$@")
-[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan dist host slurm vm)
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan fuzz dist host slurm vm)
 logs=$top/_build/logs
 mkdir -p "$logs"
 
@@ -64,10 +65,10 @@ for tier in "${tiers[@]}"; do
 			tail -n 30 "$logs/dist.log"
 			add_counts dist 0 1 0
 		fi ;;
-	host | slurm | vm)
+	fuzz | host | slurm | vm)
 		T_TIER=$tier "tests/$tier/run" 2>&1 | tee "$logs/$tier.log"; rc=${PIPESTATUS[0]}
 		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
-	*) echo "test.sh: unknown tier '$tier' (unit asan dist host slurm vm)"; add_counts "$tier" 0 1 0 ;;
+	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm vm)"; add_counts "$tier" 0 1 0 ;;
 	esac
 done
 echo "$passed passed, $failed failed, $skipped skipped"
