@@ -381,7 +381,8 @@ const char *mpol_spec_usage(void)
 	       "Options:\n"
 	       "  quiet|verbose       verbose prints one line per task on its stderr\n"
 	       "  nodes=LIST          interleave only over these memory nodes (0,2 or 0-3)\n"
-	       "  weights=N:W[:N:W]   explicit weights 1-255 for nodes N; implies nodes=\n"
+	       "  weights=N:W[:N:W...]\n"
+	       "                      explicit weights 1-255 for nodes N; implies nodes=\n"
 	       "  scope=socket|all    socket (default): the task's own socket's memory;\n"
 	       "                      all: every node with memory\n"
 	       "  precision=P         0 < P <= 1 (default 0.98, or the site's): the smallest\n"
@@ -397,5 +398,8 @@ const char *mpol_spec_usage(void)
 	       "  srun --mem-interleave=verbose,weighted,scope=all,precision=0.95 ./app\n"
 	       "  srun --mem-interleave=weighted,nodes=0,2 ./app\n"
 	       "  srun --mem-interleave=weighted,weights=0:3:2:1 ./app\n"
-	       "  srun --mem-interleave=auto,strict ./app\n";
+	       "  srun --mem-interleave=auto,strict ./app\n"
+	       "\n"
+	       "Each task finds what it got in SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS}.\n"
+	       "Details: man mem_interleave.\n";
 }
