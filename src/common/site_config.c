@@ -113,7 +113,7 @@ static int parse_one(enum key k, const char *value, struct mpol_site_config *cfg
 	case KEY_SAMPLE:
 		if (parse_uint(value, 0, MAX_SAMPLE_INTERVAL, &cfg->sample_interval))
 			return mpol_fail(err, errlen, EINVAL,
-					 "plugstack argument sample_interval='%s': give whole seconds 0-%d (0 = only at step end)",
+					 "plugstack argument sample_interval='%s': give whole seconds 0-%d (0 = one sample about 1 s after the tasks start)",
 					 value, MAX_SAMPLE_INTERVAL);
 		return 0;
 	case KEY_FSROOT:

@@ -6,7 +6,7 @@
  *   precision=P              0 < P <= 1
  *   max_weight_sum=N         1..1024
  *   statedir=DIR             weights lease journal and lock (/run/slurm-mempolicy)
- *   sample_interval=SECONDS  placement sampling period, 0 = only at step end
+ *   sample_interval=SECONDS  placement sampling period, 0 = one sample about 1 s after start
  *   fsroot=DIR               read sysfs under DIR (tests and containers)
  * An unknown key, a bad value or a key given twice is an error that names it.
  * default= takes mpol_spec_parse's syntax (not help); statedir and fsroot must be

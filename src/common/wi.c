@@ -11,6 +11,7 @@
 #include "error.h"
 #include "kernel.h"
 #include "sysfs.h"
+#include "weights.h"
 #include "wi.h"
 
 /* "node12" -> 12; -1 for any other name. */
@@ -314,4 +315,20 @@ int mpol_wi_parse(const char *text, struct mpol_wi_table *t, char *err, size_t e
 	if (!seen_auto)
 		return mpol_fail(err, errlen, EINVAL, "the weights '%s' lack the auto state (auto=1|0|-1)", text);
 	return 0;
+}
+
+void mpol_wi_weigh_plans(const struct mpol_wi_table *t, struct mpol_plan *plans, int nplans)
+{
+	for (int i = 0; i < nplans; i++) {
+		struct mpol_plan *p = &plans[i];
+
+		p->weight_sum = 0;
+		for (int j = 0; j < p->nnodes; j++) {
+			unsigned w = t->weight[p->nodes[j]];
+
+			p->weights[j] = w ? w : 1;
+			p->weight_sum += p->weights[j];
+		}
+		p->efficiency = mpol_weights_efficiency(p->shares, p->weights, p->nnodes);
+	}
 }

@@ -53,6 +53,14 @@ int mpol_wi_set_auto(const char *fsroot, char *err, size_t errlen);
 int mpol_wi_from_plans(const struct mpol_plan *plans, int nplans, struct mpol_wi_table *t,
 		       struct mpol_bitmap *which, char *err, size_t errlen);
 
+/*
+ * mpol_wi_weigh_plans - give each plan the weights the kernel's table holds for its
+ * nodes (a weight of 0, never set, counts as the kernel's 1), with weight sums and
+ * modelled efficiency recomputed: what tasks under MPOL_WEIGHTED_INTERLEAVE really
+ * get when their step did not write the table (mode auto, a shared node).
+ */
+void mpol_wi_weigh_plans(const struct mpol_wi_table *t, struct mpol_plan *plans, int nplans);
+
 /* Serialize to / from the journal's one-line text form ("auto=1 0:7 1:7 2:2"). */
 int mpol_wi_format(const struct mpol_wi_table *t, char *buf, size_t len);
 int mpol_wi_parse(const char *text, struct mpol_wi_table *t, char *err, size_t errlen);

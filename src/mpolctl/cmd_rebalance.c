@@ -294,6 +294,13 @@ static int task_plan(const struct mpol_topology *topo, struct rebalance_target *
 	rc = mpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
 	if (rc < 0)
 		return rc;
+	/* An auto task interleaves by the kernel's own table: that is its target. */
+	if (spec.mode == MPOL_MODE_AUTO) {
+		struct mpol_wi_table now;
+
+		if (mpol_wi_read(topo->fsroot, &now, NULL, 0) == 0 && now.present)
+			mpol_wi_weigh_plans(&now, plans, nplans);
+	}
 	rc = mpol_task_cpus(tg->t.pid, &cpus, err, errlen);
 	if (rc == 0)
 		rc = mpol_plan_pick(topo, plans, nplans, &cpus, &chosen, err, errlen);

@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "fake_tree.h"
+#include "plan.h"
 #include "wi.h"
 
 static int setup(void **state)
@@ -234,9 +235,36 @@ static void test_from_plans(void **state)
 	assert_non_null(strstr(err, "weight 0 for node 0"));
 }
 
+/* Plans take the table's weights for their nodes; an unset weight counts 1. */
+static void test_weigh_plans(void **state)
+{
+	struct mpol_wi_table t = { .present = true };
+	struct mpol_plan p = { .initiator = 0, .nnodes = 2 };
+
+	(void)state;
+	p.nodes[0] = 0;
+	p.nodes[1] = 2;
+	p.shares[0] = 224.0 / 288;
+	p.shares[1] = 64.0 / 288;
+	p.weights[0] = 24;
+	p.weights[1] = 7;
+	t.weight[0] = 7;
+	t.weight[2] = 2;
+	mpol_wi_weigh_plans(&t, &p, 1);
+	assert_int_equal(p.weights[0], 7);
+	assert_int_equal(p.weights[1], 2);
+	assert_int_equal(p.weight_sum, 9);
+	assert_true(p.efficiency > 0.999 && p.efficiency < 1.001);
+	t.weight[2] = 0;
+	mpol_wi_weigh_plans(&t, &p, 1);
+	assert_int_equal(p.weights[1], 1);
+	assert_int_equal(p.weight_sum, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_weigh_plans),
 		cmocka_unit_test_setup_teardown(test_read_auto_kernel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_auto_type_spelling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_old_kernel, setup, teardown),

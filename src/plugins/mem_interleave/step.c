@@ -132,18 +132,7 @@ static void use_kernel_weights(struct mi_ctx *c)
 	if (!c->caps.weighted_interleave || c->spec.mode == MPOL_MODE_INTERLEAVE ||
 	    mpol_wi_read(c->cfg.fsroot, &now, err, sizeof(err)) < 0 || !now.present)
 		return;
-	for (int i = 0; i < c->nplans; i++) {
-		struct mpol_plan *p = &c->plans[i];
-
-		p->weight_sum = 0;
-		for (int j = 0; j < p->nnodes; j++) {
-			unsigned w = now.weight[p->nodes[j]];
-
-			p->weights[j] = w ? w : 1;      /* 0: never set, the kernel uses 1 */
-			p->weight_sum += p->weights[j];
-		}
-		p->efficiency = mpol_weights_efficiency(p->shares, p->weights, p->nnodes);
-	}
+	mpol_wi_weigh_plans(&now, c->plans, c->nplans);
 }
 
 static void begin_accounting(struct mi_ctx *c)
