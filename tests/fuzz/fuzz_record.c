@@ -8,6 +8,9 @@
 #include "fuzz.h"
 #include "record.h"
 
+/* room for three entries of ~260 bytes: a record with more steps is folded */
+#define SMALL_BUDGET 1000
+
 static json_object *make_entry(void)
 {
 	static const uint64_t last[2] = { 300, 100 }, peak[2] = { 310, 105 };
@@ -28,7 +31,7 @@ static json_object *make_entry(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static json_object *entry;
-	char *comment = fuzz_string(data, size), *merged = NULL;
+	char *comment = fuzz_string(data, size), *merged = NULL, *again = NULL;
 	char err[MPOL_ERRLEN] = "";
 	json_object *record = NULL;
 	int rc;
@@ -51,11 +54,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = mpol_record_find(merged, &record, err, sizeof(err));
 	fuzz_check(rc == 0, "merged record not found (%d): %s", rc, err);
 	json_object_put(record);
+	/* a small budget folds steps into summaries, which must still name the node */
+	rc = mpol_record_merge(merged, "batch", "node2", entry, SMALL_BUDGET, &again, err, sizeof(err));
+	fuzz_check(rc == 0 || (rc == -E2BIG && err[0]), "small-budget merge rc %d err '%s'", rc, err);
+	if (!rc)
+		fuzz_check(mpol_record_contains(again, "batch", "node2", entry),
+			   "small-budget merge lacks the entry: '%.300s'", again);
 	/* plain text with no record of ours is kept in front of the marker (a comment of
 	 * only whitespace counts as empty, record.h) */
 	if (comment[strspn(comment, " \t\r\n")] && !strchr(comment, '{') && !strchr(comment, '['))
 		fuzz_check(!strncmp(merged, comment, strlen(comment)), "text '%.200s' was not kept", comment);
 out:
+	free(again);
 	free(merged);
 	free(comment);
 	return 0;
