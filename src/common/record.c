@@ -301,6 +301,9 @@ static void add_counts(json_object *sum, json_object *src, double scale, bool in
 
 		if (json_object_object_get_ex(sum, key, &old))
 			v += json_object_get_double(old);
+		/* a damaged count (1e999, negative) would print as "inf" (invalid JSON) or wrap */
+		if (!isfinite(v) || v < 0 || v >= 0x1p63)
+			continue;
 		json_object_object_add(sum, key, integral ? json_object_new_uint64((uint64_t)llround(v))
 							  : new_ratio(v));
 	}
@@ -362,7 +365,7 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 		}
 	}
 	add_counts(child_object(summary, "exp"), get(entry, "target"), pages, false);
-	if (drift > get_double(summary, "drift_max", -1))
+	if (isfinite(drift) && drift > get_double(summary, "drift_max", -1))
 		json_object_object_add(summary, "drift_max", new_ratio(drift));
 	if (note) {
 		json_object_object_add(summary, "notes", json_object_new_int((int)get_int(summary, "notes") + 1));

@@ -293,6 +293,36 @@ static void test_budget_exhausted(void **state)
 	json_object_put(e);
 }
 
+/* found by tests/fuzz: a damaged count (1e999, negative) in a step being summarized
+ * was summed into "inf" or a wrapped number, and the record became invalid JSON */
+static void test_summary_skips_damaged_counts(void **state)
+{
+	static const char *const entry =
+		"{\"req\":\"weighted\",\"mode\":\"weighted\",\"path\":\"weighted\",\"tasks\":1,"
+		"\"last\":{\"0\":%s,\"1\":100},\"peak\":{\"0\":10,\"1\":%s},\"target\":{\"0\":0.75,\"1\":0.25},"
+		"\"drift\":%s}";
+	char good[512], bad[512], comment[2048], err[MPOL_ERRLEN], *out = NULL;
+	json_object *e = make_entry(700, 300, NULL), *rec, *sum;
+
+	(void)state;
+	snprintf(good, sizeof(good), entry, "300", "5", "0.0");
+	snprintf(bad, sizeof(bad), entry, "1e999", "-7", "1e999");
+	snprintf(comment, sizeof(comment), "x mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"a\":%s,\"b\":%s}}}",
+		 good, bad);
+	assert_int_equal(mpol_record_merge(comment, "0", "n1", e, 700, &out, err, sizeof(err)), 0);
+	assert_int_equal(mpol_record_find(out, &rec, err, sizeof(err)), 0);
+	sum = path_get(rec, "steps", "1", MPOL_RECORD_SUMMARY);
+	assert_non_null(sum);
+	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 2);
+	/* the good node's counts are kept, the damaged ones left out */
+	assert_int_equal(json_object_get_int64(path_get(sum, "last", "0", NULL)), 300);
+	assert_int_equal(json_object_get_int64(path_get(sum, "peak", "1", NULL)), 5);
+	assert_true(mpol_record_contains(out, "0", "n1", e));
+	json_object_put(rec);
+	free(out);
+	json_object_put(e);
+}
+
 static void test_drift(void **state)
 {
 	double t[3] = { 0.75, 0, 0.25 }, half[2] = { 1, 1 };
@@ -482,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_lost_update_detected_and_repaired),
 		cmocka_unit_test(test_many_nodes_summarized),
 		cmocka_unit_test(test_budget_exhausted),
+		cmocka_unit_test(test_summary_skips_damaged_counts),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_store_racing_writers),
 		cmocka_unit_test(test_store_repairs_losses),
