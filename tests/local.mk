@@ -5,7 +5,7 @@ EXTRA_DIST += tests/lib.sh
 # build tree's directories of the same names hold objects and test programs, and
 # the fixtures hold sysfs's symlink cycles, which must stay links.
 dist-hook:
-	for d in tests/host tests/slurm tests/vm tests/fixtures; do \
+	for d in tests/host tests/slurm tests/vm tests/fuzz tests/fixtures; do \
 		rm -rf "$(distdir)/$$d" && \
 		(cd "$(srcdir)" && tar cf - "$$d") | (cd "$(distdir)" && tar xf -) || exit 1; \
 	done
