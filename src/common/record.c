@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,20 @@ static int64_t get_int(json_object *obj, const char *key)
 	return json_object_object_get_ex(obj, key, &v) ? json_object_get_int64(v) : 0;
 }
 
+/* A small count (nodes, tasks, notes); a damaged one (negative, past INT_MAX) counts 0. */
+static int get_count(json_object *obj, const char *key)
+{
+	int64_t v = get_int(obj, key);
+
+	return v >= 0 && v <= INT_MAX ? (int)v : 0;
+}
+
+/* a + b for two counts from get_count, saturating rather than overflowing */
+static int add_counts_int(int a, int b)
+{
+	return a > INT_MAX - b ? INT_MAX : a + b;
+}
+
 static double get_double(json_object *obj, const char *key, double dflt)
 {
 	json_object *v;
@@ -347,7 +362,7 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 		return;
 	if (!get(summary, "n"))
 		json_object_object_add(summary, "hosts", hosts = json_object_new_array());
-	json_object_object_add(summary, "n", json_object_new_int((int)get_int(summary, "n") + 1));
+	json_object_object_add(summary, "n", json_object_new_int(add_counts_int(get_count(summary, "n"), 1)));
 	if (hosts)
 		json_object_array_add(hosts, json_object_new_string(node));
 	if (mode && (!smode || strcmp(smode, mode)))
@@ -355,7 +370,7 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 	if (!get(summary, "path") && get(entry, "path"))
 		json_object_object_add(summary, "path", json_object_get(get(entry, "path")));
 	json_object_object_add(summary, "tasks",
-			       json_object_new_int((int)(get_int(summary, "tasks") + get_int(entry, "tasks"))));
+			       json_object_new_int(add_counts_int(get_count(summary, "tasks"), get_count(entry, "tasks"))));
 	add_counts(child_object(summary, "last"), last, 1, true);
 	add_counts(child_object(summary, "peak"), get(entry, "peak"), 1, true);
 	if (last && json_object_is_type(last, json_type_object)) {
@@ -368,7 +383,7 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 	if (isfinite(drift) && drift > get_double(summary, "drift_max", -1))
 		json_object_object_add(summary, "drift_max", new_ratio(drift));
 	if (note) {
-		json_object_object_add(summary, "notes", json_object_new_int((int)get_int(summary, "notes") + 1));
+		json_object_object_add(summary, "notes", json_object_new_int(add_counts_int(get_count(summary, "notes"), 1)));
 		if (!get(summary, "note"))
 			json_object_object_add(summary, "note", json_object_get(note));
 	}

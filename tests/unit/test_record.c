@@ -298,15 +298,16 @@ static void test_budget_exhausted(void **state)
 static void test_summary_skips_damaged_counts(void **state)
 {
 	static const char *const entry =
-		"{\"req\":\"weighted\",\"mode\":\"weighted\",\"path\":\"weighted\",\"tasks\":1,"
+		"{\"req\":\"weighted\",\"mode\":\"weighted\",\"path\":\"weighted\",\"tasks\":%s,"
 		"\"last\":{\"0\":%s,\"1\":100},\"peak\":{\"0\":10,\"1\":%s},\"target\":{\"0\":0.75,\"1\":0.25},"
 		"\"drift\":%s}";
 	char good[512], bad[512], comment[2048], err[MPOL_ERRLEN], *out = NULL;
 	json_object *e = make_entry(700, 300, NULL), *rec, *sum;
 
 	(void)state;
-	snprintf(good, sizeof(good), entry, "300", "5", "0.0");
-	snprintf(bad, sizeof(bad), entry, "1e999", "-7", "1e999");
+	snprintf(good, sizeof(good), entry, "1", "300", "5", "0.0");
+	/* found by fuzz_record: a task count at INT64_MAX overflowed the summary's sum */
+	snprintf(bad, sizeof(bad), entry, "9223372036854775807", "1e999", "-7", "1e999");
 	snprintf(comment, sizeof(comment), "x mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"a\":%s,\"b\":%s}}}",
 		 good, bad);
 	assert_int_equal(mpol_record_merge(comment, "0", "n1", e, 700, &out, err, sizeof(err)), 0);
@@ -317,6 +318,7 @@ static void test_summary_skips_damaged_counts(void **state)
 	/* the good node's counts are kept, the damaged ones left out */
 	assert_int_equal(json_object_get_int64(path_get(sum, "last", "0", NULL)), 300);
 	assert_int_equal(json_object_get_int64(path_get(sum, "peak", "1", NULL)), 5);
+	assert_int_equal(json_object_get_int(path_get(sum, "tasks", NULL, NULL)), 1);
 	assert_true(mpol_record_contains(out, "0", "n1", e));
 	json_object_put(rec);
 	free(out);
