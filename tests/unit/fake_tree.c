@@ -99,3 +99,16 @@ void fake_tree_wi(const char *root, const char *auto_name, const char *auto_valu
 	strcat(path, "/");
 	make_parents(path);
 }
+
+const char *fixture_path(const char *name)
+{
+	static char path[4096];
+	const char *dir = getenv("MPOL_TEST_FIXTURES");
+
+	if (!dir) {
+		fprintf(stderr, "MPOL_TEST_FIXTURES is not set (make check sets it)\n");
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}

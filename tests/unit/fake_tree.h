@@ -16,4 +16,8 @@ const char *fake_tree_read(const char *root, const char *path);
  * auto_name (omitted when auto_name is NULL) and one nodeN file per pair. */
 void fake_tree_wi(const char *root, const char *auto_name, const char *auto_value, const char *pairs);
 
+/* The captured or crafted tree tests/fixtures/NAME ($MPOL_TEST_FIXTURES, which `make
+ * check` sets), in a static buffer; exits the test program when the variable is unset. */
+const char *fixture_path(const char *name);
+
 #endif

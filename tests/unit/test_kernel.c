@@ -13,16 +13,6 @@
 #include "fake_tree.h"
 #include "kernel.h"
 
-static const char *fixture(const char *name)
-{
-	static char path[PATH_MAX];
-	const char *dir = getenv("MPOL_TEST_FIXTURES");
-
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
-
 static void probe(const char *root, struct mpol_kernel_caps *caps)
 {
 	char err[MPOL_ERRLEN] = "";
@@ -36,7 +26,7 @@ static void test_auto_kernel(void **state)
 	struct mpol_kernel_caps caps;
 
 	(void)state;
-	probe(fixture("linux-7.3-boot"), &caps);
+	probe(fixture_path("linux-7.3-boot"), &caps);
 	assert_true(caps.weighted_interleave);
 	assert_true(caps.auto_mode);
 	assert_string_equal(caps.auto_name, "auto");
@@ -48,7 +38,7 @@ static void test_auto_type_spelling(void **state)
 	struct mpol_kernel_caps caps;
 
 	(void)state;
-	probe(fixture("linux-6.18-auto-type"), &caps);
+	probe(fixture_path("linux-6.18-auto-type"), &caps);
 	assert_true(caps.weighted_interleave);
 	assert_true(caps.auto_mode);
 	assert_string_equal(caps.auto_name, "__auto_type");
@@ -60,7 +50,7 @@ static void test_possible_layout(void **state)
 	struct mpol_kernel_caps caps;
 
 	(void)state;
-	probe(fixture("linux-6.12-boot"), &caps);
+	probe(fixture_path("linux-6.12-boot"), &caps);
 	assert_true(caps.weighted_interleave);
 	assert_false(caps.auto_mode);
 	assert_string_equal(caps.auto_name, "");
@@ -73,7 +63,7 @@ static void test_no_weighted_interleave(void **state)
 	char *root = fake_tree_new();
 
 	(void)state;
-	probe(fixture("linux-6.1-boot"), &caps);
+	probe(fixture_path("linux-6.1-boot"), &caps);
 	assert_false(caps.weighted_interleave);
 	assert_false(caps.auto_mode);
 	assert_false(caps.weights_for_possible);

@@ -16,21 +16,11 @@
 
 #define NODE_DIR "/sys/devices/system/node"
 
-static const char *fixture(const char *name)
-{
-	static char path[PATH_MAX];
-	const char *dir = getenv("MPOL_TEST_FIXTURES");
-
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
-
 static void read_fixture(const char *name, struct mpol_topology *topo)
 {
 	char err[MPOL_ERRLEN] = "";
 
-	if (mpol_topology_read(fixture(name), topo, err, sizeof(err)))
+	if (mpol_topology_read(fixture_path(name), topo, err, sizeof(err)))
 		fail_msg("reading %s: %s", name, err);
 }
 
