@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "lease.h"
+#include "statedir.h"
 #include "sysfs.h"
 
 #define JOURNAL_NAME "weights.journal"
@@ -18,7 +19,6 @@
 
 struct lease_files {
 	int lock_fd;
-	char lock[4200];
 	char journal[4200];
 	char tmp[4200];
 };
@@ -95,30 +95,10 @@ static int lock_files(const char *statedir, bool create, int how, struct lease_f
 		      char *err, size_t errlen)
 {
 	f->lock_fd = -1;
-	if (snprintf(f->lock, sizeof(f->lock), "%s/lock", statedir) >= (int)sizeof(f->lock))
+	if (snprintf(f->journal, sizeof(f->journal), "%s/" JOURNAL_NAME, statedir) >= (int)sizeof(f->journal))
 		return mpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", statedir);
-	snprintf(f->journal, sizeof(f->journal), "%s/" JOURNAL_NAME, statedir);
 	snprintf(f->tmp, sizeof(f->tmp), "%s/." JOURNAL_NAME ".tmp", statedir);
-	if (create && mkdir(statedir, 0755) < 0 && errno != EEXIST)
-		return mpol_fail(err, errlen, errno, "cannot create the state directory %s: %s",
-				 statedir, strerror(errno));
-	f->lock_fd = open(f->lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (f->lock_fd < 0 && (errno == EACCES || errno == EROFS))
-		f->lock_fd = open(f->lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* a reader */
-	if (f->lock_fd < 0) {
-		if (!create && errno == ENOENT)
-			return -ENOENT;
-		return mpol_fail(err, errlen, errno, "cannot open the lease lock %s: %s", f->lock, strerror(errno));
-	}
-	while (flock(f->lock_fd, how) < 0) {
-		if (errno != EINTR) {
-			int e = errno;
-
-			close(f->lock_fd);
-			return mpol_fail(err, errlen, e, "cannot lock %s: %s", f->lock, strerror(e));
-		}
-	}
-	return 0;
+	return mpol_statedir_lock(statedir, "lock", create, how, &f->lock_fd, err, errlen);
 }
 
 static void unlock_files(struct lease_files *f)

@@ -17,6 +17,7 @@ src_common_libmpol_la_SOURCES = \
 	src/common/wi.c src/common/wi.h \
 	src/common/lease.c src/common/lease.h \
 	src/common/run_cmd.c src/common/run_cmd.h \
+	src/common/statedir.c src/common/statedir.h \
 	src/common/numa_maps.c src/common/numa_maps.h \
 	src/common/record.c src/common/record.h \
 	src/common/record_store.c src/common/record_store.h

@@ -7,14 +7,12 @@
  * skipped and a recycled PID is never sampled.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +25,7 @@
 #include "plugin.h"
 #include "record.h"
 #include "record_store.h"
+#include "statedir.h"
 
 /*
  * Slurm's client API, resolved at load time from the libslurmfull that slurmstepd
@@ -405,23 +404,11 @@ static void no_pause(void *ctx, int attempt)
  */
 static int lock_local_writers(void)
 {
-	char path[1100];
 	int fd;
 
-	if (st.job_nnodes != 1 || !st.statedir[0])
+	if (st.job_nnodes != 1 || !st.statedir[0] ||
+	    mpol_statedir_lock(st.statedir, "record.lock", true, LOCK_EX, &fd, NULL, 0) < 0)
 		return -1;
-	if (mkdir(st.statedir, 0755) < 0 && errno != EEXIST)
-		return -1;
-	snprintf(path, sizeof(path), "%s/record.lock", st.statedir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	while (flock(fd, LOCK_EX) < 0) {
-		if (errno != EINTR) {
-			close(fd);
-			return -1;
-		}
-	}
 	return fd;
 }
 
