@@ -12,7 +12,7 @@
  *		}
  *	}
  *	cli_no_operands(&c, "show", argc, argv);
- *	... mpol_topology_read(c.fsroot, ...); if (c.json) ...
+ *	... smpol_topology_read(c.fsroot, ...); if (c.json) ...
  */
 #ifndef MPOLCTL_CLI_H
 #define MPOLCTL_CLI_H

@@ -32,7 +32,7 @@ static void usage(FILE *out)
 		"  --auto          hand the table back to the kernel (auto=true, Linux 6.16+); fails\n"
 		"                  clearly when the kernel has no bandwidth data (ENODEV)\n"
 		"  --dry-run       show what would be written, write nothing\n"
-		"  --statedir DIR  the weights lease directory (default " MPOL_DEFAULT_STATEDIR "):\n"
+		"  --statedir DIR  the weights lease directory (default " SMPOL_DEFAULT_STATEDIR "):\n"
 		"                  refused while a running job step holds the weights\n"
 		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
 		"  --json          print one JSON object\n"
@@ -40,19 +40,19 @@ static void usage(FILE *out)
 }
 
 /* The union of every socket's plan; plans of different sockets never share a node. */
-static int system_table(const struct mpol_topology *topo, struct mpol_wi_table *want, struct mpol_bitmap *which)
+static int system_table(const struct smpol_topology *topo, struct smpol_wi_table *want, struct smpol_bitmap *which)
 {
-	struct mpol_plan_opts opts;
-	struct mpol_plan *plans;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts opts;
+	struct smpol_plan *plans;
+	char err[SMPOL_ERRLEN];
 	int nplans, rc;
 
-	mpol_plan_opts_default(&opts);
-	if (mpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
+	smpol_plan_opts_default(&opts);
+	if (smpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
-	rc = mpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
+	rc = smpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
 	free(plans);
 	if (rc < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
@@ -61,14 +61,14 @@ static int system_table(const struct mpol_topology *topo, struct mpol_wi_table *
 	return 0;
 }
 
-static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_table *want,
-			 const struct mpol_bitmap *which, bool dry_run, bool json)
+static void print_change(const struct smpol_wi_table *now, const struct smpol_wi_table *want,
+			 const struct smpol_bitmap *which, bool dry_run, bool json)
 {
 	struct json_object *obj, *nodes;
 
 	if (!json) {
 		printf("%s the system weights:\n", dry_run ? "would write" : "wrote");
-		for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1))
+		for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1))
 			printf("  node%-4d %3u -> %u\n", n, now->weight[n], want->weight[n]);
 		if (now->auto_enabled == 1)
 			printf("auto mode %s off (writing any node turns it off)\n", dry_run ? "would turn" : "turned");
@@ -76,7 +76,7 @@ static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_t
 	}
 	obj = json_object_new_object();
 	nodes = json_object_new_array();
-	for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1)) {
+	for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1)) {
 		struct json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "node", json_object_new_int(n));
@@ -90,17 +90,17 @@ static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_t
 	cli_print_json(obj);
 }
 
-static int apply_auto(const struct cli_common *c, const char *statedir, const struct mpol_wi_table *now,
+static int apply_auto(const struct cli_common *c, const char *statedir, const struct smpol_wi_table *now,
 		      bool dry_run)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	if (!now->auto_name[0]) {
 		fprintf(stderr, "mpolctl apply: this kernel has no auto mode for weighted interleave "
 			"(needs Linux 6.16); the weights stay as they are\n");
 		return 1;
 	}
-	if (!dry_run && mpol_lease_set_system(statedir, c->fsroot, NULL, NULL, err, sizeof(err)) < 0) {
+	if (!dry_run && smpol_lease_set_system(statedir, c->fsroot, NULL, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -127,12 +127,12 @@ int cmd_apply(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = CLI_COMMON_INIT;
-	const char *statedir = MPOL_DEFAULT_STATEDIR;
+	const char *statedir = SMPOL_DEFAULT_STATEDIR;
 	bool system = false, want_auto = false, dry_run = false;
-	struct mpol_topology topo;
-	struct mpol_wi_table now, want;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_topology topo;
+	struct smpol_wi_table now, want;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -151,7 +151,7 @@ int cmd_apply(int argc, char **argv)
 	cli_no_operands(&c, "apply", argc, argv);
 	if (!system)
 		cli_usage_error("apply", "say --system: the weights are global to the node");
-	if (mpol_wi_read(c.fsroot, &now, err, sizeof(err)) < 0) {
+	if (smpol_wi_read(c.fsroot, &now, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -162,15 +162,15 @@ int cmd_apply(int argc, char **argv)
 	}
 	if (want_auto)
 		return apply_auto(&c, statedir, &now, dry_run);
-	if (mpol_topology_read(c.fsroot, &topo, err, sizeof(err)) < 0) {
+	if (smpol_topology_read(c.fsroot, &topo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
 	rc = system_table(&topo, &want, &which);
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	if (rc)
 		return rc;
-	if (!dry_run && mpol_lease_set_system(statedir, c.fsroot, &want, &which, err, sizeof(err)) < 0) {
+	if (!dry_run && smpol_lease_set_system(statedir, c.fsroot, &want, &which, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}

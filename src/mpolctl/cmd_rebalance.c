@@ -69,7 +69,7 @@ static void usage(FILE *out)
 		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
 		"  --spec SPEC         the target, as --mem-interleave takes it (default: the mode\n"
 		"                      the plugin applied to the task, else 'weighted')\n"
-		"  --statedir DIR      the weights lease directory (default " MPOL_DEFAULT_STATEDIR ")\n"
+		"  --statedir DIR      the weights lease directory (default " SMPOL_DEFAULT_STATEDIR ")\n"
 		"  --grow-cpuset       when the plan names nodes the task's cpuset does not allow (a\n"
 		"                      hot-added node, Slurm's explicit cpuset.mems), add them to the\n"
 		"                      job's cpuset.mems, parents first; without it such a task fails\n"
@@ -83,7 +83,7 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 done (tasks that exited meanwhile are reported, not errors),\n"
 		"1 a task could not be rebalanced or the run was interrupted, 2 bad arguments.\n",
-		MPOL_REBALANCE_BATCH);
+		SMPOL_REBALANCE_BATCH);
 }
 
 /* Every action: one line on stderr and one in syslog. */
@@ -108,7 +108,7 @@ struct args {
 	pid_t pids[MAX_PIDS];
 	int npids;
 	bool dry_run;
-	enum mpol_backend backend;
+	enum smpol_backend backend;
 	double rate;
 	const char *spec;
 	const char *statedir;
@@ -159,13 +159,13 @@ static void parse_args(int argc, char **argv, struct args *a)
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[MPOL_ERRLEN], *end;
+	char err[SMPOL_ERRLEN], *end;
 	int opt;
 
 	memset(a, 0, sizeof(*a));
 	a->c = (struct cli_common)CLI_COMMON_INIT;
-	a->backend = MPOL_BACKEND_AUTO;
-	a->statedir = MPOL_DEFAULT_STATEDIR;
+	a->backend = SMPOL_BACKEND_AUTO;
+	a->statedir = SMPOL_DEFAULT_STATEDIR;
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JOB:
@@ -182,7 +182,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 			a->dry_run = true;
 			break;
 		case OPT_BACKEND:
-			if (mpol_backend_parse(optarg, &a->backend, err, sizeof(err)) < 0)
+			if (smpol_backend_parse(optarg, &a->backend, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "%s", err);
 			break;
 		case OPT_RATE:
@@ -192,11 +192,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 				cli_usage_error("rebalance", "--rate '%s': give MiB per second, a number above 0", optarg);
 			break;
 		case OPT_SPEC: {
-			struct mpol_spec s;
+			struct smpol_spec s;
 
-			if (mpol_spec_parse(optarg, &s, err, sizeof(err)) < 0)
+			if (smpol_spec_parse(optarg, &s, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "--spec: %s", err);
-			if (s.mode == MPOL_MODE_NONE || s.mode == MPOL_MODE_HELP || s.mode == MPOL_MODE_UNSET)
+			if (s.mode == SMPOL_MODE_NONE || s.mode == SMPOL_MODE_HELP || s.mode == SMPOL_MODE_UNSET)
 				cli_usage_error("rebalance", "--spec '%s' names no interleave to rebalance to", optarg);
 			a->spec = optarg;
 			break;
@@ -220,7 +220,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 	cli_no_operands(&a->c, "rebalance", argc, argv);
 	if (!a->job == !a->npids)
 		cli_usage_error("rebalance", "give exactly one of --job ID[.STEP] or --pid PID");
-	if (a->backend == MPOL_BACKEND_PROCESS_MBIND && !a->pmbind_nr)
+	if (a->backend == SMPOL_BACKEND_PROCESS_MBIND && !a->pmbind_nr)
 		cli_usage_error("rebalance", "--backend process_mbind needs --process-mbind-nr N (it is not upstream)");
 }
 
@@ -271,43 +271,43 @@ static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, ch
 	return 0;
 }
 
-static int task_plan(const struct mpol_topology *topo, struct rebalance_target *tg, char *err, size_t errlen)
+static int task_plan(const struct smpol_topology *topo, struct rebalance_target *tg, char *err, size_t errlen)
 {
-	struct mpol_plan_opts opts;
-	struct mpol_spec spec;
-	struct mpol_plan *plans = NULL;
-	struct mpol_site_config site;
-	const struct mpol_plan *chosen;
-	struct mpol_bitmap cpus;
+	struct smpol_plan_opts opts;
+	struct smpol_spec spec;
+	struct smpol_plan *plans = NULL;
+	struct smpol_site_config site;
+	const struct smpol_plan *chosen;
+	struct smpol_bitmap cpus;
 	int nplans, rc;
 
-	rc = mpol_spec_parse(tg->spec_text, &spec, err, errlen);
+	rc = smpol_spec_parse(tg->spec_text, &spec, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (spec.mode == MPOL_MODE_NONE || spec.mode == MPOL_MODE_HELP)
-		return mpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", tg->spec_text);
+	if (spec.mode == SMPOL_MODE_NONE || spec.mode == SMPOL_MODE_HELP)
+		return smpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", tg->spec_text);
 	/* No capacity cap: a running task's memory is already placed. */
-	mpol_config_default(&site);
-	mpol_plan_opts_from_spec(&spec, &site, 0, &opts);
-	if (spec.mode == MPOL_MODE_AUTO)
-		opts.algorithm = MPOL_ALGO_KERNEL;
-	rc = mpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
+	smpol_config_default(&site);
+	smpol_plan_opts_from_spec(&spec, &site, 0, &opts);
+	if (spec.mode == SMPOL_MODE_AUTO)
+		opts.algorithm = SMPOL_ALGO_KERNEL;
+	rc = smpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
 	if (rc < 0)
 		return rc;
 	/* An auto task interleaves by the kernel's own table: that is its target. */
-	if (spec.mode == MPOL_MODE_AUTO) {
-		struct mpol_wi_table now;
+	if (spec.mode == SMPOL_MODE_AUTO) {
+		struct smpol_wi_table now;
 
-		if (mpol_wi_read(topo->fsroot, &now, NULL, 0) == 0 && now.present)
-			mpol_wi_weigh_plans(&now, plans, nplans);
+		if (smpol_wi_read(topo->fsroot, &now, NULL, 0) == 0 && now.present)
+			smpol_wi_weigh_plans(&now, plans, nplans);
 	}
-	rc = mpol_task_cpus(tg->t.pid, &cpus, err, errlen);
+	rc = smpol_task_cpus(tg->t.pid, &cpus, err, errlen);
 	if (rc == 0)
-		rc = mpol_plan_pick(topo, plans, nplans, &cpus, &chosen, err, errlen);
+		rc = smpol_plan_pick(topo, plans, nplans, &cpus, &chosen, err, errlen);
 	if (rc == 0)
 		tg->plan = *chosen;
 	free(plans);
-	if (rc == 0 && spec.mode == MPOL_MODE_INTERLEAVE)
+	if (rc == 0 && spec.mode == SMPOL_MODE_INTERLEAVE)
 		for (int i = 0; i < tg->plan.nnodes; i++)
 			tg->plan.weights[i] = 1;
 	return rc;
@@ -331,46 +331,46 @@ static bool in_job(const struct args *a, pid_t pid)
  * allocations could not follow. With --grow-cpuset the job's cpuset.mems widens. */
 static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, char *err, size_t errlen)
 {
-	struct mpol_bitmap want, mems, missing;
+	struct smpol_bitmap want, mems, missing;
 	char dir[4096], root[2048], list[256] = "", allowed[256] = "";
 	int rc;
 
-	bitmap_clear(&want);
+	smpol_bitmap_clear(&want);
 	for (int i = 0; i < tg->plan.nnodes; i++)
-		bitmap_set(&want, tg->plan.nodes[i]);
-	rc = mpol_task_mems_allowed(tg->t.pid, &mems, err, errlen);
+		smpol_bitmap_set(&want, tg->plan.nodes[i]);
+	rc = smpol_task_mems_allowed(tg->t.pid, &mems, err, errlen);
 	if (rc < 0)
 		return rc;
 	missing = want;
-	for (int n = bitmap_next(&want, 0); n >= 0; n = bitmap_next(&want, n + 1))
-		if (bitmap_test(&mems, n))
-			bitmap_unset(&missing, n);
-	if (bitmap_empty(&missing))
+	for (int n = smpol_bitmap_next(&want, 0); n >= 0; n = smpol_bitmap_next(&want, n + 1))
+		if (smpol_bitmap_test(&mems, n))
+			smpol_bitmap_unset(&missing, n);
+	if (smpol_bitmap_empty(&missing))
 		return 0;
-	bitmap_format_list(&missing, list, sizeof(list));
-	bitmap_format_list(&mems, allowed, sizeof(allowed));
+	smpol_bitmap_format_list(&missing, list, sizeof(list));
+	smpol_bitmap_format_list(&mems, allowed, sizeof(allowed));
 	if (!a->grow_cpuset)
-		return mpol_fail(err, errlen, EPERM,
+		return smpol_fail(err, errlen, EPERM,
 				 "its cpuset allows nodes %s only, the plan also wants %s: give --grow-cpuset to add "
 				 "them to the job's cpuset.mems, or a --spec without them", allowed, list);
-	rc = mpol_cpuset_dir(tg->t.pid, a->c.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
+	rc = smpol_cpuset_dir(tg->t.pid, a->c.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
 	if (rc == 0)
-		rc = mpol_cpuset_grow(root, dir, &want, a->dry_run, tg->cpuset, &tg->ncpuset, err, errlen);
+		rc = smpol_cpuset_grow(root, dir, &want, a->dry_run, tg->cpuset, &tg->ncpuset, err, errlen);
 	for (int i = 0; i < tg->ncpuset; i++)
 		log_action("%s %s from %s to %s", a->dry_run ? "would widen" : "widened", tg->cpuset[i].path,
 			   tg->cpuset[i].before, tg->cpuset[i].after);
 	return rc;
 }
 
-static void rebalance_one(const struct args *a, const struct mpol_topology *topo, enum mpol_backend backend,
+static void rebalance_one(const struct args *a, const struct smpol_topology *topo, enum smpol_backend backend,
 			  pid_t pid, struct rebalance_target *tg)
 {
-	struct mpol_rebalance_opts o;
-	char err[MPOL_ERRLEN], weights[256] = "", nodes[256] = "";
+	struct smpol_rebalance_opts o;
+	char err[SMPOL_ERRLEN], weights[256] = "", nodes[256] = "";
 	int rc;
 
 	memset(tg, 0, sizeof(*tg));
-	rc = mpol_task_pin(pid, 0, &tg->t, tg->why, sizeof(tg->why));
+	rc = smpol_task_pin(pid, 0, &tg->t, tg->why, sizeof(tg->why));
 	if (rc == -ESRCH || rc == -ESTALE) {
 		tg->rc = 1;
 		log_action("pid %d skipped: %s", (int)pid, tg->why);
@@ -424,11 +424,11 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 	o.stop = &stop_requested;
 	for (int i = 0; i < tg->plan.nnodes; i++)
 		o.weight[tg->plan.nodes[i]] = tg->plan.weights[i];
-	mpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
-	mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
+	smpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
+	smpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
 	log_action("%s pid %d (%s, uid %u) to nodes %s weights %s with %s", a->dry_run ? "planning" : "rebalancing",
-		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, mpol_backend_name(backend));
-	rc = mpol_rebalance_task(&tg->t, &o, &tg->r, err, sizeof(err));
+		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, smpol_backend_name(backend));
+	rc = smpol_rebalance_task(&tg->t, &o, &tg->r, err, sizeof(err));
 	if (rc < 0) {
 		tg->rc = rc;
 		snprintf(tg->why, sizeof(tg->why), "process %d (%s): %s", (int)pid, tg->t.comm, err);
@@ -443,46 +443,46 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 			   (int)pid, a->dry_run ? "would move" : "moved",
 			   (unsigned long long)(a->dry_run ? tg->r.planned : tg->r.moved),
 			   (unsigned long long)tg->r.minimum, (unsigned long long)tg->r.planned,
-			   (unsigned long long)mpol_rebalance_not_moved(&tg->r),
+			   (unsigned long long)smpol_rebalance_not_moved(&tg->r),
 			   tg->r.seconds, tg->r.interrupted ? ", interrupted" : "");
 	}
 out:
 	/* A task that exited while being looked at is skipped, not a failure. */
-	if (tg->rc < 0 && mpol_task_exited_within(&tg->t, 0)) {
+	if (tg->rc < 0 && smpol_task_exited_within(&tg->t, 0)) {
 		tg->rc = 1;
 		snprintf(tg->why, sizeof(tg->why), "process %d (%s) exited during the run", (int)pid, tg->t.comm);
 	}
-	mpol_task_unpin(&tg->t);
+	smpol_task_unpin(&tg->t);
 }
 
 /* A job holding the lease gets the new plans' weights, under its existing journal. */
 static int update_lease(const struct args *a, const struct rebalance_target *tgs, int n, char *msg, size_t msglen)
 {
-	struct mpol_lease_state st;
-	struct mpol_wi_table want;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_state st;
+	struct smpol_wi_table want;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	int rc;
 
 	*msg = '\0';
 	if (!a->job)
 		return 0;
-	rc = mpol_lease_inspect(a->statedir, &st, err, sizeof(err));
+	rc = smpol_lease_inspect(a->statedir, &st, err, sizeof(err));
 	if (rc < 0 || !st.held || st.owner.job_id != a->job_id || !st.holder_alive) {
 		snprintf(msg, msglen, "job %u does not hold the weights lease: sysfs weights unchanged", a->job_id);
 		return 0;
 	}
 	memset(&want, 0, sizeof(want));
-	bitmap_clear(&which);
+	smpol_bitmap_clear(&which);
 	for (int i = 0; i < n; i++) {
 		if (tgs[i].rc != 0)
 			continue;
 		for (int j = 0; j < tgs[i].plan.nnodes; j++) {
-			bitmap_set(&which, tgs[i].plan.nodes[j]);
+			smpol_bitmap_set(&which, tgs[i].plan.nodes[j]);
 			want.weight[tgs[i].plan.nodes[j]] = (uint8_t)tgs[i].plan.weights[j];
 		}
 	}
-	if (bitmap_empty(&which)) {
+	if (smpol_bitmap_empty(&which)) {
 		snprintf(msg, msglen, "no task was rebalanced: the lease's weights are unchanged");
 		return 0;
 	}
@@ -490,7 +490,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 		snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights would be rewritten", a->job_id);
 		return 0;
 	}
-	rc = mpol_lease_acquire(a->statedir, a->c.fsroot, &st.owner, &want, &which, err, sizeof(err));
+	rc = smpol_lease_acquire(a->statedir, a->c.fsroot, &st.owner, &want, &which, err, sizeof(err));
 	if (rc < 0) {
 		snprintf(msg, msglen, "updating the job's weights lease failed: %s", err);
 		log_action("%s", msg);
@@ -504,12 +504,12 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 int cmd_rebalance(int argc, char **argv)
 {
 	struct args *a = malloc(sizeof(*a));
-	struct mpol_topology topo;
+	struct smpol_topology topo;
 	struct job_pid *jp = NULL;
 	struct rebalance_target *tgs = NULL;
 	struct sigaction sa;
-	enum mpol_backend backend;
-	char err[MPOL_ERRLEN], why[512] = "", lease[MPOL_ERRLEN + 160] = "";
+	enum smpol_backend backend;
+	char err[SMPOL_ERRLEN], why[512] = "", lease[SMPOL_ERRLEN + 160] = "";
 	int n = 0, njp = 0, status = 0;
 
 	if (!a) {
@@ -518,7 +518,7 @@ int cmd_rebalance(int argc, char **argv)
 	}
 	parse_args(argc, argv, a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
-	if (mpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
+	if (smpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl rebalance: %s\n", err);
 		free(a);
 		return 1;
@@ -536,7 +536,7 @@ int cmd_rebalance(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (mpol_topology_read(a->c.fsroot, &topo, err, sizeof(err)) < 0) {
+	if (smpol_topology_read(a->c.fsroot, &topo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl rebalance: %s\n", err);
 		free(jp);
 		free(a);
@@ -546,7 +546,7 @@ int cmd_rebalance(int argc, char **argv)
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	log_action("%s with backend %s (%s)", a->dry_run ? "dry run" : "start", mpol_backend_name(backend), why);
+	log_action("%s with backend %s (%s)", a->dry_run ? "dry run" : "start", smpol_backend_name(backend), why);
 	tgs = calloc((size_t)(a->job ? njp : a->npids), sizeof(*tgs));
 	for (int i = 0; tgs && i < (a->job ? njp : a->npids) && !stop_requested; i++) {
 		pid_t pid = a->job ? jp[i].pid : a->pids[i];
@@ -573,7 +573,7 @@ int cmd_rebalance(int argc, char **argv)
 			rebalance_print_text(a->dry_run, why, tgs, n, lease);
 		}
 	}
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	free(tgs);
 	free(jp);
 	free(a);

@@ -22,7 +22,7 @@ static void usage(FILE *out)
 		"journal stays; this puts the journaled table back and removes the journal. The\n"
 		"next step that needs the weights does the same by itself.\n"
 		"\n"
-		"  --statedir DIR  the journal's directory (default " MPOL_DEFAULT_STATEDIR ")\n"
+		"  --statedir DIR  the journal's directory (default " SMPOL_DEFAULT_STATEDIR ")\n"
 		"  --force         restore even though the holder still runs (it will not\n"
 		"                  restore a second time: its release finds no journal)\n"
 		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
@@ -30,7 +30,7 @@ static void usage(FILE *out)
 		"  -h, --help      show this help\n");
 }
 
-static void print_json(const char *statedir, const struct mpol_lease_state *st, const char *table, const char *note)
+static void print_json(const char *statedir, const struct smpol_lease_state *st, const char *table, const char *note)
 {
 	struct json_object *obj = json_object_new_object();
 
@@ -58,9 +58,9 @@ int cmd_recover(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = CLI_COMMON_INIT;
-	const char *statedir = MPOL_DEFAULT_STATEDIR;
-	struct mpol_lease_state st;
-	char err[MPOL_ERRLEN] = "", table[8192] = "";
+	const char *statedir = SMPOL_DEFAULT_STATEDIR;
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN] = "", table[8192] = "";
 	bool force = false;
 	int opt;
 
@@ -76,12 +76,12 @@ int cmd_recover(int argc, char **argv)
 		}
 	}
 	cli_no_operands(&c, "recover", argc, argv);
-	if (mpol_lease_recover(statedir, c.fsroot, force, &st, err, sizeof(err)) < 0) {
+	if (smpol_lease_recover(statedir, c.fsroot, force, &st, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl recover: %s\n", err);
 		return 1;
 	}
 	if (st.held)
-		mpol_wi_format(&st.saved, table, sizeof(table));
+		smpol_wi_format(&st.saved, table, sizeof(table));
 	if (c.json) {
 		print_json(statedir, &st, table, st.auto_failed ? err : NULL);
 		return 0;

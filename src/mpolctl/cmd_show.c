@@ -25,7 +25,7 @@ static void usage(FILE *out)
 }
 
 /* The ladder rung, in the words of kernel.h. */
-static const char *layout_name(const struct mpol_kernel_caps *caps)
+static const char *layout_name(const struct smpol_kernel_caps *caps)
 {
 	if (!caps->weighted_interleave)
 		return "none (before 6.9): plain interleave only";
@@ -34,9 +34,9 @@ static const char *layout_name(const struct mpol_kernel_caps *caps)
 	return "6.9-6.15: weights for every possible node, no auto mode";
 }
 
-static void format_initiators(const struct mpol_access *a, char *buf, size_t len)
+static void format_initiators(const struct smpol_access *a, char *buf, size_t len)
 {
-	if (!a || bitmap_empty(&a->initiators) || bitmap_format_list(&a->initiators, buf, len))
+	if (!a || smpol_bitmap_empty(&a->initiators) || smpol_bitmap_format_list(&a->initiators, buf, len))
 		snprintf(buf, len, "-");
 }
 
@@ -48,18 +48,18 @@ static void format_u32(uint32_t v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void print_node(const struct mpol_node *n)
+static void print_node(const struct smpol_node *n)
 {
-	const struct mpol_access *a = mpol_node_access(n);
+	const struct smpol_access *a = smpol_node_access(n);
 	char cpus[64], total[16] = "-", free_[16] = "-", tier[12] = "-", weight[12] = "-";
 	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64];
 
-	if (bitmap_empty(&n->cpus) || bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
+	if (smpol_bitmap_empty(&n->cpus) || smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
 		snprintf(cpus, sizeof(cpus), "-");
 	if (n->mem_total_kb)
-		mpol_format_size(n->mem_total_kb, total, sizeof(total));
+		smpol_format_size(n->mem_total_kb, total, sizeof(total));
 	if (n->mem_total_kb || n->mem_free_kb)
-		mpol_format_size(n->mem_free_kb, free_, sizeof(free_));
+		smpol_format_size(n->mem_free_kb, free_, sizeof(free_));
 	if (n->tier >= 0)
 		snprintf(tier, sizeof(tier), "%d", n->tier);
 	if (n->wi_weight >= 0)
@@ -70,27 +70,27 @@ static void print_node(const struct mpol_node *n)
 	format_u32(a ? a->write_lat : 0, wlat, sizeof(wlat));
 	format_initiators(a, inits, sizeof(inits));
 	printf("%-4d %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s\n", n->id,
-	       mpol_node_kind_name(n->kind), cpus, total, free_, tier, rbw, wbw, rlat, wlat,
+	       smpol_node_kind_name(n->kind), cpus, total, free_, tier, rbw, wbw, rlat, wlat,
 	       inits, weight);
 }
 
-static bool access_differs(const struct mpol_node *n)
+static bool access_differs(const struct smpol_node *n)
 {
-	const struct mpol_access *a0 = &n->access[0], *a1 = &n->access[1];
+	const struct smpol_access *a0 = &n->access[0], *a1 = &n->access[1];
 
 	return a0->valid && a1->valid &&
 	       (a0->read_bw != a1->read_bw || a0->write_bw != a1->write_bw ||
 		a0->read_lat != a1->read_lat || a0->write_lat != a1->write_lat ||
-		!bitmap_equal(&a0->initiators, &a1->initiators));
+		!smpol_bitmap_equal(&a0->initiators, &a1->initiators));
 }
 
-static void print_text(const struct mpol_topology *topo, const struct mpol_kernel_caps *caps)
+static void print_text(const struct smpol_topology *topo, const struct smpol_kernel_caps *caps)
 {
 	char online[256] = "", possible[256] = "";
 	int i;
 
-	bitmap_format_list(&topo->online, online, sizeof(online));
-	bitmap_format_list(&topo->possible, possible, sizeof(possible));
+	smpol_bitmap_format_list(&topo->online, online, sizeof(online));
+	smpol_bitmap_format_list(&topo->possible, possible, sizeof(possible));
 	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->fsroot);
 	printf("%-4s %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s\n", "NODE", "KIND", "CPUS",
 	       "MEMTOTAL", "MEMFREE", "TIER", "RD_MB/s", "WR_MB/s", "RD_ns", "WR_ns", "INITIATORS",
@@ -100,9 +100,9 @@ static void print_text(const struct mpol_topology *topo, const struct mpol_kerne
 	printf("\nkind:\n");
 	for (i = 0; i < topo->nnodes; i++)
 		printf("  node%d %s: %s\n", topo->nodes[i].id,
-		       mpol_node_kind_name(topo->nodes[i].kind), topo->nodes[i].kind_reason);
+		       smpol_node_kind_name(topo->nodes[i].kind), topo->nodes[i].kind_reason);
 	for (i = 0; i < topo->nnodes; i++) {
-		const struct mpol_node *n = &topo->nodes[i];
+		const struct smpol_node *n = &topo->nodes[i];
 		char inits[64];
 
 		if (!access_differs(n))
@@ -137,16 +137,16 @@ static json_object *json_u32(uint32_t v)
 	return v ? json_object_new_int64(v) : NULL;
 }
 
-static json_object *json_list(const struct mpol_bitmap *b)
+static json_object *json_list(const struct smpol_bitmap *b)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int id = bitmap_next(b, 0); id >= 0; id = bitmap_next(b, id + 1))
+	for (int id = smpol_bitmap_next(b, 0); id >= 0; id = smpol_bitmap_next(b, id + 1))
 		json_object_array_add(arr, json_object_new_int(id));
 	return arr;
 }
 
-static json_object *json_access(const struct mpol_access *a, int k)
+static json_object *json_access(const struct smpol_access *a, int k)
 {
 	json_object *o = json_object_new_object();
 
@@ -159,15 +159,15 @@ static json_object *json_access(const struct mpol_access *a, int k)
 	return o;
 }
 
-static json_object *json_node(const struct mpol_topology *topo, const struct mpol_node *n)
+static json_object *json_node(const struct smpol_topology *topo, const struct smpol_node *n)
 {
 	json_object *o = json_object_new_object(), *acc = json_object_new_array(), *dist = NULL;
 	char cpus[1024] = "";
-	int init = mpol_node_initiator(topo, n), k;
+	int init = smpol_node_initiator(topo, n), k;
 
-	bitmap_format_list(&n->cpus, cpus, sizeof(cpus));
+	smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus));
 	json_object_object_add(o, "id", json_object_new_int(n->id));
-	json_object_object_add(o, "kind", json_object_new_string(mpol_node_kind_name(n->kind)));
+	json_object_object_add(o, "kind", json_object_new_string(smpol_node_kind_name(n->kind)));
 	json_object_object_add(o, "kind_reason", json_object_new_string(n->kind_reason));
 	json_object_object_add(o, "has_cpu", json_object_new_boolean(n->has_cpu));
 	json_object_object_add(o, "has_memory", json_object_new_boolean(n->has_memory));
@@ -175,11 +175,11 @@ static json_object *json_node(const struct mpol_topology *topo, const struct mpo
 	json_object_object_add(o, "mem_total_kb", json_object_new_int64((int64_t)n->mem_total_kb));
 	json_object_object_add(o, "mem_free_kb", json_object_new_int64((int64_t)n->mem_free_kb));
 	json_object_object_add(o, "tier", n->tier >= 0 ? json_object_new_int(n->tier) : NULL);
-	for (k = 0; k < MPOL_ACCESS_CLASSES; k++)
+	for (k = 0; k < SMPOL_ACCESS_CLASSES; k++)
 		if (n->access[k].valid)
 			json_object_array_add(acc, json_access(&n->access[k], k));
 	json_object_object_add(o, "access", acc);
-	json_object_object_add(o, "bandwidth", json_u32(mpol_node_bandwidth(n)));
+	json_object_object_add(o, "bandwidth", json_u32(smpol_node_bandwidth(n)));
 	json_object_object_add(o, "initiator", init >= 0 ? json_object_new_int(init) : NULL);
 	if (n->distance) {
 		dist = json_object_new_array();
@@ -191,10 +191,10 @@ static json_object *json_node(const struct mpol_topology *topo, const struct mpo
 	return o;
 }
 
-static json_object *json_kernel(const struct mpol_topology *topo, const struct mpol_kernel_caps *caps)
+static json_object *json_kernel(const struct smpol_topology *topo, const struct smpol_kernel_caps *caps)
 {
 	json_object *o = json_object_new_object();
-	const struct mpol_wi_sysfs *wi = &topo->wi;
+	const struct smpol_wi_sysfs *wi = &topo->wi;
 
 	json_object_object_add(o, "weighted_interleave", json_object_new_boolean(caps->weighted_interleave));
 	json_object_object_add(o, "layout", json_object_new_string(layout_name(caps)));
@@ -206,7 +206,7 @@ static json_object *json_kernel(const struct mpol_topology *topo, const struct m
 	return o;
 }
 
-static int print_json(const struct mpol_topology *topo, const struct mpol_kernel_caps *caps)
+static int print_json(const struct smpol_topology *topo, const struct smpol_kernel_caps *caps)
 {
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
 	json_object *warnings = json_object_new_array();
@@ -214,9 +214,9 @@ static int print_json(const struct mpol_topology *topo, const struct mpol_kernel
 	int i;
 
 	json_object_object_add(o, "fsroot", json_object_new_string(topo->fsroot));
-	bitmap_format_list(&topo->online, list, sizeof(list));
+	smpol_bitmap_format_list(&topo->online, list, sizeof(list));
 	json_object_object_add(o, "online", json_object_new_string(list));
-	bitmap_format_list(&topo->possible, list, sizeof(list));
+	smpol_bitmap_format_list(&topo->possible, list, sizeof(list));
 	json_object_object_add(o, "possible", json_object_new_string(list));
 	for (i = 0; i < topo->nnodes; i++)
 		json_object_array_add(nodes, json_node(topo, &topo->nodes[i]));
@@ -232,17 +232,17 @@ int cmd_show(int argc, char **argv)
 {
 	static const struct option options[] = { CLI_COMMON_OPTIONS, { NULL, 0, NULL, 0 } };
 	struct cli_common c = CLI_COMMON_INIT;
-	struct mpol_kernel_caps caps;
-	struct mpol_topology topo;
-	char err[MPOL_ERRLEN];
+	struct smpol_kernel_caps caps;
+	struct smpol_topology topo;
+	char err[SMPOL_ERRLEN];
 	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1)
 		cli_common_option(&c, "show", opt, argc, argv, usage);
 	cli_no_operands(&c, "show", argc, argv);
 
-	if (mpol_kernel_probe(c.fsroot, &caps, err, sizeof(err)) ||
-	    mpol_topology_read(c.fsroot, &topo, err, sizeof(err))) {
+	if (smpol_kernel_probe(c.fsroot, &caps, err, sizeof(err)) ||
+	    smpol_topology_read(c.fsroot, &topo, err, sizeof(err))) {
 		fprintf(stderr, "mpolctl show: %s\n", err);
 		return 1;
 	}
@@ -252,6 +252,6 @@ int cmd_show(int argc, char **argv)
 		print_text(&topo, &caps);
 		rc = fflush(stdout) ? 1 : 0;
 	}
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	return rc;
 }

@@ -148,7 +148,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 /* Run this same mpolctl binary with argv; log what it said. */
 static void run_self(char **argv)
 {
-	char err[MPOL_ERRLEN], *out = NULL, cmd[512] = "";
+	char err[SMPOL_ERRLEN], *out = NULL, cmd[512] = "";
 	int rc;
 
 	for (int i = 1; argv[i]; i++) {
@@ -156,7 +156,7 @@ static void run_self(char **argv)
 		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 1);
 	}
 	log_action(LOG_INFO, "running mpolctl%s", cmd);
-	rc = mpol_run_capture(argv, CHILD_OUTPUT_MAX, &out, err, sizeof(err));
+	rc = smpol_run_capture(argv, CHILD_OUTPUT_MAX, &out, err, sizeof(err));
 	if (out && *out)
 		for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			log_action(LOG_INFO, "  %s", line);
@@ -174,14 +174,14 @@ static int add_opt(char **argv, int n, const char *name, const char *value)
 	return n;
 }
 
-static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_burst *b)
+static void handle_burst(const struct watch_args *a, const struct smpol_hotplug_burst *b)
 {
-	char nodes[256] = "", err[MPOL_ERRLEN], jobid[16];
+	char nodes[256] = "", err[SMPOL_ERRLEN], jobid[16];
 	struct job_pid *pids = NULL;
 	int npids = 0, njobs = 0;
 	uint32_t *done;
 
-	bitmap_format_list(&b->nodes, nodes, sizeof(nodes));
+	smpol_bitmap_format_list(&b->nodes, nodes, sizeof(nodes));
 	log_action(LOG_NOTICE, "memory hotplug burst: %d events, %d memory blocks online, nodes added: %s",
 		   b->events, b->memory_blocks, *nodes ? nodes : "none");
 	if (a->apply_system) {
@@ -230,14 +230,14 @@ static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_b
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args a;
-	struct mpol_hotplug_burst burst;
+	struct smpol_hotplug_burst burst;
 	struct sigaction sa;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	int fd, rc;
 
 	parse_args(argc, argv, &a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
-	if (mpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
+	if (smpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl watch: %s\n", err);
 		return 1;
 	}
@@ -248,7 +248,7 @@ int cmd_watch(int argc, char **argv)
 	log_action(LOG_INFO, "listening for memory and node hotplug (settle %u s)%s", a.settle,
 		   a.dry_run ? ", dry run" : "");
 	for (;;) {
-		rc = mpol_hotplug_wait(fd, a.settle * 1000, true, &stop_requested, &burst, err, sizeof(err));
+		rc = smpol_hotplug_wait(fd, a.settle * 1000, true, &stop_requested, &burst, err, sizeof(err));
 		if (rc < 0) {
 			log_action(LOG_ERR, "%s", err);
 			close(fd);

@@ -1,7 +1,7 @@
 # mpolctl: the admin command. One file per verb; main.c dispatches.
 bin_PROGRAMS += src/mpolctl/mpolctl
 src_mpolctl_mpolctl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-src_mpolctl_mpolctl_LDADD = src/common/libmpol.la $(JSONC_LIBS)
+src_mpolctl_mpolctl_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la $(JSONC_LIBS)
 src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/main.c src/mpolctl/commands.h \
 	src/mpolctl/cli.c src/mpolctl/cli.h \

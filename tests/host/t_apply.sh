@@ -1,5 +1,5 @@
 # t_apply.sh - setting a task's policy on this kernel (sourced by tests/host/run):
-# the plugin's libmpol path through the launcher, the interleave fallback with an
+# the plugin's libsmpol path through the launcher, the interleave fallback with an
 # old kernel's answer injected (a private mount hides the weighted-interleave sysfs),
 # strict refusing it, and `mpolctl apply --system`.
 

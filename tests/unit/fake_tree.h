@@ -1,6 +1,6 @@
 /* fake_tree.h - temporary sysfs-like trees of regular files for unit tests. */
-#ifndef MPOL_TEST_FAKE_TREE_H
-#define MPOL_TEST_FAKE_TREE_H
+#ifndef SMPOL_TEST_FAKE_TREE_H
+#define SMPOL_TEST_FAKE_TREE_H
 
 #define FAKE_WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
 

@@ -5,7 +5,7 @@ AM_TESTS_ENVIRONMENT = CMOCKA_MESSAGE_OUTPUT=TAP; export CMOCKA_MESSAGE_OUTPUT; 
 	MPOL_TEST_FIXTURES=$(abs_top_srcdir)/tests/fixtures; export MPOL_TEST_FIXTURES; \
 	ASAN_OPTIONS=detect_leaks=1; export ASAN_OPTIONS;
 UNIT_CFLAGS_COMMON = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JSONC_CFLAGS)
-UNIT_LIBS_COMMON = src/common/libmpol.la $(CMOCKA_LIBS) $(JSONC_LIBS)
+UNIT_LIBS_COMMON = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la $(CMOCKA_LIBS) $(JSONC_LIBS)
 
 # Add a test: one line in UNIT_TESTS, and its _SOURCES/_CFLAGS/_LDADD below.
 UNIT_TESTS =

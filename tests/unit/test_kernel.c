@@ -13,17 +13,17 @@
 #include "fake_tree.h"
 #include "kernel.h"
 
-static void probe(const char *root, struct mpol_kernel_caps *caps)
+static void probe(const char *root, struct smpol_kernel_caps *caps)
 {
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 
 	memset(caps, 0xa5, sizeof(*caps));   /* probe must set every field */
-	assert_int_equal(mpol_kernel_probe(root, caps, err, sizeof(err)), 0);
+	assert_int_equal(smpol_kernel_probe(root, caps, err, sizeof(err)), 0);
 }
 
 static void test_auto_kernel(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_kernel_caps caps;
 
 	(void)state;
 	probe(fixture_path("linux-7.3-boot"), &caps);
@@ -35,7 +35,7 @@ static void test_auto_kernel(void **state)
 
 static void test_auto_type_spelling(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_kernel_caps caps;
 
 	(void)state;
 	probe(fixture_path("linux-6.18-auto-type"), &caps);
@@ -47,7 +47,7 @@ static void test_auto_type_spelling(void **state)
 
 static void test_possible_layout(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_kernel_caps caps;
 
 	(void)state;
 	probe(fixture_path("linux-6.12-boot"), &caps);
@@ -59,7 +59,7 @@ static void test_possible_layout(void **state)
 
 static void test_no_weighted_interleave(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_kernel_caps caps;
 	char *root = fake_tree_new();
 
 	(void)state;
@@ -79,14 +79,14 @@ static void test_no_weighted_interleave(void **state)
 static void test_names(void **state)
 {
 	(void)state;
-	assert_true(mpol_is_auto_name("auto"));
-	assert_true(mpol_is_auto_name("__auto_type"));
-	assert_false(mpol_is_auto_name("node0"));
-	assert_false(mpol_is_auto_name("auto2"));
-	assert_false(mpol_is_auto_name(""));
-	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_WEIGHTED), "weighted-interleave");
-	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_INTERLEAVE), "interleave");
-	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_NONE), "none");
+	assert_true(smpol_is_auto_name("auto"));
+	assert_true(smpol_is_auto_name("__auto_type"));
+	assert_false(smpol_is_auto_name("node0"));
+	assert_false(smpol_is_auto_name("auto2"));
+	assert_false(smpol_is_auto_name(""));
+	assert_string_equal(smpol_kernel_path_name(SMPOL_PATH_WEIGHTED), "weighted-interleave");
+	assert_string_equal(smpol_kernel_path_name(SMPOL_PATH_INTERLEAVE), "interleave");
+	assert_string_equal(smpol_kernel_path_name(SMPOL_PATH_NONE), "none");
 }
 
 int main(void)

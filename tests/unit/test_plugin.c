@@ -292,7 +292,7 @@ static void test_local_step_overrides_job(void **state)
 	setenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave", "weighted", 1);
 	assert_int_equal(give_option("weighted", 0), 0);
 	assert_int_equal(fake.registered[0]->cb(0, "interleave", 0), 0);
-	assert_int_equal(mi_ctx()->opt_spec.mode, MPOL_MODE_INTERLEAVE);
+	assert_int_equal(mi_ctx()->opt_spec.mode, SMPOL_MODE_INTERLEAVE);
 	assert_int_equal(fake.registered[0]->cb(0, "auto", 0), -1);
 	assert_non_null(strstr(fake.log, "given twice"));
 	unsetenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave");
@@ -337,7 +337,7 @@ static void test_local_help_exits_zero(void **state)
 	waitpid(pid, &status, 0);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_string_equal(out, mpol_spec_usage());
+	assert_string_equal(out, smpol_spec_usage());
 }
 
 /* ---- slurmstepd and tasks ---------------------------------------------------- */
@@ -372,13 +372,13 @@ static void test_step_weighted(void **state)
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	/* This process runs on CPUs of fixture node 0, whose plan adds memory-only node 2. */
-	mpol_plan_format_nodes(&c->plans[0], nodes, sizeof(nodes));
+	smpol_plan_format_nodes(&c->plans[0], nodes, sizeof(nodes));
 	assert_string_equal(nodes, "0,2");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
 	if (has_weighted) {
 		char weights[64];
 
-		mpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
+		smpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "weighted");
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), weights);
 		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
@@ -432,7 +432,7 @@ static void test_old_kernel_ladder(void **state)
 
 	start_step("verbose,weighted", 2, argv);
 	assert_false(mi_ctx()->caps.weighted_interleave);
-	assert_int_equal(fake.placement.path, MPOL_PATH_INTERLEAVE);
+	assert_int_equal(fake.placement.path, SMPOL_PATH_INTERLEAVE);
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
@@ -613,17 +613,17 @@ static void test_lease_busy(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always" };
-	struct mpol_lease_owner other = { .job_id = 7, .uid = 1001, .pid = getppid() };
-	struct mpol_wi_table w = { 0 };
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_owner other = { .job_id = 7, .uid = 1001, .pid = getppid() };
+	struct smpol_wi_table w = { 0 };
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	struct mi_ctx *c = mi_ctx();
 
-	assert_int_equal(mpol_lease_owner_self(&other, err, sizeof(err)), 0);
-	bitmap_clear(&which);
-	bitmap_set(&which, 1);
+	assert_int_equal(smpol_lease_owner_self(&other, err, sizeof(err)), 0);
+	smpol_bitmap_clear(&which);
+	smpol_bitmap_set(&which, 1);
 	w.weight[1] = 5;
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), 0);
 	start_step("weighted", 3, argv);
 	assert_false(c->lease_held);
 	assert_non_null(strstr(c->note, "held by job 7"));
@@ -632,7 +632,7 @@ static void test_lease_busy(void **state)
 	assert_int_equal(c->plans[1].weights[0], 5);
 	slurm_spank_exit(NULL, 0, NULL);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), 0);
 }
 
 /* A step killed while holding the lease: the next step puts the table back first. */

@@ -25,16 +25,16 @@
 struct step_placement {
 	uint32_t job_id;
 	uint32_t step_id;
-	const struct mpol_spec *spec;          /* as requested */
-	const struct mpol_plan *plans;         /* one per initiator */
+	const struct smpol_spec *spec;          /* as requested */
+	const struct smpol_plan *plans;         /* one per initiator */
 	int nplans;
-	const struct mpol_kernel_caps *caps;
-	enum mpol_kernel_path path;            /* what the tasks apply */
+	const struct smpol_kernel_caps *caps;
+	enum smpol_kernel_path path;            /* what the tasks apply */
 	bool sysfs_written;                    /* the step held the weights lease */
 	const char *note;                      /* fallback or error sentence, or NULL */
 	unsigned sample_interval;              /* seconds, 0 = only the first sample */
 	/* appended by accounting: */
-	const struct mpol_topology *topo;      /* node kinds in the record; NULL = unknown */
+	const struct smpol_topology *topo;      /* node kinds in the record; NULL = unknown */
 	const char *node_name;                 /* Slurm node name; NULL = the host name */
 	uint32_t job_nnodes;                   /* nodes of the job (S_JOB_NNODES); 0 = unknown */
 	const char *statedir;                  /* for the node-local record lock; NULL = none */

@@ -7,7 +7,7 @@
 
 void local_print_help(void)
 {
-	fputs(mpol_spec_usage(), stdout);
+	fputs(smpol_spec_usage(), stdout);
 	fflush(stdout);
 	exit(0);
 }

@@ -37,20 +37,20 @@ static bool from_environment(const char *optarg, int remote)
 static int option_cb(int val, const char *optarg, int remote)
 {
 	struct mi_ctx *c = mi_ctx();
-	struct mpol_spec spec;
-	char err[MPOL_ERRLEN], text[sizeof(c->opt_text)], why[3 * MPOL_ERRLEN];
+	struct smpol_spec spec;
+	char err[SMPOL_ERRLEN], text[sizeof(c->opt_text)], why[3 * SMPOL_ERRLEN];
 
 	(void)val;
-	if (mpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
+	if (smpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "--mem-interleave=%s: %s", optarg ? optarg : "", err);
 		return local_reject(why);
 	}
-	if (spec.mode == MPOL_MODE_HELP) {
+	if (spec.mode == SMPOL_MODE_HELP) {
 		if (!remote)
 			local_print_help();
 		return 0;
 	}
-	if (mpol_spec_format(&spec, text, sizeof(text)) < 0)
+	if (smpol_spec_format(&spec, text, sizeof(text)) < 0)
 		return local_reject("--mem-interleave: the value is too long");
 	if (c->opt_given && strcmp(text, c->opt_text) && !c->opt_from_env) {
 		snprintf(why, sizeof(why), "--mem-interleave given twice with different values ('%s', then '%s')",

@@ -27,24 +27,24 @@ struct mi_ctx {
 	/* The user's option, as parsed in this process (any context). */
 	bool opt_given;
 	bool opt_from_env;             /* the job's value, which a step's command line overrides */
-	struct mpol_spec opt_spec;
+	struct smpol_spec opt_spec;
 	char opt_text[512];            /* canonical form, to accept the same value twice */
 
 	/* slurmstepd: what this step does. */
-	struct mpol_site_config cfg;
-	struct mpol_spec spec;         /* the option, else the site's default */
+	struct smpol_site_config cfg;
+	struct smpol_spec spec;         /* the option, else the site's default */
 	bool active;                   /* tasks apply plans */
-	char failure[2 * MPOL_ERRLEN]; /* asked for placement but cannot have it: tasks fail with this */
-	struct mpol_topology topo;
+	char failure[2 * SMPOL_ERRLEN]; /* asked for placement but cannot have it: tasks fail with this */
+	struct smpol_topology topo;
 	bool have_topo;
-	struct mpol_kernel_caps caps;
-	struct mpol_plan *plans;       /* one per initiator, weights as the kernel will use them */
+	struct smpol_kernel_caps caps;
+	struct smpol_plan *plans;       /* one per initiator, weights as the kernel will use them */
 	int nplans;
 	bool lease_held;
-	struct mpol_lease_owner owner;
+	struct smpol_lease_owner owner;
 	char node_name[256];           /* SLURMD_NODENAME, for the record */
 	uint32_t job_nnodes;           /* S_JOB_NNODES, for the record */
-	char note[2 * MPOL_ERRLEN];    /* why the step runs on other weights than planned, or "" */
+	char note[2 * SMPOL_ERRLEN];    /* why the step runs on other weights than planned, or "" */
 };
 
 /* The plugin's state in this process. */

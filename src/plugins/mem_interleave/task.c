@@ -7,13 +7,13 @@
 #include "plugin.h"
 
 /* "7:2" for weighted interleave; plain interleave gives every node the same share. */
-static void applied_weights(const struct mpol_plan *p, const struct mpol_apply_result *res, char *buf, size_t len)
+static void applied_weights(const struct smpol_plan *p, const struct smpol_apply_result *res, char *buf, size_t len)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
-	if (res->path == MPOL_PATH_WEIGHTED) {
-		mpol_plan_format_weights(p, buf, len);
+	if (res->path == SMPOL_PATH_WEIGHTED) {
+		smpol_plan_format_weights(p, buf, len);
 		return;
 	}
 	for (int i = 0; i < p->nnodes && off + 3 < len; i++)
@@ -28,13 +28,13 @@ static void export_env(spank_t sp, const char *mode, const char *nodes, const ch
 }
 
 /* One line like --mem-bind=verbose: what this task got, and why when it is less. */
-static void say_verbose(uint32_t taskid, const struct mpol_bitmap *cpus, const struct mpol_plan *p,
-			const struct mpol_apply_result *res, const char *nodes, const char *weights, const char *note)
+static void say_verbose(uint32_t taskid, const struct smpol_bitmap *cpus, const struct smpol_plan *p,
+			const struct smpol_apply_result *res, const char *nodes, const char *weights, const char *note)
 {
 	char list[256] = "";
 
-	bitmap_format_list(cpus, list, sizeof(list));
-	if (res->path == MPOL_PATH_WEIGHTED)
+	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	if (res->path == SMPOL_PATH_WEIGHTED)
 		fprintf(stderr, MI_LOG "task %u (cpus %s): weighted interleave nodes %s weights %s (eff %.3f)%s%s\n",
 			taskid, list, nodes, weights, p->efficiency, note[0] ? "; " : "", note);
 	else
@@ -45,10 +45,10 @@ static void say_verbose(uint32_t taskid, const struct mpol_bitmap *cpus, const s
 int task_init(spank_t sp)
 {
 	struct mi_ctx *c = mi_ctx();
-	const struct mpol_plan *chosen;
-	struct mpol_apply_result res;
-	struct mpol_bitmap cpus;
-	char err[MPOL_ERRLEN], nodes[1024] = "", weights[1024] = "";
+	const struct smpol_plan *chosen;
+	struct smpol_apply_result res;
+	struct smpol_bitmap cpus;
+	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "";
 	uint32_t taskid = 0;
 
 	if (c->failure[0]) {
@@ -57,22 +57,22 @@ int task_init(spank_t sp)
 	}
 	if (!c->active) {
 		/* Asked for none: say so, as --mem-bind=none would be visible too. */
-		if (c->opt_given && c->spec.mode == MPOL_MODE_NONE)
+		if (c->opt_given && c->spec.mode == SMPOL_MODE_NONE)
 			spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MODE", "none", 1);
 		return 0;
 	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
-	if (mpol_task_cpus(0, &cpus, err, sizeof(err)) < 0 ||
-	    mpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
+	if (smpol_task_cpus(0, &cpus, err, sizeof(err)) < 0 ||
+	    smpol_task_apply(&c->topo, c->plans, c->nplans, &cpus, c->spec.mode, c->spec.strict, &c->caps,
 			    &chosen, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
 		return -1;
 	}
 	if (chosen) {
-		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+		smpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
 		applied_weights(chosen, &res, weights, sizeof(weights));
 	}
-	export_env(sp, mpol_applied_mode_name(c->spec.mode, res.path), nodes, weights);
+	export_env(sp, smpol_applied_mode_name(c->spec.mode, res.path), nodes, weights);
 	if (c->spec.verbose && chosen)
 		say_verbose(taskid, &cpus, chosen, &res, nodes, weights, c->note);
 	return 0;

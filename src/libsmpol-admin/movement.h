@@ -1,0 +1,64 @@
+/* movement.h - the minimal-move planner: which pages of a task move, and where to.
+ *
+ * Given how many pages of a task sit on each node now and the plan's weights, the
+ * target per node is the weighted share of the same total (largest remainder, so
+ * every target is within one page of the exact share). Only the surplus of nodes
+ * above their target moves, and only to nodes below theirs, so the pages moved are
+ * exactly the minimum: the sum of the positive surpluses.
+ *
+ * The planner streams: the caller walks the task's pages in address order and asks
+ * smpol_movement_next() for each. The pages taken from a node are spread evenly over
+ * that node's pages (Bresenham), and each destination receives its pages spread
+ * evenly over the taken ones, so an interleaved layout stays interleaved. It needs
+ * O(nodes) memory whatever the task's size, and it tolerates a layout that changed
+ * since the count: it never takes more than a node's surplus nor gives more than a
+ * node's deficit. Pure: no I/O.
+ */
+#ifndef SMPOL_MOVEMENT_H
+#define SMPOL_MOVEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+
+struct smpol_movement {
+	int max_node;                        /* highest node with pages or weight */
+	uint64_t total;                      /* pages counted */
+	uint64_t minimum;                    /* sum of positive surpluses */
+	uint64_t chosen;                     /* pages given a new node so far */
+	uint64_t count[SMPOL_MAX_NODES];      /* pages on each node at the count */
+	uint64_t target[SMPOL_MAX_NODES];     /* pages each node should hold */
+	uint64_t surplus[SMPOL_MAX_NODES];    /* count - target where positive */
+	uint64_t deficit[SMPOL_MAX_NODES];    /* target - count where positive */
+	uint64_t taken[SMPOL_MAX_NODES];      /* pages taken from the node so far */
+	uint64_t given[SMPOL_MAX_NODES];      /* pages given to the node so far */
+	uint64_t acc[SMPOL_MAX_NODES];        /* Bresenham accumulator per source node */
+	uint64_t seen[SMPOL_MAX_NODES];       /* pages of the node walked so far */
+	int ndest;                           /* nodes with a deficit */
+	int dest[SMPOL_MAX_NODES];
+};
+
+/*
+ * smpol_movement_init - targets, surpluses and deficits from count[0..max_node] (pages
+ * per node now) and weight[] indexed by node (0 = not in the plan; at least one > 0).
+ * Returns 0, or -EINVAL naming the problem (no weights, max_node out of range).
+ */
+int smpol_movement_init(struct smpol_movement *mv, const uint64_t *count, int max_node,
+		       const unsigned *weight, char *err, size_t errlen);
+
+/*
+ * smpol_movement_next - the next page in address order sits on `node` (negative: not
+ * present, ignored). Returns the node it should move to, or -1 to leave it.
+ */
+int smpol_movement_next(struct smpol_movement *mv, int node);
+
+/*
+ * smpol_movement_naive - pages a fresh re-layout of the same pages would move: the
+ * pages whose node differs from the weighted round-robin sequence the kernel
+ * uses (each node takes weight[n] consecutive pages in turn), given the nodes of
+ * `n` pages in address order (negative entries are skipped). For comparison only.
+ */
+uint64_t smpol_movement_naive(const int *nodes, size_t n, const unsigned *weight, int max_node);
+
+#endif
