@@ -10,45 +10,12 @@
 
 #include "error.h"
 #include "sysfs.h"
+#include "proc_stat.h"
 #include "task_ref.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
-
-int smpol_task_start_time(pid_t pid, uint64_t *start, char *comm, size_t commlen)
-{
-	char path[64], buf[1024];
-	const char *open_paren, *close_paren, *p;
-	int rc;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	rc = smpol_read_text(path, buf, sizeof(buf));
-	if (rc < 0)
-		return rc == -ENOENT ? -ESRCH : rc;
-	open_paren = strchr(buf, '(');
-	close_paren = strrchr(buf, ')');
-	if (!open_paren || !close_paren || close_paren < open_paren)
-		return -EINVAL;
-	if (comm && commlen) {
-		size_t len = (size_t)(close_paren - open_paren - 1);
-
-		if (len >= commlen)
-			len = commlen - 1;
-		memcpy(comm, open_paren + 1, len);
-		comm[len] = '\0';
-	}
-	/* After ") " come field 3 (state) onwards; starttime is field 22. */
-	p = close_paren + 1;
-	for (int field = 3; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	if (sscanf(p, " %" SCNu64, start) != 1)
-		return -EINVAL;
-	return 0;
-}
 
 static int read_uid(pid_t pid, uid_t *uid)
 {
@@ -99,7 +66,7 @@ int smpol_task_pin(pid_t pid, uint64_t expect_start, struct smpol_task_ref *t, c
 					 "this kernel has no pidfd_open (Linux 5.3): processes cannot be pinned safely");
 		return smpol_fail(err, errlen, rc, "cannot pin process %d: pidfd_open: %s", (int)pid, strerror(rc));
 	}
-	rc = smpol_task_start_time(pid, &t->start, t->comm, sizeof(t->comm));
+	rc = smpol_proc_stat(pid, &t->start, NULL, t->comm, sizeof(t->comm));
 	if (rc == 0)
 		rc = read_uid(pid, &t->uid);
 	if (rc == 0 && pidfd_exited(t->pidfd))
@@ -126,7 +93,7 @@ int smpol_task_check(const struct smpol_task_ref *t, char *err, size_t errlen)
 
 	if (t->pidfd < 0 || pidfd_exited(t->pidfd))
 		return smpol_fail(err, errlen, ESRCH, "process %d (%s) has exited", (int)t->pid, t->comm);
-	if (smpol_task_start_time(t->pid, &start, NULL, 0) < 0 || start != t->start)
+	if (smpol_proc_stat(t->pid, &start, NULL, NULL, 0) < 0 || start != t->start)
 		return smpol_fail(err, errlen, ESTALE, "pid %d no longer names process %s; left alone",
 				 (int)t->pid, t->comm);
 	return 0;

@@ -50,10 +50,4 @@ bool smpol_task_exited_within(const struct smpol_task_ref *t, int ms);
 /* Close the pidfd (safe on an unpinned ref). */
 void smpol_task_unpin(struct smpol_task_ref *t);
 
-/*
- * smpol_task_start_time - field 22 of /proc/PID/stat (the comm field may hold spaces
- * and parentheses: parsed from the last ')'). -ESRCH when the process is gone.
- */
-int smpol_task_start_time(pid_t pid, uint64_t *start, char *comm, size_t commlen);
-
 #endif

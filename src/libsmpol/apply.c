@@ -57,61 +57,37 @@ static int refused(const struct smpol_plan *plan, const char *what, int e, char 
 			 e == EINVAL ? " (every node must be online, have memory and be allowed by the job's cpuset)" : "");
 }
 
-int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_mode mode, bool strict,
-		    const struct smpol_kernel_caps *caps, struct smpol_apply_result *res,
-		    char *err, size_t errlen)
+int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path, bool strict,
+		     struct smpol_apply_result *res, char *err, size_t errlen)
 {
 	unsigned long mask[MASK_LONGS];
 	int rc, flags;
 
 	memset(res, 0, sizeof(*res));
 	res->path = SMPOL_PATH_NONE;
-	if (mode == SMPOL_MODE_NONE || mode == SMPOL_MODE_UNSET)
+	if (path == SMPOL_PATH_NONE)
 		return 0;
-	if (mode == SMPOL_MODE_HELP)
-		return smpol_fail(err, errlen, EINVAL, "mode 'help' only prints the syntax; it applies nothing");
 	rc = plan_mask(plan, mask, &flags, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (mode == SMPOL_MODE_WEIGHTED || mode == SMPOL_MODE_AUTO) {
-		if (!caps->weighted_interleave) {
-			snprintf(res->reason, sizeof(res->reason), "kernel has no weighted interleave (needs Linux 6.9)");
-		} else if (set_policy(MPOL_WEIGHTED_INTERLEAVE | flags, mask) == 0) {
+	if (path == SMPOL_PATH_WEIGHTED) {
+		if (set_policy(MPOL_WEIGHTED_INTERLEAVE | flags, mask) == 0) {
 			res->path = SMPOL_PATH_WEIGHTED;
 			return 0;
-		} else if (errno == EINVAL) {
-			/* sysfs said yes, the syscall said no (a backport, a container): still a fallback. */
-			snprintf(res->reason, sizeof(res->reason),
-				 "kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL)");
-		} else {
-			return refused(plan, "MPOL_WEIGHTED_INTERLEAVE", errno, err, errlen);
 		}
+		if (errno != EINVAL)
+			return refused(plan, "MPOL_WEIGHTED_INTERLEAVE", errno, err, errlen);
+		/* sysfs said yes, the syscall said no: still a fallback. */
+		snprintf(res->reason, sizeof(res->reason), "the kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL)");
 		if (strict)
 			return smpol_fail(err, errlen, EOPNOTSUPP,
-					 "strict: this %s; not falling back to interleave", res->reason);
+					  "strict: %s; not falling back to interleave", res->reason);
 		res->fell_back = true;
 	}
 	if (set_policy(MPOL_INTERLEAVE | flags, mask) < 0)
 		return refused(plan, "MPOL_INTERLEAVE", errno, err, errlen);
 	res->path = SMPOL_PATH_INTERLEAVE;
 	return 0;
-}
-
-int smpol_task_apply(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		    const struct smpol_bitmap *cpus, enum smpol_mode mode, bool strict,
-		    const struct smpol_kernel_caps *caps, const struct smpol_plan **chosen,
-		    struct smpol_apply_result *res, char *err, size_t errlen)
-{
-	int rc;
-
-	*chosen = NULL;
-	memset(res, 0, sizeof(*res));
-	if (mode == SMPOL_MODE_NONE || mode == SMPOL_MODE_UNSET)
-		return 0;
-	rc = smpol_plan_pick(topo, plans, nplans, cpus, chosen, err, errlen);
-	if (rc < 0)
-		return rc;
-	return smpol_apply_plan(*chosen, mode, strict, caps, res, err, errlen);
 }
 
 int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen)

@@ -1,8 +1,9 @@
-/* apply.h - set the calling task's memory policy from a plan.
+/* apply.h - set the calling task's memory policy from its plan.
  *
- * This is exactly what slurm_spank_task_init does, so the VM tier's launcher and the
- * plugin share it. MPOL_WEIGHTED_INTERLEAVE over the plan's nodes where the kernel has
- * it; MPOL_INTERLEAVE otherwise (or when asked); with strict, the fallback is an error.
+ * What slurm_spank_task_init does, shared with the VM tier's launcher. The placement
+ * (placement.h) chose the kernel path; the syscall can still refuse weighted
+ * interleave (a backport, a container), which falls back to plain interleave over the
+ * same nodes unless strict.
  */
 #ifndef SMPOL_APPLY_H
 #define SMPOL_APPLY_H
@@ -22,27 +23,15 @@ struct smpol_apply_result {
 };
 
 /*
- * smpol_apply_plan - set_mempolicy for the calling thread.
- * mode WEIGHTED/AUTO want weighted interleave; INTERLEAVE wants plain interleave;
- * NONE sets nothing. Falls back to interleave when caps say the kernel has no weighted
- * interleave or the syscall answers EINVAL (res->fell_back, res->reason). Returns 0 or
- * -errno (-EOPNOTSUPP when strict forbids the fallback, with "strict: this kernel has
- * no weighted interleave (needs Linux 6.9); not falling back to interleave").
+ * smpol_apply_plan - set_mempolicy for the calling thread: path WEIGHTED sets
+ * MPOL_WEIGHTED_INTERLEAVE over the plan's nodes, INTERLEAVE plain interleave, NONE
+ * nothing. When the kernel answers EINVAL to weighted interleave, plain interleave is
+ * set instead (res->fell_back, res->reason), or with strict -EOPNOTSUPP ("strict: the
+ * kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL); not falling back to interleave").
+ * 0 or -errno with a sentence.
  */
-int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_mode mode, bool strict,
-		    const struct smpol_kernel_caps *caps, struct smpol_apply_result *res,
-		    char *err, size_t errlen);
-
-/*
- * smpol_task_apply - what every task does at launch (slurm_spank_task_init, and the
- * VM tier's launcher): choose from plans[] the one whose initiator holds most of the
- * task's CPUs (smpol_initiator_for_cpus), then smpol_apply_plan. *chosen points into
- * plans[]. A task whose CPUs match no plan's initiator gets an error naming its CPUs.
- */
-int smpol_task_apply(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		    const struct smpol_bitmap *cpus, enum smpol_mode mode, bool strict,
-		    const struct smpol_kernel_caps *caps, const struct smpol_plan **chosen,
-		    struct smpol_apply_result *res, char *err, size_t errlen);
+int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path, bool strict,
+		     struct smpol_apply_result *res, char *err, size_t errlen);
 
 /* A task's CPU affinity (what task/affinity gave it); pid 0 = the calling thread. 0 or -errno. */
 int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen);

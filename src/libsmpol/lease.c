@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "lease.h"
+#include "proc_stat.h"
 #include "statedir.h"
 #include "sysfs.h"
 
@@ -18,35 +19,10 @@
 #define JOURNAL_VERSION "slurm-mempolicy lease v1"
 
 struct lease_files {
+	const struct smpol_host *host;
 	int lock_fd;
 	char journal[4200];
-	char tmp[4200];
 };
-
-/* The start time of pid, and its state letter (R, S, Z...) when state is not NULL. */
-static int pid_start_time(pid_t pid, uint64_t *start, char *state)
-{
-	char path[64], buf[1024];
-	const char *p;
-	int rc;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	rc = smpol_read_text(path, buf, sizeof(buf));
-	if (rc < 0)
-		return rc;
-	/* The command name may hold spaces and ')': fields restart after the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return -EINVAL;
-	if (state)
-		*state = p[2];
-	/* starttime is field 22; after ')' comes field 3 (state). */
-	for (int field = 2; field < 22 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p + 1, "%" SCNu64, start) != 1)
-		return -EINVAL;
-	return 0;
-}
 
 int smpol_lease_owner_self(struct smpol_lease_owner *owner, char *err, size_t errlen)
 {
@@ -54,7 +30,7 @@ int smpol_lease_owner_self(struct smpol_lease_owner *owner, char *err, size_t er
 
 	if (owner->pid == 0)
 		owner->pid = getpid();
-	rc = pid_start_time(owner->pid, &owner->pid_start, NULL);
+	rc = smpol_proc_stat(owner->pid, &owner->pid_start, NULL, NULL, 0);
 	if (rc < 0)
 		return smpol_fail(err, errlen, -rc, "cannot read the start time of pid %d from /proc: %s",
 				 (int)owner->pid, strerror(-rc));
@@ -63,15 +39,7 @@ int smpol_lease_owner_self(struct smpol_lease_owner *owner, char *err, size_t er
 
 bool smpol_lease_owner_alive(const struct smpol_lease_owner *owner)
 {
-	uint64_t start;
-	char state;
-
-	if (owner->pid <= 0 || pid_start_time(owner->pid, &start, &state) < 0)
-		return false;
-	/* A killed holder stays a zombie until its parent reaps it: it is dead already. */
-	if (state == 'Z' || state == 'X')
-		return false;
-	return start == owner->pid_start;   /* else the pid was recycled */
+	return smpol_proc_alive(owner->pid, owner->pid_start);
 }
 
 static bool same_owner(const struct smpol_lease_owner *a, const struct smpol_lease_owner *b)
@@ -91,14 +59,14 @@ static void describe_owner(const struct smpol_lease_owner *o, char *buf, size_t 
  * create: make the directory when missing; otherwise a missing one is -ENOENT (nothing
  * was ever journaled). The lock file itself is made when missing and the caller may.
  */
-static int lock_files(const char *statedir, bool create, int how, struct lease_files *f,
+static int lock_files(const struct smpol_host *h, bool create, int how, struct lease_files *f,
 		      char *err, size_t errlen)
 {
+	f->host = h;
 	f->lock_fd = -1;
-	if (snprintf(f->journal, sizeof(f->journal), "%s/" JOURNAL_NAME, statedir) >= (int)sizeof(f->journal))
-		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", statedir);
-	snprintf(f->tmp, sizeof(f->tmp), "%s/." JOURNAL_NAME ".tmp", statedir);
-	return smpol_statedir_lock(statedir, "lock", create, how, &f->lock_fd, err, errlen);
+	if (smpol_statedir_path(h, JOURNAL_NAME, f->journal, sizeof(f->journal)) < 0)
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", h->statedir);
+	return smpol_statedir_lock(h, "lock", create, how, &f->lock_fd, err, errlen);
 }
 
 static void unlock_files(struct lease_files *f)
@@ -106,25 +74,6 @@ static void unlock_files(struct lease_files *f)
 	if (f->lock_fd >= 0)
 		close(f->lock_fd);   /* drops the flock */
 	f->lock_fd = -1;
-}
-
-static int sync_dir(const char *file)
-{
-	char dir[4200];
-	char *slash;
-	int fd, rc = 0;
-
-	snprintf(dir, sizeof(dir), "%s", file);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
 }
 
 static int parse_owner(const char *line, struct smpol_lease_owner *o)
@@ -173,54 +122,37 @@ static int read_journal(const struct lease_files *f, struct smpol_lease_state *s
 	return 0;
 }
 
-/* Write the journal where a crash can never leave half of it: temp file, fsync, rename. */
-static int write_journal(const struct lease_files *f, const struct smpol_lease_owner *o,
+/* Write the journal where a crash can never leave half of it. */
+static int write_journal(const struct smpol_host *h, const struct smpol_lease_owner *o,
 			 const struct smpol_wi_table *saved, char *err, size_t errlen)
 {
 	char table[8192], text[8400];
-	int fd, len, rc = 0;
 
 	if (smpol_wi_format(saved, table, sizeof(table)) < 0)
 		return smpol_fail(err, errlen, ENOSPC, "the weights table is too large to journal");
-	len = snprintf(text, sizeof(text), JOURNAL_VERSION "\nowner job=%" PRIu32 " step=%" PRIu32
-		       " uid=%u pid=%d start=%" PRIu64 "\nsaved %s\n",
-		       o->job_id, o->step_id, (unsigned)o->uid, (int)o->pid, o->pid_start, table);
-	fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return smpol_fail(err, errlen, errno, "cannot create %s: %s", f->tmp, strerror(errno));
-	errno = 0;
-	if (write(fd, text, (size_t)len) != len || fsync(fd) < 0)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(f->tmp, f->journal) < 0)
-		rc = -errno;
-	if (!rc)
-		rc = sync_dir(f->journal);
-	if (rc) {
-		unlink(f->tmp);
-		return smpol_fail(err, errlen, -rc, "cannot write the lease journal %s: %s", f->journal, strerror(-rc));
-	}
-	return 0;
+	snprintf(text, sizeof(text), JOURNAL_VERSION "\nowner job=%" PRIu32 " step=%" PRIu32
+		 " uid=%u pid=%d start=%" PRIu64 "\nsaved %s\n",
+		 o->job_id, o->step_id, (unsigned)o->uid, (int)o->pid, o->pid_start, table);
+	return smpol_statedir_write(h, JOURNAL_NAME, text, err, errlen);
 }
 
 static int remove_journal(const struct lease_files *f, char *err, size_t errlen)
 {
-	if (unlink(f->journal) < 0 && errno != ENOENT)
-		return smpol_fail(err, errlen, errno, "weights restored, but the journal %s cannot be removed: %s",
-				 f->journal, strerror(errno));
-	sync_dir(f->journal);
+	char why[SMPOL_ERRLEN];
+
+	if (smpol_statedir_remove(f->host, JOURNAL_NAME, why, sizeof(why)) < 0)
+		return smpol_fail(err, errlen, EIO, "weights restored, but %s", why);
 	return 0;
 }
 
 /* Put the journaled table back and drop the journal (kept when a node write failed). */
-static int restore_journal(const struct lease_files *f, const struct smpol_lease_state *st, const char *fsroot,
+static int restore_journal(const struct lease_files *f, const struct smpol_lease_state *st, const struct smpol_host *h,
 			   bool *auto_failed, char *err, size_t errlen)
 {
 	char rerr[SMPOL_ERRLEN] = "";
 	int rc;
 
-	rc = smpol_wi_restore(fsroot, &st->saved, auto_failed, rerr, sizeof(rerr));
+	rc = smpol_wi_restore(h, &st->saved, auto_failed, rerr, sizeof(rerr));
 	if (rc < 0)
 		return smpol_fail(err, errlen, -rc, "%s; the journal %s stays for 'mpolctl recover'", rerr, f->journal);
 	rc = remove_journal(f, err, errlen);
@@ -229,7 +161,7 @@ static int restore_journal(const struct lease_files *f, const struct smpol_lease
 	return rc;
 }
 
-int smpol_lease_acquire(const char *statedir, const char *fsroot, const struct smpol_lease_owner *owner,
+int smpol_lease_acquire(const struct smpol_host *h, const struct smpol_lease_owner *owner,
 		       const struct smpol_wi_table *weights, const struct smpol_bitmap *which,
 		       char *err, size_t errlen)
 {
@@ -240,7 +172,7 @@ int smpol_lease_acquire(const char *statedir, const char *fsroot, const struct s
 	bool auto_failed, ours = false;
 	int n, rc;
 
-	rc = lock_files(statedir, true, LOCK_EX, &f, err, errlen);
+	rc = lock_files(h, true, LOCK_EX, &f, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = read_journal(&f, &st, err, errlen);
@@ -253,13 +185,13 @@ int smpol_lease_acquire(const char *statedir, const char *fsroot, const struct s
 		goto out;
 	} else if (rc == 0) {
 		/* The previous holder died without restoring: undo it before journaling anew. */
-		rc = restore_journal(&f, &st, fsroot, &auto_failed, err, errlen);
+		rc = restore_journal(&f, &st, h, &auto_failed, err, errlen);
 		if (rc < 0)
 			goto out;
 	} else if (rc != -ENOENT) {
 		goto out;
 	}
-	rc = smpol_wi_read(fsroot, &now, err, errlen);
+	rc = smpol_wi_read(h, &now, err, errlen);
 	if (rc < 0)
 		goto out;
 	if (!now.present) {
@@ -275,17 +207,17 @@ int smpol_lease_acquire(const char *statedir, const char *fsroot, const struct s
 		}
 	}
 	if (!ours) {
-		rc = write_journal(&f, owner, &now, err, errlen);
+		rc = write_journal(h, owner, &now, err, errlen);
 		if (rc < 0)
 			goto out;
 		st.saved = now;
 	}
-	rc = smpol_wi_write(fsroot, weights, which, err, errlen);
+	rc = smpol_wi_write(h, weights, which, err, errlen);
 	if (rc < 0) {
 		char rerr[SMPOL_ERRLEN];
 
 		/* Undo the nodes already written; the caller sees the write error. */
-		if (restore_journal(&f, &st, fsroot, &auto_failed, rerr, sizeof(rerr)) < 0 && err)
+		if (restore_journal(&f, &st, h, &auto_failed, rerr, sizeof(rerr)) < 0 && err)
 			smpol_fail(err + strlen(err), errlen - strlen(err), EIO, "; %s", rerr);
 	}
 out:
@@ -293,7 +225,7 @@ out:
 	return rc;
 }
 
-int smpol_lease_release(const char *statedir, const char *fsroot, const struct smpol_lease_owner *owner,
+int smpol_lease_release(const struct smpol_host *h, const struct smpol_lease_owner *owner,
 		       bool *auto_failed, char *err, size_t errlen)
 {
 	struct lease_files f;
@@ -302,14 +234,14 @@ int smpol_lease_release(const char *statedir, const char *fsroot, const struct s
 	bool af = false;
 	int rc;
 
-	rc = lock_files(statedir, false, LOCK_EX, &f, err, errlen);
+	rc = lock_files(h, false, LOCK_EX, &f, err, errlen);
 	if (rc == -ENOENT)
-		return smpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", statedir);
+		return smpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", h->statedir);
 	if (rc < 0)
 		return rc;
 	rc = read_journal(&f, &st, err, errlen);
 	if (rc == -ENOENT)
-		rc = smpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", statedir);
+		rc = smpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", h->statedir);
 	if (rc < 0)
 		goto out;
 	if (!same_owner(&st.owner, owner)) {
@@ -317,7 +249,7 @@ int smpol_lease_release(const char *statedir, const char *fsroot, const struct s
 		rc = smpol_fail(err, errlen, EPERM, "the weights lease is held by %s, not by this step; left as it is", who);
 		goto out;
 	}
-	rc = restore_journal(&f, &st, fsroot, &af, err, errlen);
+	rc = restore_journal(&f, &st, h, &af, err, errlen);
 out:
 	if (auto_failed)
 		*auto_failed = af;
@@ -325,7 +257,7 @@ out:
 	return rc;
 }
 
-int smpol_lease_recover(const char *statedir, const char *fsroot, bool force,
+int smpol_lease_recover(const struct smpol_host *h, bool force,
 		       struct smpol_lease_state *found, char *err, size_t errlen)
 {
 	struct lease_files f;
@@ -333,7 +265,7 @@ int smpol_lease_recover(const char *statedir, const char *fsroot, bool force,
 	int rc;
 
 	memset(found, 0, sizeof(*found));
-	rc = lock_files(statedir, false, LOCK_EX, &f, err, errlen);
+	rc = lock_files(h, false, LOCK_EX, &f, err, errlen);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc < 0)
@@ -351,14 +283,14 @@ int smpol_lease_recover(const char *statedir, const char *fsroot, bool force,
 			       "it restores them itself at step end (--force restores now)", who);
 		goto out;
 	}
-	rc = restore_journal(&f, found, fsroot, &found->auto_failed, err, errlen);
+	rc = restore_journal(&f, found, h, &found->auto_failed, err, errlen);
 	found->restored = rc == 0;
 out:
 	unlock_files(&f);
 	return rc;
 }
 
-int smpol_lease_set_system(const char *statedir, const char *fsroot, const struct smpol_wi_table *weights,
+int smpol_lease_set_system(const struct smpol_host *h, const struct smpol_wi_table *weights,
 			  const struct smpol_bitmap *which, char *err, size_t errlen)
 {
 	struct lease_files f;
@@ -367,7 +299,7 @@ int smpol_lease_set_system(const char *statedir, const char *fsroot, const struc
 	bool auto_failed;
 	int rc;
 
-	rc = lock_files(statedir, true, LOCK_EX, &f, err, errlen);
+	rc = lock_files(h, true, LOCK_EX, &f, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = read_journal(&f, &st, err, errlen);
@@ -378,24 +310,24 @@ int smpol_lease_set_system(const char *statedir, const char *fsroot, const struc
 		goto out;
 	}
 	if (rc == 0)
-		rc = restore_journal(&f, &st, fsroot, &auto_failed, err, errlen);
+		rc = restore_journal(&f, &st, h, &auto_failed, err, errlen);
 	else if (rc == -ENOENT)
 		rc = 0;
 	if (rc < 0)
 		goto out;
-	rc = weights ? smpol_wi_write(fsroot, weights, which, err, errlen) : smpol_wi_set_auto(fsroot, err, errlen);
+	rc = weights ? smpol_wi_write(h, weights, which, err, errlen) : smpol_wi_set_auto(h, err, errlen);
 out:
 	unlock_files(&f);
 	return rc;
 }
 
-int smpol_lease_inspect(const char *statedir, struct smpol_lease_state *st, char *err, size_t errlen)
+int smpol_lease_inspect(const struct smpol_host *h, struct smpol_lease_state *st, char *err, size_t errlen)
 {
 	struct lease_files f;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	rc = lock_files(statedir, false, LOCK_SH, &f, err, errlen);
+	rc = lock_files(h, false, LOCK_SH, &f, err, errlen);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc < 0)

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "host.h"
 #include "wi.h"
 
 struct smpol_lease_owner {
@@ -52,7 +53,7 @@ bool smpol_lease_owner_alive(const struct smpol_lease_owner *owner);
  * journal is restored first. When writing fails, the journaled table is put back.
  * The same owner acquiring again rewrites the weights under its existing journal.
  */
-int smpol_lease_acquire(const char *statedir, const char *fsroot, const struct smpol_lease_owner *owner,
+int smpol_lease_acquire(const struct smpol_host *h, const struct smpol_lease_owner *owner,
 		       const struct smpol_wi_table *weights, const struct smpol_bitmap *which,
 		       char *err, size_t errlen);
 
@@ -63,12 +64,12 @@ int smpol_lease_acquire(const char *statedir, const char *fsroot, const struct s
  * the return is 0. When a node cannot be written the journal stays for
  * `mpolctl recover`. auto_failed may be NULL.
  */
-int smpol_lease_release(const char *statedir, const char *fsroot, const struct smpol_lease_owner *owner,
+int smpol_lease_release(const struct smpol_host *h, const struct smpol_lease_owner *owner,
 		       bool *auto_failed, char *err, size_t errlen);
 
 /* Restore a dead holder's journal (force: even when the holder looks alive).
  * No journal: 0 with found->held false. A live holder without force: -EBUSY. */
-int smpol_lease_recover(const char *statedir, const char *fsroot, bool force,
+int smpol_lease_recover(const struct smpol_host *h, bool force,
 		       struct smpol_lease_state *found, char *err, size_t errlen);
 
 /*
@@ -78,10 +79,10 @@ int smpol_lease_recover(const char *statedir, const char *fsroot, bool force,
  * -EBUSY while a live step holds the lease (its release would undo them); a dead
  * holder's journal is restored first.
  */
-int smpol_lease_set_system(const char *statedir, const char *fsroot, const struct smpol_wi_table *weights,
+int smpol_lease_set_system(const struct smpol_host *h, const struct smpol_wi_table *weights,
 			  const struct smpol_bitmap *which, char *err, size_t errlen);
 
 /* Read the journal without changing anything (st->held false when there is none). */
-int smpol_lease_inspect(const char *statedir, struct smpol_lease_state *st, char *err, size_t errlen);
+int smpol_lease_inspect(const struct smpol_host *h, struct smpol_lease_state *st, char *err, size_t errlen);
 
 #endif

@@ -5,8 +5,10 @@ src_libsmpol_libsmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_libsmpol_libsmpol_la_LIBADD = $(JSONC_LIBS) -lm
 src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/error.c src/libsmpol/error.h \
+	src/libsmpol/host.c src/libsmpol/host.h \
 	src/libsmpol/bitmap.c src/libsmpol/bitmap.h \
 	src/libsmpol/sysfs.c src/libsmpol/sysfs.h \
+	src/libsmpol/proc_stat.c src/libsmpol/proc_stat.h \
 	src/libsmpol/topology.c src/libsmpol/topology.h \
 	src/libsmpol/kernel.c src/libsmpol/kernel.h \
 	src/libsmpol/units.c src/libsmpol/units.h \
@@ -14,7 +16,9 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/plan.c src/libsmpol/plan.h \
 	src/libsmpol/spec.c src/libsmpol/spec.h \
 	src/libsmpol/site_config.c src/libsmpol/site_config.h \
+	src/libsmpol/placement.c src/libsmpol/placement.h \
 	src/libsmpol/apply.c src/libsmpol/apply.h \
+	src/libsmpol/step_state.c src/libsmpol/step_state.h \
 	src/libsmpol/wi.c src/libsmpol/wi.h \
 	src/libsmpol/lease.c src/libsmpol/lease.h \
 	src/libsmpol/statedir.c src/libsmpol/statedir.h \

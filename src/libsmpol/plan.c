@@ -356,6 +356,14 @@ int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *
 			 list, initiator);
 }
 
+void smpol_plan_set_equal_weights(struct smpol_plan *plan)
+{
+	for (int i = 0; i < plan->nnodes; i++)
+		plan->weights[i] = 1;
+	plan->weight_sum = (unsigned)plan->nnodes;
+	plan->efficiency = smpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
+}
+
 static int format_column(const struct smpol_plan *plan, bool weights, char *buf, size_t len)
 {
 	size_t used = 0;

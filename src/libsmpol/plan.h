@@ -108,6 +108,10 @@ int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smp
 int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
 		   const struct smpol_bitmap *cpus, const struct smpol_plan **chosen, char *err, size_t errlen);
 
+/* Every weight 1 (plain interleave, or a kernel without weighted interleave), with the
+ * weight sum and modelled efficiency to match. */
+void smpol_plan_set_equal_weights(struct smpol_plan *plan);
+
 /* "0:7,2:2" style text for logs and the task environment: nodes and weights. */
 int smpol_plan_format_nodes(const struct smpol_plan *plan, char *buf, size_t len);   /* "0,2" */
 int smpol_plan_format_weights(const struct smpol_plan *plan, char *buf, size_t len); /* "7:2" */

@@ -38,7 +38,7 @@ void smpol_config_default(struct smpol_site_config *cfg)
 	cfg->algorithm = SMPOL_ALGO_OPTIMAL;
 	cfg->precision = SMPOL_DEFAULT_PRECISION;
 	cfg->max_weight_sum = SMPOL_DEFAULT_MAX_SUM;
-	snprintf(cfg->statedir, sizeof(cfg->statedir), "%s", SMPOL_DEFAULT_STATEDIR);
+	smpol_host_default(&cfg->host);
 	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
 }
 
@@ -58,21 +58,10 @@ static int parse_uint(const char *text, unsigned long lo, unsigned long hi, unsi
 	return 0;
 }
 
-static int parse_path(const char *key, const char *value, char *out, size_t len, char *err, size_t errlen)
-{
-	if (value[0] != '/')
-		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s='%s': give an absolute directory",
-				 key, value);
-	if (strlen(value) >= len)
-		return smpol_fail(err, errlen, ENAMETOOLONG, "plugstack argument %s=: the path is longer than %zu",
-				 key, len - 1);
-	strcpy(out, value);
-	return 0;
-}
-
 static int parse_one(enum key k, const char *value, struct smpol_site_config *cfg, char *err, size_t errlen)
 {
 	char why[SMPOL_ERRLEN];
+	int rc;
 
 	switch (k) {
 	case KEY_DEFAULT:
@@ -109,7 +98,8 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 					 value, MAX_WEIGHT_SUM_LIMIT);
 		return 0;
 	case KEY_STATEDIR:
-		return parse_path("statedir", value, cfg->statedir, sizeof(cfg->statedir), err, errlen);
+		rc = smpol_host_set_statedir(&cfg->host, value, why, sizeof(why));
+		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument statedir: %s", why) : 0;
 	case KEY_SAMPLE:
 		if (parse_uint(value, 0, MAX_SAMPLE_INTERVAL, &cfg->sample_interval))
 			return smpol_fail(err, errlen, EINVAL,
@@ -117,7 +107,9 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 					 value, MAX_SAMPLE_INTERVAL);
 		return 0;
 	case KEY_FSROOT:
-		return parse_path("fsroot", value, cfg->fsroot, sizeof(cfg->fsroot), err, errlen);
+		rc = *value ? smpol_host_set_fsroot(&cfg->host, value, why, sizeof(why)) : -EINVAL;
+		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument fsroot: %s",
+				       *value ? why : "give an absolute directory") : 0;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}
@@ -153,19 +145,4 @@ int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *c
 	}
 	*cfg = c;
 	return 0;
-}
-
-void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
-			      uint64_t mem_kb, struct smpol_plan_opts *o)
-{
-	smpol_plan_opts_default(o);
-	o->algorithm = cfg->algorithm;
-	o->weight.precision = spec->has_precision ? spec->precision : cfg->precision;
-	o->weight.max_sum = cfg->max_weight_sum;
-	o->scope = spec->has_scope ? spec->scope : SMPOL_SCOPE_SOCKET;
-	o->mem_kb = mem_kb;
-	o->has_nodes = spec->has_nodes;
-	o->nodes = spec->nodes;
-	o->has_weights = spec->has_weights;
-	memcpy(o->weights, spec->weights, sizeof(o->weights));
 }

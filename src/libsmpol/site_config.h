@@ -19,12 +19,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "host.h"
 #include "plan.h"
 #include "spec.h"
 
 enum smpol_sysfs_policy { SMPOL_SYSFS_NEVER, SMPOL_SYSFS_EXCLUSIVE, SMPOL_SYSFS_ALWAYS };
 
-#define SMPOL_DEFAULT_STATEDIR "/run/slurm-mempolicy"
 #define SMPOL_DEFAULT_SAMPLE_INTERVAL 30
 
 struct smpol_site_config {
@@ -33,9 +33,8 @@ struct smpol_site_config {
 	enum smpol_algorithm algorithm;
 	double precision;
 	unsigned max_weight_sum;
-	char statedir[1024];
+	struct smpol_host host;        /* statedir=, fsroot= */
 	unsigned sample_interval;
-	char fsroot[1024];
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);
@@ -43,16 +42,6 @@ void smpol_config_default(struct smpol_site_config *cfg);
 /* Parse argv-style "key=value" arguments on top of the defaults. -EINVAL naming the key. */
 int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *cfg,
 		      char *err, size_t errlen);
-
-/*
- * smpol_plan_opts_from_spec - the plan options for a user's spec under the site's
- * configuration: the spec's precision/scope/nodes/weights where given, else the site's
- * (scope defaults to socket). mem_kb is the job's memory on this node (0 = unknown:
- * no capacity cap). What slurmstepd plans with, and what mpolctl and the VM tier's
- * launcher must plan with to agree with it.
- */
-void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
-			      uint64_t mem_kb, struct smpol_plan_opts *o);
 
 const char *smpol_sysfs_policy_name(enum smpol_sysfs_policy p);
 

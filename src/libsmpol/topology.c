@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kernel.h"
 #include "sysfs.h"
 #include "topology.h"
 
@@ -54,7 +53,7 @@ static int add_warning(struct smpol_topology *topo, const char *fmt, ...)
 /* buf (PATH_MAX) = fsroot + NODE_DIR/nodeID/name */
 static int node_file(const struct smpol_topology *topo, char *buf, int id, const char *name)
 {
-	return smpol_fs_path(topo->fsroot, buf, PATH_MAX, NODE_DIR "/node%d/%s", id, name);
+	return smpol_fs_path(topo->host.fsroot, buf, PATH_MAX, NODE_DIR "/node%d/%s", id, name);
 }
 
 /* Read a node-list file ("0-3"). *found is false when the file is absent. */
@@ -244,27 +243,6 @@ static int read_distance(struct smpol_topology *topo, struct smpol_node *n)
 	return 0;
 }
 
-static int read_wi_weight(struct smpol_topology *topo, struct smpol_node *n)
-{
-	char path[PATH_MAX];
-	uint64_t v;
-	bool got;
-	int rc;
-
-	n->wi_weight = -1;
-	if (!topo->wi.present ||
-	    smpol_fs_path(topo->fsroot, path, sizeof(path), SMPOL_WI_DIR "/node%d", n->id))
-		return 0;
-	rc = read_number(topo, path, &v, &got);
-	if (rc || !got)
-		return rc;
-	if (v > 255)
-		return add_warning(topo, "ignoring %s: %llu is not a weight 0-255", path,
-				   (unsigned long long)v);
-	n->wi_weight = (int)v;
-	return 0;
-}
-
 static int read_node(struct smpol_topology *topo, struct smpol_node *n,
 		     const struct smpol_bitmap *has_cpu, const struct smpol_bitmap *has_memory)
 {
@@ -273,11 +251,8 @@ static int read_node(struct smpol_topology *topo, struct smpol_node *n,
 	int rc, k;
 
 	n->tier = -1;
-	n->wi_weight = -1;
 	n->has_cpu = smpol_bitmap_test(has_cpu, n->id);
 	n->has_memory = smpol_bitmap_test(has_memory, n->id);
-	if ((rc = read_wi_weight(topo, n)))
-		return rc;
 	if (node_file(topo, path, n->id, ""))
 		return add_warning(topo, "node %d: path under the root is too long", n->id);
 	/* hot-remove between reading `online` and here: keep the node, say so */
@@ -306,7 +281,7 @@ static int read_tiers(struct smpol_topology *topo)
 	DIR *d;
 	int rc = 0;
 
-	if (smpol_fs_path(topo->fsroot, dir, sizeof(dir), TIER_DIR))
+	if (smpol_fs_path(topo->host.fsroot, dir, sizeof(dir), TIER_DIR))
 		return 0;
 	d = opendir(dir);
 	if (!d)
@@ -327,43 +302,6 @@ static int read_tiers(struct smpol_topology *topo)
 			if (n)
 				n->tier = tier;
 		}
-	}
-	closedir(d);
-	return rc;
-}
-
-static int read_wi_dir(struct smpol_topology *topo)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 300], text[32];
-	struct dirent *de;
-	DIR *d;
-	int rc = 0, id;
-	char tail;
-
-	topo->wi.auto_enabled = -1;
-	if (smpol_fs_path(topo->fsroot, dir, sizeof(dir), SMPOL_WI_DIR))
-		return 0;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	topo->wi.present = true;
-	while (!rc && (de = readdir(d))) {
-		if (sscanf(de->d_name, "node%d%c", &id, &tail) == 1) {
-			topo->wi.nfiles++;
-			continue;
-		}
-		if (!smpol_is_auto_name(de->d_name))
-			continue;
-		strcpy(topo->wi.auto_name, de->d_name);   /* both names fit */
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (smpol_read_text(path, text, sizeof(text)))
-			rc = add_warning(topo, "cannot read %s", path);
-		else if (!strcmp(text, "true") || !strcmp(text, "1"))
-			topo->wi.auto_enabled = 1;
-		else if (!strcmp(text, "false") || !strcmp(text, "0"))
-			topo->wi.auto_enabled = 0;
-		else
-			rc = add_warning(topo, "ignoring %s: '%s' is neither true nor false", path, text);
 	}
 	closedir(d);
 	return rc;
@@ -448,20 +386,17 @@ static int warn_no_bandwidth(struct smpol_topology *topo)
 			   list);
 }
 
-int smpol_topology_read(const char *fsroot, struct smpol_topology *topo, char *err, size_t errlen)
+int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo, char *err, size_t errlen)
 {
 	struct smpol_bitmap has_cpu, has_memory;
 	char path[PATH_MAX], text[TEXT_MAX], why[SMPOL_ERRLEN];
 	bool found, cpu_known, mem_known;
 	int rc, i, id;
 
+	const char *fsroot = h->fsroot;
+
 	memset(topo, 0, sizeof(*topo));
-	if (!fsroot || !*fsroot)
-		fsroot = "/";
-	if (strlen(fsroot) >= sizeof(topo->fsroot))
-		return smpol_fail(err, errlen, ENAMETOOLONG, "the filesystem root '%.64s...' is too long",
-				 fsroot);
-	strcpy(topo->fsroot, fsroot);
+	topo->host = *h;
 
 	if (smpol_fs_path(fsroot, path, sizeof(path), NODE_DIR "/online"))
 		return smpol_fail(err, errlen, ENAMETOOLONG, "the filesystem root '%s' is too long", fsroot);
@@ -497,8 +432,6 @@ int smpol_topology_read(const char *fsroot, struct smpol_topology *topo, char *e
 		goto fail;
 	mem_known = found;
 
-	if ((rc = read_wi_dir(topo)))
-		goto fail;
 	for (i = 0; i < topo->nnodes; i++) {
 		struct smpol_node *n = &topo->nodes[i];
 
@@ -538,6 +471,30 @@ void smpol_topology_free(struct smpol_topology *topo)
 	topo->warnings = NULL;
 	topo->nnodes = 0;
 	topo->nwarnings = 0;
+}
+
+int smpol_topology_copy(const struct smpol_topology *src, struct smpol_topology *dst)
+{
+	*dst = *src;
+	dst->warnings = NULL;
+	dst->nwarnings = 0;   /* said once, by the reader */
+	dst->nodes = calloc((size_t)src->nnodes, sizeof(*dst->nodes));
+	if (!dst->nodes)
+		goto fail;
+	for (int i = 0; i < src->nnodes; i++) {
+		dst->nodes[i] = src->nodes[i];
+		dst->nodes[i].distance = NULL;
+		if (!src->nodes[i].distance)
+			continue;
+		dst->nodes[i].distance = malloc((size_t)src->nnodes * sizeof(int));
+		if (!dst->nodes[i].distance)
+			goto fail;
+		memcpy(dst->nodes[i].distance, src->nodes[i].distance, (size_t)src->nnodes * sizeof(int));
+	}
+	return 0;
+fail:
+	smpol_topology_free(dst);
+	return -ENOMEM;
 }
 
 const struct smpol_node *smpol_topology_node(const struct smpol_topology *topo, int id)

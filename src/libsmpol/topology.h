@@ -2,7 +2,7 @@
  *
  * The reader takes a filesystem root ("/" on a live system; a captured tree for
  * tests, like hwloc's HWLOC_FSROOT) and returns every online NUMA node with its
- * CPUs, memory, HMAT access classes, tier and the weighted-interleave sysfs state.
+ * CPUs, memory, HMAT access classes and tier (the weights table is wi.h's).
  * Missing or malformed files never fail the read: the value is left unknown and a
  * warning says which file and why. Only an unreadable node list is an error.
  */
@@ -15,6 +15,7 @@
 
 #include "bitmap.h"
 #include "error.h"
+#include "host.h"
 
 /* HMAT access class: 0 = best initiator of any kind, 1 = best CPU initiator. */
 #define SMPOL_ACCESS_CLASSES 2
@@ -47,35 +48,28 @@ struct smpol_node {
 	int *distance;          /* distance[i] to topology->nodes[i], nnodes entries; NULL = unknown */
 	enum smpol_node_kind kind;
 	char kind_reason[96];   /* why kind was guessed ("memory-only, slower than node0") */
-	int wi_weight;          /* weighted_interleave/nodeN, -1 = no file */
-};
-
-/* The kernel's weighted-interleave sysfs interface, as found. */
-struct smpol_wi_sysfs {
-	bool present;           /* /sys/kernel/mm/mempolicy/weighted_interleave exists */
-	char auto_name[16];     /* "auto", "__auto_type", or "" when the kernel has none */
-	int auto_enabled;       /* 1 true, 0 false, -1 no auto file or unreadable */
-	int nfiles;             /* how many nodeN files exist */
 };
 
 struct smpol_topology {
-	char fsroot[4096];
+	struct smpol_host host;     /* where it was read */
 	struct smpol_node *nodes;   /* online nodes, ascending id */
 	int nnodes;
 	struct smpol_bitmap possible;
 	struct smpol_bitmap online;
-	struct smpol_wi_sysfs wi;
 	char **warnings;           /* sentences; nwarnings of them */
 	int nwarnings;
 };
 
 /*
- * smpol_topology_read - read the topology under fsroot (NULL or "" = "/").
+ * smpol_topology_read - read the topology under the host's fsroot.
  * On success the caller owns topo and frees it with smpol_topology_free.
  * Returns 0, or -errno when not even the node list can be read.
  */
-int smpol_topology_read(const char *fsroot, struct smpol_topology *topo, char *err, size_t errlen);
+int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo, char *err, size_t errlen);
 void smpol_topology_free(struct smpol_topology *topo);
+
+/* A deep copy without the warnings (free it with smpol_topology_free). 0 or -ENOMEM. */
+int smpol_topology_copy(const struct smpol_topology *src, struct smpol_topology *dst);
 
 /* The node with this id, or NULL when it is not online. */
 const struct smpol_node *smpol_topology_node(const struct smpol_topology *topo, int id);

@@ -9,10 +9,20 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "kernel.h"
 #include "sysfs.h"
 #include "weights.h"
 #include "wi.h"
+
+bool smpol_is_auto_name(const char *name)
+{
+	/* 6.16 named it auto; some 6.18/6.19 builds leak the macro's name __auto_type */
+	return !strcmp(name, "auto") || !strcmp(name, "__auto_type");
+}
+
+bool smpol_wi_weights_for_possible(const struct smpol_wi_table *t)
+{
+	return t->present && !t->auto_name[0];
+}
 
 /* "node12" -> 12; -1 for any other name. */
 static int node_from_name(const char *name)
@@ -58,7 +68,7 @@ static int read_auto(const char *path, int *enabled, char *err, size_t errlen)
 	return 0;
 }
 
-int smpol_wi_read(const char *fsroot, struct smpol_wi_table *t, char *err, size_t errlen)
+int smpol_wi_read(const struct smpol_host *h, struct smpol_wi_table *t, char *err, size_t errlen)
 {
 	char dir[4096], path[4400];
 	struct dirent *de;
@@ -67,11 +77,11 @@ int smpol_wi_read(const char *fsroot, struct smpol_wi_table *t, char *err, size_
 
 	memset(t, 0, sizeof(*t));
 	t->auto_enabled = -1;
-	if (smpol_fs_path(fsroot, dir, sizeof(dir), SMPOL_WI_DIR) < 0)
-		return smpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
+	if (smpol_fs_path(h->fsroot, dir, sizeof(dir), SMPOL_WI_DIR) < 0)
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", h->fsroot);
 	d = opendir(dir);
 	if (!d) {
-		if (errno == ENOENT)
+		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;      /* kernel before 6.9: no table, not an error */
 		return smpol_fail(err, errlen, errno, "cannot open %s: %s", dir, strerror(errno));
 	}
@@ -104,13 +114,13 @@ int smpol_wi_read(const char *fsroot, struct smpol_wi_table *t, char *err, size_
 	return rc;
 }
 
-static int write_node(const char *fsroot, int node, unsigned weight, char *err, size_t errlen)
+static int write_node(const struct smpol_host *h, int node, unsigned weight, char *err, size_t errlen)
 {
 	char path[4400], val[8];
 	int rc;
 
-	if (smpol_fs_path(fsroot, path, sizeof(path), SMPOL_WI_DIR "/node%d", node) < 0)
-		return smpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", fsroot);
+	if (smpol_fs_path(h->fsroot, path, sizeof(path), SMPOL_WI_DIR "/node%d", node) < 0)
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the sysfs root '%s' is too long", h->fsroot);
 	snprintf(val, sizeof(val), "%u", weight);
 	rc = smpol_write_text(path, val);
 	if (rc == -ENOENT)
@@ -122,7 +132,7 @@ static int write_node(const char *fsroot, int node, unsigned weight, char *err, 
 	return 0;
 }
 
-int smpol_wi_write(const char *fsroot, const struct smpol_wi_table *t,
+int smpol_wi_write(const struct smpol_host *h, const struct smpol_wi_table *t,
 		  const struct smpol_bitmap *which, char *err, size_t errlen)
 {
 	int n, rc;
@@ -133,7 +143,7 @@ int smpol_wi_write(const char *fsroot, const struct smpol_wi_table *t,
 					 n, SMPOL_MAX_NODES - 1);
 		if (t->weight[n] == 0)
 			return smpol_fail(err, errlen, EINVAL, "weight 0 for node %d: weights are 1-255", n);
-		rc = write_node(fsroot, n, t->weight[n], err, errlen);
+		rc = write_node(h, n, t->weight[n], err, errlen);
 		if (rc < 0)
 			return rc;
 	}
@@ -141,14 +151,14 @@ int smpol_wi_write(const char *fsroot, const struct smpol_wi_table *t,
 }
 
 /* The auto file this kernel has, whatever the journal's kernel called it. */
-static int find_auto(const char *fsroot, char *path, size_t len)
+static int find_auto(const struct smpol_host *h, char *path, size_t len)
 {
 	char dir[4096];
 	struct dirent *de;
 	int rc = -ENOENT;
 	DIR *d;
 
-	if (smpol_fs_path(fsroot, dir, sizeof(dir), SMPOL_WI_DIR) < 0)
+	if (smpol_fs_path(h->fsroot, dir, sizeof(dir), SMPOL_WI_DIR) < 0)
 		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
@@ -160,10 +170,10 @@ static int find_auto(const char *fsroot, char *path, size_t len)
 	return rc;
 }
 
-int smpol_wi_set_auto(const char *fsroot, char *err, size_t errlen)
+int smpol_wi_set_auto(const struct smpol_host *h, char *err, size_t errlen)
 {
 	char path[4400];
-	int rc = find_auto(fsroot, path, sizeof(path));
+	int rc = find_auto(h, path, sizeof(path));
 
 	if (rc == -ENOENT)
 		return smpol_fail(err, errlen, EOPNOTSUPP, "this kernel has no auto mode for weighted interleave "
@@ -178,12 +188,12 @@ int smpol_wi_set_auto(const char *fsroot, char *err, size_t errlen)
 	return 0;
 }
 
-int smpol_wi_restore(const char *fsroot, const struct smpol_wi_table *saved, bool *auto_failed,
+int smpol_wi_restore(const struct smpol_host *h, const struct smpol_wi_table *saved, bool *auto_failed,
 		    char *err, size_t errlen)
 {
 	struct smpol_wi_table now;
 	char aerr[SMPOL_ERRLEN];
-	bool known = smpol_wi_read(fsroot, &now, NULL, 0) == 0;
+	bool known = smpol_wi_read(h, &now, NULL, 0) == 0;
 	int n, rc, first = 0;
 
 	*auto_failed = false;
@@ -195,7 +205,7 @@ int smpol_wi_restore(const char *fsroot, const struct smpol_wi_table *saved, boo
 		/* Only what changed: a node that refused the step's write still holds its value. */
 		if (known && smpol_bitmap_test(&now.has_file, n) && now.weight[n] == saved->weight[n])
 			continue;
-		rc = write_node(fsroot, n, saved->weight[n], first ? NULL : err, errlen);
+		rc = write_node(h, n, saved->weight[n], first ? NULL : err, errlen);
 		/* A node removed since the journal was written has nothing to restore. */
 		if (rc < 0 && rc != -ENOENT && !first)
 			first = rc;
@@ -204,7 +214,7 @@ int smpol_wi_restore(const char *fsroot, const struct smpol_wi_table *saved, boo
 		return first;
 	if (saved->auto_enabled != 1)
 		return 0;      /* writing the nodes already turned auto off */
-	rc = smpol_wi_set_auto(fsroot, aerr, sizeof(aerr));
+	rc = smpol_wi_set_auto(h, aerr, sizeof(aerr));
 	if (rc == -ENODEV) {
 		*auto_failed = true;
 		smpol_fail(err, errlen, ENODEV, "node weights restored, but %s, with the restored weights", aerr);
@@ -317,6 +327,22 @@ int smpol_wi_parse(const char *text, struct smpol_wi_table *t, char *err, size_t
 	return 0;
 }
 
+/* The weight the kernel uses for node n: 0 (never set, 6.9-6.15) means 1. */
+static unsigned effective_weight(const struct smpol_wi_table *t, int n)
+{
+	return t->weight[n] ? t->weight[n] : 1;
+}
+
+bool smpol_wi_holds(const struct smpol_wi_table *t, const struct smpol_wi_table *want,
+		    const struct smpol_bitmap *which)
+{
+	for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1))
+		if (n >= SMPOL_MAX_NODES || !smpol_bitmap_test(&t->has_file, n) ||
+		    effective_weight(t, n) != want->weight[n])
+			return false;
+	return true;
+}
+
 void smpol_wi_weigh_plans(const struct smpol_wi_table *t, struct smpol_plan *plans, int nplans)
 {
 	for (int i = 0; i < nplans; i++) {
@@ -324,9 +350,7 @@ void smpol_wi_weigh_plans(const struct smpol_wi_table *t, struct smpol_plan *pla
 
 		p->weight_sum = 0;
 		for (int j = 0; j < p->nnodes; j++) {
-			unsigned w = t->weight[p->nodes[j]];
-
-			p->weights[j] = w ? w : 1;
+			p->weights[j] = effective_weight(t, p->nodes[j]);
 			p->weight_sum += p->weights[j];
 		}
 		p->efficiency = smpol_weights_efficiency(p->shares, p->weights, p->nnodes);

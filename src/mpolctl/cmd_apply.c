@@ -8,14 +8,13 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "kernel.h"
 #include "lease.h"
 #include "plan.h"
 #include "site_config.h"
 #include "topology.h"
 #include "wi.h"
 
-enum { OPT_SYSTEM = 0x200, OPT_AUTO, OPT_DRY_RUN, OPT_STATEDIR };
+enum { OPT_SYSTEM = 0x200, OPT_AUTO, OPT_DRY_RUN };
 
 static void usage(FILE *out)
 {
@@ -90,7 +89,7 @@ static void print_change(const struct smpol_wi_table *now, const struct smpol_wi
 	cli_print_json(obj);
 }
 
-static int apply_auto(const struct cli_common *c, const char *statedir, const struct smpol_wi_table *now,
+static int apply_auto(const struct cli_common *c, const struct smpol_wi_table *now,
 		      bool dry_run)
 {
 	char err[SMPOL_ERRLEN];
@@ -100,7 +99,7 @@ static int apply_auto(const struct cli_common *c, const char *statedir, const st
 			"(needs Linux 6.16); the weights stay as they are\n");
 		return 1;
 	}
-	if (!dry_run && smpol_lease_set_system(statedir, c->fsroot, NULL, NULL, err, sizeof(err)) < 0) {
+	if (!dry_run && smpol_lease_set_system(&c->host, NULL, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -122,12 +121,11 @@ int cmd_apply(int argc, char **argv)
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = CLI_COMMON_INIT;
-	const char *statedir = SMPOL_DEFAULT_STATEDIR;
+	struct cli_common c;
 	bool system = false, want_auto = false, dry_run = false;
 	struct smpol_topology topo;
 	struct smpol_wi_table now, want;
@@ -135,23 +133,19 @@ int cmd_apply(int argc, char **argv)
 	char err[SMPOL_ERRLEN];
 	int opt, rc;
 
+	cli_common_init(&c);
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SYSTEM: system = true; break;
 		case OPT_AUTO: want_auto = true; break;
 		case OPT_DRY_RUN: dry_run = true; break;
-		case OPT_STATEDIR:
-			if (!*optarg)
-				cli_usage_error("apply", "--statedir is empty");
-			statedir = optarg;
-			break;
 		default: cli_common_option(&c, "apply", opt, argc, argv, usage);
 		}
 	}
 	cli_no_operands(&c, "apply", argc, argv);
 	if (!system)
 		cli_usage_error("apply", "say --system: the weights are global to the node");
-	if (smpol_wi_read(c.fsroot, &now, err, sizeof(err)) < 0) {
+	if (smpol_wi_read(&c.host, &now, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -161,8 +155,8 @@ int cmd_apply(int argc, char **argv)
 		return 1;
 	}
 	if (want_auto)
-		return apply_auto(&c, statedir, &now, dry_run);
-	if (smpol_topology_read(c.fsroot, &topo, err, sizeof(err)) < 0) {
+		return apply_auto(&c, &now, dry_run);
+	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -170,7 +164,7 @@ int cmd_apply(int argc, char **argv)
 	smpol_topology_free(&topo);
 	if (rc)
 		return rc;
-	if (!dry_run && smpol_lease_set_system(statedir, c.fsroot, &want, &which, err, sizeof(err)) < 0) {
+	if (!dry_run && smpol_lease_set_system(&c.host, &want, &which, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}

@@ -94,6 +94,8 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 	char err[SMPOL_ERRLEN];
 	int opt;
 
+	memset(a, 0, sizeof(*a));
+	cli_common_init(&a->c);
 	smpol_plan_opts_default(&a->opts);
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
@@ -271,7 +273,7 @@ static int print_json(const struct smpol_topology *topo, const struct plan_args 
 	json_object *warnings = json_object_new_array();
 	int i;
 
-	json_object_object_add(o, "fsroot", json_object_new_string(topo->fsroot));
+	json_object_object_add(o, "fsroot", json_object_new_string(topo->host.fsroot));
 	json_object_object_add(o, "scope", json_object_new_string(smpol_scope_name(a->opts.scope)));
 	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(a->opts.algorithm)));
 	json_object_object_add(o, "precision", json_object_new_double(a->opts.weight.precision));
@@ -287,14 +289,14 @@ static int print_json(const struct smpol_topology *topo, const struct plan_args 
 
 int cmd_plan(int argc, char **argv)
 {
-	struct plan_args a = { .c = CLI_COMMON_INIT };
+	struct plan_args a;
 	struct smpol_plan *plans = NULL;
 	struct smpol_topology topo;
 	char err[SMPOL_ERRLEN];
 	int nplans = 0, rc;
 
 	parse_args(argc, argv, &a);
-	if (smpol_topology_read(a.c.fsroot, &topo, err, sizeof(err))) {
+	if (smpol_topology_read(&a.c.host, &topo, err, sizeof(err))) {
 		fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
 		return 1;
 	}

@@ -1,11 +1,13 @@
 /* cmd_rebalance.c - `mpolctl rebalance`: move running tasks' pages to their current plan.
  *
- * Targets come from Slurm (--job, through scontrol listpids) or the command line
+ * Processes come from Slurm (--job, through scontrol listpids) or the command line
  * (--pid). Each is pinned with a pidfd before anything is read or moved, checked for
  * ownership (root may rebalance any process, a user only their own) and, for --job,
- * checked to still belong to the job. The plan is recomputed from today's topology,
- * so hot-added nodes take part; a job holding the weights lease gets its sysfs weights
- * rewritten under the same journal. Every action goes to stderr and syslog.
+ * checked to still belong to the job. Its target is decided as at launch
+ * (task_target.h: the step's kept placement over today's topology, so hot-added
+ * nodes take part, and the plan for the task's CPUs now); a job holding the weights
+ * lease gets its sysfs weights rewritten under the same journal. Every action goes to
+ * stderr and syslog.
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,11 +29,13 @@
 #include "rebalance_report.h"
 #include "site_config.h"
 #include "spec.h"
+#include "step_state.h"
 #include "task_ref.h"
+#include "task_target.h"
 #include "topology.h"
 #include "wi.h"
 
-enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC, OPT_STATEDIR,
+enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC,
        OPT_PMBIND_NR, OPT_BATCH, OPT_GROW_CPUSET };
 
 #define MAX_PIDS 4096
@@ -53,12 +57,15 @@ static void usage(FILE *out)
 		"                         [--grow-cpuset] [--process-mbind-nr N] [--batch PAGES]\n"
 		"                         [--fsroot DIR] [--json]\n"
 		"\n"
-		"Recompute each task's plan from the node's current topology (hot-added nodes\n"
-		"included) and move its private anonymous pages toward the plan's weights, moving\n"
-		"only the surplus of over-target nodes (the minimum). A job holding the weights\n"
-		"lease gets its sysfs weights updated. Root may rebalance any process, a user only\n"
-		"their own. Ctrl-C stops after the current batch and reports; running it again\n"
-		"resumes where it stopped.\n"
+		"Decide each task's plan again as at its launch (the step's kept placement:\n"
+		"its request, the site's settings, its memory and weights lease) over the node's\n"
+		"current topology (hot-added nodes included) and the task's CPUs now, and move\n"
+		"its private anonymous pages toward the weights it runs with, moving only the\n"
+		"surplus of over-target nodes (the minimum). A process whose step keeps no\n"
+		"placement gets the built-in defaults. A job holding the weights lease gets its\n"
+		"sysfs weights updated. Root may rebalance any process, a user only their own.\n"
+		"Ctrl-C stops after the current batch and reports; running it again resumes\n"
+		"where it stopped.\n"
 		"\n"
 		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids);\n"
 		"                      tasks that did not ask for --mem-interleave are skipped\n"
@@ -67,9 +74,11 @@ static void usage(FILE *out)
 		"  --backend B         auto (default): process_mbind when configured and confirmed,\n"
 		"                      else move_pages; migrate_pages only empties nodes left out\n"
 		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
-		"  --spec SPEC         the target, as --mem-interleave takes it (default: the mode\n"
-		"                      the plugin applied to the task, else 'weighted')\n"
-		"  --statedir DIR      the weights lease directory (default " SMPOL_DEFAULT_STATEDIR ")\n"
+		"  --spec SPEC         the request, as --mem-interleave takes it (default: the\n"
+		"                      step's kept request; without one, the mode the plugin\n"
+		"                      applied to the task, else 'weighted')\n"
+		"  --statedir DIR      the plugin's state directory: weights lease and kept\n"
+		"                      placements (default " SMPOL_DEFAULT_STATEDIR ")\n"
 		"  --grow-cpuset       when the plan names nodes the task's cpuset does not allow (a\n"
 		"                      hot-added node, Slurm's explicit cpuset.mems), add them to the\n"
 		"                      job's cpuset.mems, parents first; without it such a task fails\n"
@@ -111,7 +120,7 @@ struct args {
 	enum smpol_backend backend;
 	double rate;
 	const char *spec;
-	const char *statedir;
+	struct smpol_spec spec_parsed;
 	long pmbind_nr;
 	unsigned batch;
 	bool grow_cpuset;
@@ -152,7 +161,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "spec", required_argument, NULL, OPT_SPEC },
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
@@ -163,9 +172,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 	int opt;
 
 	memset(a, 0, sizeof(*a));
-	a->c = (struct cli_common)CLI_COMMON_INIT;
+	cli_common_init(&a->c);
 	a->backend = SMPOL_BACKEND_AUTO;
-	a->statedir = SMPOL_DEFAULT_STATEDIR;
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JOB:
@@ -191,18 +199,13 @@ static void parse_args(int argc, char **argv, struct args *a)
 			if (errno || end == optarg || *end || !(a->rate > 0) || a->rate > 1e9)
 				cli_usage_error("rebalance", "--rate '%s': give MiB per second, a number above 0", optarg);
 			break;
-		case OPT_SPEC: {
-			struct smpol_spec s;
-
-			if (smpol_spec_parse(optarg, &s, err, sizeof(err)) < 0)
+		case OPT_SPEC:
+			if (smpol_spec_parse(optarg, &a->spec_parsed, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "--spec: %s", err);
-			if (s.mode == SMPOL_MODE_NONE || s.mode == SMPOL_MODE_HELP || s.mode == SMPOL_MODE_UNSET)
+			if (a->spec_parsed.mode == SMPOL_MODE_NONE || a->spec_parsed.mode == SMPOL_MODE_HELP ||
+			    a->spec_parsed.mode == SMPOL_MODE_UNSET)
 				cli_usage_error("rebalance", "--spec '%s' names no interleave to rebalance to", optarg);
 			a->spec = optarg;
-			break;
-		}
-		case OPT_STATEDIR:
-			a->statedir = optarg;
 			break;
 		case OPT_PMBIND_NR:
 			a->pmbind_nr = number_arg("--process-mbind-nr", optarg, 1, 4095);
@@ -246,71 +249,61 @@ static void task_env(pid_t pid, const char *name, char *val, size_t len)
 		}
 }
 
-/* The spec a task is rebalanced to: --spec, else the mode the plugin applied to it
- * (SLURM_MEM_INTERLEAVE_MODE; slurmstepd removes the option's own variable from the
- * task's environment, so a nodes= restriction is not known here), else for --pid
- * "weighted". */
-static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, char *why, size_t whylen)
-{
-	char mode[64];
+/* What the target is decided from: the node as it is now, and the kept placements. */
+struct node_now {
+	struct smpol_topology topo;
+	struct smpol_wi_table table;
+	char table_error[SMPOL_ERRLEN];
+	struct smpol_step_state *kept;
+	int nkept;
+};
 
-	if (a->spec) {
-		snprintf(text, len, "%s", a->spec);
-		return 0;
-	}
-	task_env(pid, "SLURM_MEM_INTERLEAVE_MODE", mode, sizeof(mode));
-	if (!*mode && a->npids) {
-		snprintf(text, len, "weighted");
-		return 0;
-	}
-	if (!*mode || !strcmp(mode, "none")) {
-		snprintf(why, whylen, "it did not ask for --mem-interleave (give --spec to rebalance it anyway)");
-		return 1;
-	}
-	snprintf(text, len, "%s", mode);
-	return 0;
-}
-
-static int task_plan(const struct smpol_topology *topo, struct rebalance_target *tg, char *err, size_t errlen)
+/*
+ * The task's target (see task_target.h). Without a kept placement the request is
+ * --spec, else the mode the plugin applied (SLURM_MEM_INTERLEAVE_MODE), else for --pid
+ * "weighted". Returns 0, 1 (skip: the task did not ask) or -errno.
+ */
+static int task_target(const struct args *a, const struct node_now *now, const struct job_pid *jp,
+		       struct rebalance_target *tg, char *err, size_t errlen)
 {
-	struct smpol_plan_opts opts;
-	struct smpol_spec spec;
-	struct smpol_plan *plans = NULL;
-	struct smpol_site_config site;
-	const struct smpol_plan *chosen;
+	struct smpol_target_in in = { &now->topo, &now->table, now->table_error[0] ? now->table_error : NULL,
+				      NULL, a->spec ? &a->spec_parsed : NULL, NULL, NULL };
+	struct smpol_task_target target;
+	struct smpol_spec applied;
 	struct smpol_bitmap cpus;
-	int nplans, rc;
+	uint32_t step = SMPOL_NO_STEP;
+	char mode[64];
+	int rc;
 
-	rc = smpol_spec_parse(tg->spec_text, &spec, err, errlen);
-	if (rc < 0)
-		return rc;
-	if (spec.mode == SMPOL_MODE_NONE || spec.mode == SMPOL_MODE_HELP)
-		return smpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", tg->spec_text);
-	/* No capacity cap: a running task's memory is already placed. */
-	smpol_config_default(&site);
-	smpol_plan_opts_from_spec(&spec, &site, 0, &opts);
-	if (spec.mode == SMPOL_MODE_AUTO)
-		opts.algorithm = SMPOL_ALGO_KERNEL;
-	rc = smpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
-	if (rc < 0)
-		return rc;
-	/* An auto task interleaves by the kernel's own table: that is its target. */
-	if (spec.mode == SMPOL_MODE_AUTO) {
-		struct smpol_wi_table now;
-
-		if (smpol_wi_read(topo->fsroot, &now, NULL, 0) == 0 && now.present)
-			smpol_wi_weigh_plans(&now, plans, nplans);
+	if (jp && job_step_number(jp->step, &step) < 0)
+		step = SMPOL_NO_STEP;
+	in.kept = smpol_step_state_find(now->kept, now->nkept, tg->t.pid, tg->t.start, jp ? jp->job : 0, step);
+	if (!in.kept && !in.spec) {
+		task_env(tg->t.pid, "SLURM_MEM_INTERLEAVE_MODE", mode, sizeof(mode));
+		if ((!*mode && !a->npids) || !strcmp(mode, "none")) {
+			snprintf(tg->why, sizeof(tg->why),
+				 "it did not ask for --mem-interleave (give --spec to rebalance it anyway)");
+			return 1;
+		}
+		if (smpol_spec_parse(*mode ? mode : "weighted", &applied, err, errlen) < 0)
+			return -EINVAL;
+		in.spec = &applied;
+		in.why_defaults = *mode ? "its step keeps no placement; the mode the plugin applied" :
+			"not started by the plugin";
 	}
 	rc = smpol_task_cpus(tg->t.pid, &cpus, err, errlen);
-	if (rc == 0)
-		rc = smpol_plan_pick(topo, plans, nplans, &cpus, &chosen, err, errlen);
-	if (rc == 0)
-		tg->plan = *chosen;
-	free(plans);
-	if (rc == 0 && spec.mode == SMPOL_MODE_INTERLEAVE)
-		for (int i = 0; i < tg->plan.nnodes; i++)
-			tg->plan.weights[i] = 1;
-	return rc;
+	if (rc < 0)
+		return rc;
+	in.cpus = &cpus;
+	rc = smpol_task_target(&in, &target, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (!target.weights_known)
+		return smpol_fail(err, errlen, EIO, "the weights it runs with are unknown: %s", target.note);
+	tg->plan = target.plan;
+	snprintf(tg->spec_text, sizeof(tg->spec_text), "%s", target.spec_text);
+	snprintf(tg->source, sizeof(tg->source), "%s", target.source);
+	return 0;
 }
 
 /* Does this pinned process still belong to the job (its environment says so)? */
@@ -353,7 +346,7 @@ static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, c
 		return smpol_fail(err, errlen, EPERM,
 				 "its cpuset allows nodes %s only, the plan also wants %s: give --grow-cpuset to add "
 				 "them to the job's cpuset.mems, or a --spec without them", allowed, list);
-	rc = smpol_cpuset_dir(tg->t.pid, a->c.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
+	rc = smpol_cpuset_dir(tg->t.pid, a->c.host.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
 	if (rc == 0)
 		rc = smpol_cpuset_grow(root, dir, &want, a->dry_run, tg->cpuset, &tg->ncpuset, err, errlen);
 	for (int i = 0; i < tg->ncpuset; i++)
@@ -362,8 +355,8 @@ static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, c
 	return rc;
 }
 
-static void rebalance_one(const struct args *a, const struct smpol_topology *topo, enum smpol_backend backend,
-			  pid_t pid, struct rebalance_target *tg)
+static void rebalance_one(const struct args *a, const struct node_now *now, enum smpol_backend backend,
+			  pid_t pid, const struct job_pid *jp, struct rebalance_target *tg)
 {
 	struct smpol_rebalance_opts o;
 	char err[SMPOL_ERRLEN], weights[256] = "", nodes[256] = "";
@@ -396,12 +389,12 @@ static void rebalance_one(const struct args *a, const struct smpol_topology *top
 		log_action("pid %d skipped: %s", (int)pid, tg->why);
 		goto out;
 	}
-	if (task_spec(a, pid, tg->spec_text, sizeof(tg->spec_text), tg->why, sizeof(tg->why))) {
+	rc = task_target(a, now, jp, tg, err, sizeof(err));
+	if (rc > 0) {
 		tg->rc = 1;
 		log_action("pid %d (%s) skipped: %s", (int)pid, tg->t.comm, tg->why);
 		goto out;
 	}
-	rc = task_plan(topo, tg, err, sizeof(err));
 	if (rc < 0) {
 		tg->rc = rc;
 		snprintf(tg->why, sizeof(tg->why), "no plan for process %d (%s): %s", (int)pid, tg->t.comm, err);
@@ -467,7 +460,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 	*msg = '\0';
 	if (!a->job)
 		return 0;
-	rc = smpol_lease_inspect(a->statedir, &st, err, sizeof(err));
+	rc = smpol_lease_inspect(&a->c.host, &st, err, sizeof(err));
 	if (rc < 0 || !st.held || st.owner.job_id != a->job_id || !st.holder_alive) {
 		snprintf(msg, msglen, "job %u does not hold the weights lease: sysfs weights unchanged", a->job_id);
 		return 0;
@@ -490,7 +483,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 		snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights would be rewritten", a->job_id);
 		return 0;
 	}
-	rc = smpol_lease_acquire(a->statedir, a->c.fsroot, &st.owner, &want, &which, err, sizeof(err));
+	rc = smpol_lease_acquire(&a->c.host, &st.owner, &want, &which, err, sizeof(err));
 	if (rc < 0) {
 		snprintf(msg, msglen, "updating the job's weights lease failed: %s", err);
 		log_action("%s", msg);
@@ -504,7 +497,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 int cmd_rebalance(int argc, char **argv)
 {
 	struct args *a = malloc(sizeof(*a));
-	struct smpol_topology topo;
+	struct node_now now = { 0 };
 	struct job_pid *jp = NULL;
 	struct rebalance_target *tgs = NULL;
 	struct sigaction sa;
@@ -536,12 +529,15 @@ int cmd_rebalance(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (smpol_topology_read(a->c.fsroot, &topo, err, sizeof(err)) < 0) {
+	if (smpol_topology_read(&a->c.host, &now.topo, err, sizeof(err)) < 0 ||
+	    smpol_step_state_list(&a->c.host, &now.kept, &now.nkept, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl rebalance: %s\n", err);
+		smpol_topology_free(&now.topo);
 		free(jp);
 		free(a);
 		return 1;
 	}
+	smpol_wi_read(&a->c.host, &now.table, now.table_error, sizeof(now.table_error));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
@@ -553,7 +549,7 @@ int cmd_rebalance(int argc, char **argv)
 
 		if (a->job && jp[i].job != a->job_id)
 			continue;
-		rebalance_one(a, &topo, backend, pid, &tgs[n]);
+		rebalance_one(a, &now, backend, pid, a->job ? &jp[i] : NULL, &tgs[n]);
 		if (tgs[n].rc < 0 || tgs[n].r.interrupted)
 			status = 1;
 		n++;
@@ -573,7 +569,8 @@ int cmd_rebalance(int argc, char **argv)
 			rebalance_print_text(a->dry_run, why, tgs, n, lease);
 		}
 	}
-	smpol_topology_free(&topo);
+	smpol_topology_free(&now.topo);
+	smpol_step_states_free(now.kept, now.nkept);
 	free(tgs);
 	free(jp);
 	free(a);

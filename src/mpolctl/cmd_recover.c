@@ -10,7 +10,7 @@
 #include "site_config.h"
 #include "wi.h"
 
-enum { OPT_STATEDIR = 0x200, OPT_FORCE };
+enum { OPT_FORCE = 0x200 };
 
 static void usage(FILE *out)
 {
@@ -52,42 +52,37 @@ static void print_json(const char *statedir, const struct smpol_lease_state *st,
 int cmd_recover(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		{ "force", no_argument, NULL, OPT_FORCE },
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = CLI_COMMON_INIT;
-	const char *statedir = SMPOL_DEFAULT_STATEDIR;
+	struct cli_common c;
 	struct smpol_lease_state st;
 	char err[SMPOL_ERRLEN] = "", table[8192] = "";
 	bool force = false;
 	int opt;
 
+	cli_common_init(&c);
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
-		case OPT_STATEDIR:
-			if (!*optarg)
-				cli_usage_error("recover", "--statedir is empty");
-			statedir = optarg;
-			break;
 		case OPT_FORCE: force = true; break;
 		default: cli_common_option(&c, "recover", opt, argc, argv, usage);
 		}
 	}
 	cli_no_operands(&c, "recover", argc, argv);
-	if (smpol_lease_recover(statedir, c.fsroot, force, &st, err, sizeof(err)) < 0) {
+	if (smpol_lease_recover(&c.host, force, &st, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl recover: %s\n", err);
 		return 1;
 	}
 	if (st.held)
 		smpol_wi_format(&st.saved, table, sizeof(table));
 	if (c.json) {
-		print_json(statedir, &st, table, st.auto_failed ? err : NULL);
+		print_json(c.host.statedir, &st, table, st.auto_failed ? err : NULL);
 		return 0;
 	}
 	if (!st.held) {
-		printf("nothing to recover: no weights journal in %s\n", statedir);
+		printf("nothing to recover: no weights journal in %s\n", c.host.statedir);
 		return 0;
 	}
 	printf("restored the weights journaled by job %u step %u (uid %u, pid %d, %s): %s\n", st.owner.job_id,

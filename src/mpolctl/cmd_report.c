@@ -270,7 +270,7 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 
 /* The topology of this host (short name in host) when the record has a node of that
  * name, else NULL. */
-static struct smpol_topology *local_topology(json_object *steps, const char *fsroot, struct smpol_topology *topo,
+static struct smpol_topology *local_topology(json_object *steps, const struct smpol_host *h, struct smpol_topology *topo,
 					    char *host, size_t hostlen)
 {
 	char err[SMPOL_ERRLEN];
@@ -286,7 +286,7 @@ static struct smpol_topology *local_topology(json_object *steps, const char *fsr
 		if (json_object_is_type(nodes, json_type_object) && json_object_object_get_ex(nodes, host, NULL))
 			here = true;
 	}
-	if (!here || smpol_topology_read(fsroot, topo, err, sizeof(err)) < 0)
+	if (!here || smpol_topology_read(h, topo, err, sizeof(err)) < 0)
 		return NULL;
 	return topo;
 }
@@ -298,13 +298,14 @@ int cmd_report(int argc, char **argv)
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = CLI_COMMON_INIT;
+	struct cli_common c;
 	struct smpol_topology topo, *local;
 	char job[64], step[32], err[SMPOL_ERRLEN], host[256], *comment = NULL;
 	const char *jobarg = NULL;
 	json_object *record = NULL, *steps;
 	int opt, rc, unit_kib;
 
+	cli_common_init(&c);
 	while ((opt = getopt_long(argc, argv, ":hj:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -372,7 +373,7 @@ int cmd_report(int argc, char **argv)
 		return cli_print_json(out);
 	}
 	unit_kib = get(record, "unit_kib", json_type_int) ? json_object_get_int(get(record, "unit_kib", json_type_int)) : 4;
-	local = local_topology(steps, c.fsroot, &topo, host, sizeof(host));
+	local = local_topology(steps, &c.host, &topo, host, sizeof(host));
 	json_object_object_foreach(steps, key, nodes) {
 		if (*step && strcmp(key, step))
 			continue;

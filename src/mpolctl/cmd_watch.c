@@ -25,7 +25,7 @@
 #include "site_config.h"
 
 enum { OPT_SETTLE = 0x200, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OPT_RATE, OPT_BACKEND, OPT_PMBIND_NR,
-       OPT_STATEDIR, OPT_GROW_CPUSET };
+        OPT_GROW_CPUSET };
 
 #define CHILD_OUTPUT_MAX (1 << 20)
 #define MAX_ARGS 24
@@ -78,7 +78,7 @@ struct watch_args {
 	struct cli_common c;
 	unsigned settle;
 	bool once, dry_run, apply_system, grow_cpuset;
-	const char *rate, *backend, *pmbind_nr, *statedir;
+	const char *rate, *backend, *pmbind_nr;
 };
 
 static void parse_args(int argc, char **argv, struct watch_args *a)
@@ -91,7 +91,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -101,7 +101,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 	int opt;
 
 	memset(a, 0, sizeof(*a));
-	a->c = (struct cli_common)CLI_COMMON_INIT;
+	cli_common_init(&a->c);
 	a->settle = 5;
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
@@ -129,9 +129,6 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 			break;
 		case OPT_PMBIND_NR:
 			a->pmbind_nr = optarg;
-			break;
-		case OPT_STATEDIR:
-			a->statedir = optarg;
 			break;
 		case OPT_GROW_CPUSET:
 			a->grow_cpuset = true;
@@ -190,8 +187,8 @@ static void handle_burst(const struct watch_args *a, const struct smpol_hotplug_
 
 		if (a->dry_run)
 			argv[n++] = "--dry-run";
-		n = add_opt(argv, n, "--statedir", a->statedir);
-		add_opt(argv, n, "--fsroot", a->c.fsroot);
+		n = add_opt(argv, n, "--statedir", a->c.host.statedir);
+		add_opt(argv, n, "--fsroot", a->c.host.fsroot);
 		run_self(argv);
 	}
 	if (job_pids_list(NULL, &pids, &npids, err, sizeof(err)) < 0) {
@@ -217,8 +214,8 @@ static void handle_burst(const struct watch_args *a, const struct smpol_hotplug_
 		n = add_opt(argv, n, "--rate", a->rate);
 		n = add_opt(argv, n, "--backend", a->backend);
 		n = add_opt(argv, n, "--process-mbind-nr", a->pmbind_nr);
-		n = add_opt(argv, n, "--statedir", a->statedir);
-		add_opt(argv, n, "--fsroot", a->c.fsroot);
+		n = add_opt(argv, n, "--statedir", a->c.host.statedir);
+		add_opt(argv, n, "--fsroot", a->c.host.fsroot);
 		run_self(argv);
 	}
 	if (!njobs)

@@ -24,6 +24,27 @@ static int step_ok(const char *s)
 	return 1;
 }
 
+int job_step_number(const char *step, uint32_t *id)
+{
+	static const struct { const char *name; uint32_t id; } special[] = {
+		{ "batch", 0xfffffffbU }, { "extern", 0xfffffffcU }, { "interactive", 0xfffffffaU },
+	};
+	char *end;
+	unsigned long v;
+
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (!strcmp(step, special[i].name)) {
+			*id = special[i].id;
+			return 0;
+		}
+	errno = 0;
+	v = strtoul(step, &end, 10);
+	if (!isdigit((unsigned char)step[0]) || *end || errno || v >= 0xfffffff0UL)
+		return -EINVAL;
+	*id = (uint32_t)v;
+	return 0;
+}
+
 int job_id_parse(const char *text, uint32_t *job, char *step, size_t steplen, char *err, size_t errlen)
 {
 	const char *dot = strchr(text, '.');

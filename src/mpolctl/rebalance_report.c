@@ -46,6 +46,7 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 		smpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
 		printf("pid %d (%s): spec %s -> nodes %s weights %s%s\n", (int)tg->t.pid, tg->t.comm, tg->spec_text,
 		       nodes, weights, r->exited ? " (exited during the run)" : "");
+		printf("  target from: %s\n", tg->source);
 		for (int c = 0; c < tg->ncpuset; c++)
 			printf("  cpuset: %s %s -> %s%s\n", tg->cpuset[c].path, tg->cpuset[c].before, tg->cpuset[c].after,
 			       dry_run ? " (would be written)" : "");
@@ -100,6 +101,7 @@ int rebalance_print_json(bool dry_run, const char *job, enum smpol_backend backe
 			continue;
 		}
 		json_object_object_add(t, "spec", json_object_new_string(tg->spec_text));
+		json_object_object_add(t, "source", json_object_new_string(tg->source));
 		nodes = json_object_new_array();
 		weights = json_object_new_array();
 		for (int j = 0; j < tg->plan.nnodes; j++) {

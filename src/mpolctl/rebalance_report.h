@@ -15,6 +15,7 @@
 struct rebalance_target {
 	struct smpol_task_ref t;
 	char spec_text[256];
+	char source[160];                /* where the target was decided from (task_target.h) */
 	struct smpol_plan plan;
 	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
 	int ncpuset;                     /* cpuset.mems files widened (or, dry, to widen) */

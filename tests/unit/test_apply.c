@@ -33,9 +33,6 @@ static struct smpol_plan plan_on(int initiator, int node)
 	return p;
 }
 
-static const struct smpol_kernel_caps new_kernel = { .weighted_interleave = true, .auto_mode = true };
-static const struct smpol_kernel_caps old_kernel = { .weighted_interleave = false };
-
 static void test_none_sets_nothing(void **state)
 {
 	struct smpol_plan p = plan_on(0, 0);
@@ -43,7 +40,7 @@ static void test_none_sets_nothing(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_NONE, true, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_NONE, true, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_NONE);
 	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
@@ -55,7 +52,7 @@ static void test_interleave(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
 	assert_false(res.fell_back);
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
@@ -69,8 +66,8 @@ static void test_weighted_follows_the_kernel(void **state)
 	bool has = kernel_takes_weighted();
 
 	(void)state;
-	/* caps say yes; the syscall decides: weighted, or a fallback that says EINVAL. */
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_WEIGHTED, false, &new_kernel, &res, err, sizeof(err)), 0);
+	/* the placement chose weighted; the syscall decides: weighted, or a fallback that says EINVAL. */
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, has ? SMPOL_PATH_WEIGHTED : SMPOL_PATH_INTERLEAVE);
 	assert_int_equal(res.fell_back, !has);
 	assert_int_equal(task_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE);
@@ -90,32 +87,20 @@ static void test_standby_nodes_are_static(void **state)
 
 	(void)state;
 	smpol_bitmap_set(&p.standby, SMPOL_MAX_NODES - 1);
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_WEIGHTED, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(task_policy(), want | MPOL_F_STATIC_NODES);
 	task_policy_reset();
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE | MPOL_F_STATIC_NODES);
 	/* Without standby nodes the policy carries no flag. */
 	task_policy_reset();
 	smpol_bitmap_clear(&p.standby);
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
 }
 
-static void test_old_kernel_falls_back(void **state)
-{
-	struct smpol_plan p = plan_on(0, 0);
-	struct smpol_apply_result res;
-	char err[SMPOL_ERRLEN];
-
-	(void)state;
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_AUTO, false, &old_kernel, &res, err, sizeof(err)), 0);
-	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
-	assert_true(res.fell_back);
-	assert_string_equal(res.reason, "kernel has no weighted interleave (needs Linux 6.9)");
-	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
-}
-
+/* strict: a kernel that refuses weighted interleave fails the task, policy untouched;
+ * one that takes it needs no fallback. */
 static void test_strict_refuses_fallback(void **state)
 {
 	struct smpol_plan p = plan_on(0, 0);
@@ -123,11 +108,14 @@ static void test_strict_refuses_fallback(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_WEIGHTED, true, &old_kernel, &res, err, sizeof(err)),
-			 -EOPNOTSUPP);
-	assert_string_equal(err, "strict: this kernel has no weighted interleave (needs Linux 6.9); "
+	if (kernel_takes_weighted()) {
+		assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, true, &res, err, sizeof(err)), 0);
+		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
+		return;
+	}
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, true, &res, err, sizeof(err)), -EOPNOTSUPP);
+	assert_string_equal(err, "strict: the kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL); "
 			    "not falling back to interleave");
-	assert_int_equal(res.path, SMPOL_PATH_NONE);
 	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
 
@@ -138,12 +126,12 @@ static void test_bad_plans(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)),
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "nodes 1023"));
 	assert_non_null(strstr(err, "online"));
 	p.nnodes = 0;
-	assert_int_equal(smpol_apply_plan(&p, SMPOL_MODE_INTERLEAVE, false, &new_kernel, &res, err, sizeof(err)),
+	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "no memory nodes"));
 	assert_int_equal(task_policy(), MPOL_DEFAULT);
@@ -159,7 +147,6 @@ static void two_socket_topology(struct smpol_topology *topo, struct smpol_node n
 		nodes[i].id = i;
 		nodes[i].has_cpu = nodes[i].has_memory = true;
 		nodes[i].tier = -1;
-		nodes[i].wi_weight = -1;
 		smpol_bitmap_set(&nodes[i].cpus, 2 * i);
 		smpol_bitmap_set(&nodes[i].cpus, 2 * i + 1);
 		smpol_bitmap_set(&topo->online, i);
@@ -185,9 +172,9 @@ static void test_task_picks_its_socket(void **state)
 	smpol_bitmap_set(&cpus, 1);
 	smpol_bitmap_set(&cpus, 2);
 	smpol_bitmap_set(&cpus, 3);
-	assert_int_equal(smpol_task_apply(&topo, plans, 2, &cpus, SMPOL_MODE_INTERLEAVE, false, &new_kernel,
-					 &chosen, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, &chosen, err, sizeof(err)), 0);
 	assert_ptr_equal(chosen, &plans[1]);
+	assert_int_equal(smpol_apply_plan(chosen, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
 }
 
@@ -196,8 +183,7 @@ static void test_task_without_plan(void **state)
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(0, 0) };
-	const struct smpol_plan *chosen;
-	struct smpol_apply_result res;
+	const struct smpol_plan *chosen = NULL;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
@@ -205,16 +191,13 @@ static void test_task_without_plan(void **state)
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 3);
-	assert_int_equal(smpol_task_apply(&topo, plans, 1, &cpus, SMPOL_MODE_WEIGHTED, false, &new_kernel,
-					 &chosen, &res, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &chosen, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 3 are on node 1, for which no plan was made");
 	assert_null(chosen);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 40);
-	assert_true(smpol_task_apply(&topo, plans, 1, &cpus, SMPOL_MODE_WEIGHTED, false, &new_kernel,
-				    &chosen, &res, err, sizeof(err)) < 0);
+	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, &chosen, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
-	assert_int_equal(task_policy(), MPOL_DEFAULT);
 }
 
 static void test_node_independent_plan(void **state)
@@ -223,7 +206,6 @@ static void test_node_independent_plan(void **state)
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(-1, 0) };
 	const struct smpol_plan *chosen;
-	struct smpol_apply_result res;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
@@ -231,8 +213,7 @@ static void test_node_independent_plan(void **state)
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 40);      /* no node: the plan does not care */
-	assert_int_equal(smpol_task_apply(&topo, plans, 1, &cpus, SMPOL_MODE_INTERLEAVE, false, &new_kernel,
-					 &chosen, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &chosen, err, sizeof(err)), 0);
 	assert_ptr_equal(chosen, &plans[0]);
 }
 
@@ -270,7 +251,6 @@ int main(void)
 		T(test_interleave),
 		T(test_weighted_follows_the_kernel),
 		T(test_standby_nodes_are_static),
-		T(test_old_kernel_falls_back),
 		T(test_strict_refuses_fallback),
 		T(test_bad_plans),
 		T(test_task_picks_its_socket),

@@ -100,10 +100,10 @@ static void test_acquire_release(void **state)
 	bool auto_failed = true;
 
 	job_weights(&w, &which, 9);
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node2"), "3");
-	assert_int_equal(smpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_true(st.held);
 	assert_true(st.holder_alive);
 	assert_int_equal(st.owner.job_id, 1);
@@ -111,13 +111,13 @@ static void test_acquire_release(void **state)
 	assert_int_equal(st.saved.weight[0], 7);
 	/* The same step again: weights rewritten, the first journal kept. */
 	job_weights(&w, &which, 11);
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "11");
-	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &me, &auto_failed, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &me, &auto_failed, err, sizeof(err)), 0);
 	assert_false(auto_failed);
 	assert_original(fx->root);
 	assert_string_equal(journal_text(fx), "<missing>");
-	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &me, NULL, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &me, NULL, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no weights lease is held"));
 }
 
@@ -131,19 +131,19 @@ static void test_live_holder_refuses(void **state)
 	char err[SMPOL_ERRLEN];
 
 	job_weights(&w, &which, 9);
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	other.job_id = 2;
 	other.uid = 1002;
 	job_weights(&w, &which, 40);
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), -EBUSY);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &other, &w, &which, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "held by job 1 step 0 (uid 1001"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
 	/* Neither may another step release it, nor recover take it while it lives. */
-	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), -EPERM);
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), -EBUSY);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &other, NULL, err, sizeof(err)), -EPERM);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "still running"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, true, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), true, &st, err, sizeof(err)), 0);
 	assert_true(st.restored);
 	assert_original(fx->root);
 }
@@ -167,7 +167,7 @@ static void test_holder_killed_after_write(void **state)
 		struct smpol_lease_owner o = owner_of(4, 0);
 
 		job_weights(&w, &which, 50);
-		if (smpol_lease_acquire(fx->statedir, fx->root, &o, &w, &which, err, sizeof(err)) < 0)
+		if (smpol_lease_acquire(fake_host(fx->root, fx->statedir), &o, &w, &which, err, sizeof(err)) < 0)
 			_exit(1);
 		c = 'x';
 		if (write(ready[1], &c, 1) != 1)
@@ -181,16 +181,16 @@ static void test_holder_killed_after_write(void **state)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "50");
-	assert_int_equal(smpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_true(st.held);
 	assert_false(st.holder_alive);
 	/* The next step's journal must hold the original table, not the dead step's. */
 	job_weights(&w, &which, 9);
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &next, &w, &which, err, sizeof(err)), 0);
-	assert_int_equal(smpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &next, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_int_equal(st.owner.job_id, 5);
 	assert_int_equal(st.saved.weight[0], 7);
-	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &next, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &next, NULL, err, sizeof(err)), 0);
 	assert_original(fx->root);
 }
 
@@ -212,7 +212,7 @@ static void test_crash_between_journal_and_write(void **state)
 	char err[SMPOL_ERRLEN];
 
 	write_journal_by_hand(fx, dead_pid(), 1, "auto=1 0:7 1:7 2:2");
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_true(st.held);
 	assert_false(st.holder_alive);
 	assert_true(st.restored);
@@ -220,7 +220,7 @@ static void test_crash_between_journal_and_write(void **state)
 	assert_original(fx->root);
 	assert_string_equal(journal_text(fx), "<missing>");
 	/* Nothing left: recover is a no-op that says so. */
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_false(st.held);
 }
 
@@ -234,9 +234,9 @@ static void test_recycled_pid(void **state)
 
 	fake_tree_wi(fx->root, NULL, NULL, "0:60 2:30");
 	write_journal_by_hand(fx, me.pid, (unsigned long long)me.pid_start + 1, "auto=1 0:7 1:7 2:2");
-	assert_int_equal(smpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_false(st.holder_alive);
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_original(fx->root);
 }
 
@@ -274,7 +274,7 @@ static void test_zombie_holder(void **state)
 	assert_true(wait_for_zombie(pid));
 	write_journal_by_hand(fx, pid, (unsigned long long)zombie.pid_start, "auto=1 0:7 1:7 2:2");
 	assert_false(smpol_lease_owner_alive(&zombie));
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_true(st.restored);
 	waitpid(pid, NULL, 0);
 }
@@ -300,10 +300,10 @@ static void test_malformed_journal(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fake_tree_write(fx->statedir, "/weights.journal", bad[i]);
 		snprintf(before, sizeof(before), "%s", journal_text(fx));
-		assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), -EBADMSG);
+		assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), -EBADMSG);
 		assert_non_null(strstr(err, "is malformed"));
 		assert_non_null(strstr(err, "nothing was changed"));
-		assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, true, &st, err, sizeof(err)), -EBADMSG);
+		assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), true, &st, err, sizeof(err)), -EBADMSG);
 		assert_original(fx->root);
 		assert_string_equal(journal_text(fx), before);
 	}
@@ -321,16 +321,16 @@ static void test_vanished_node(void **state)
 	job_weights(&w, &which, 9);
 	smpol_bitmap_set(&which, 3);
 	w.weight[3] = 1;
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "node 3"));
 	assert_original(fx->root);
 	assert_string_equal(journal_text(fx), "<missing>");
 	/* Node 1 removed while the lease is held: the rest is still restored. */
 	smpol_bitmap_unset(&which, 3);
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s" FAKE_WI_DIR "/node1", fx->root);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &me, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &me, NULL, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "7");
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node2"), "2");
 	assert_string_equal(journal_text(fx), "<missing>");
@@ -350,7 +350,7 @@ static void test_write_fails_midway(void **state)
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("/proc/sys/kernel/cap_last_cap", path), 0);
 	job_weights(&w, &which, 9);
-	assert_true(smpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)) < 0);
+	assert_true(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "node2"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "7");
 	assert_string_equal(journal_text(fx), "<missing>");
@@ -380,7 +380,7 @@ static void test_concurrent_acquire(void **state)
 			job_weights(&w, &which, 20 + (unsigned)k);
 			if (read(go[0], &c, 1) != 0)   /* EOF: the parent let both go */
 				_exit(3);
-			rc = smpol_lease_acquire(fx->statedir, fx->root, &o, &w, &which, err, sizeof(err));
+			rc = smpol_lease_acquire(fake_host(fx->root, fx->statedir), &o, &w, &which, err, sizeof(err));
 			c = rc == 0 ? 'W' : rc == -EBUSY ? 'B' : 'E';
 			if (write(done[1], &c, 1) != 1)
 				_exit(3);
@@ -399,14 +399,14 @@ static void test_concurrent_acquire(void **state)
 	close(done[0]);
 	assert_int_equal(won, 1);
 	assert_int_equal(busy, 1);
-	assert_int_equal(smpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_int_equal(st.saved.weight[0], 7);
 	assert_int_equal(atoi(fake_tree_read(fx->root, FAKE_WI_DIR "/node0")), 20 + (int)(st.owner.job_id - 10));
 	for (int k = 0; k < 2; k++) {
 		kill(kids[k], SIGKILL);
 		waitpid(kids[k], NULL, 0);
 	}
-	assert_int_equal(smpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_true(st.restored);
 	assert_original(fx->root);
 }
@@ -424,7 +424,7 @@ static void test_no_kernel_support(void **state)
 	snprintf(statedir, sizeof(statedir), "%s/state", old);
 	(void)fx;
 	job_weights(&w, &which, 9);
-	assert_int_equal(smpol_lease_acquire(statedir, old, &me, &w, &which, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(smpol_lease_acquire(fake_host(old, statedir), &me, &w, &which, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "needs Linux 6.9"));
 	assert_string_equal(fake_tree_read(statedir, "/weights.journal"), "<missing>");
 	fake_tree_free(old);
@@ -440,7 +440,7 @@ static void test_statedir_unusable(void **state)
 
 	snprintf(statedir, sizeof(statedir), "%s/no/such/dir", fx->root);
 	job_weights(&w, &which, 9);
-	assert_int_equal(smpol_lease_acquire(statedir, fx->root, &me, &w, &which, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, statedir), &me, &w, &which, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "cannot create the state directory"));
 	assert_original(fx->root);
 }
@@ -454,16 +454,16 @@ static void test_statedir_lock(void **state)
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/state", root);
-	assert_int_equal(smpol_statedir_lock(dir, "record.lock", false, LOCK_EX, &fd, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX, &fd, err, sizeof(err)), -ENOENT);
 	assert_int_equal(fd, -1);
-	assert_int_equal(smpol_statedir_lock(dir, "record.lock", true, LOCK_EX, &fd, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", true, LOCK_EX, &fd, err, sizeof(err)), 0);
 	assert_true(fd >= 0);
 	/* held: another open file description cannot take it */
-	assert_int_equal(smpol_statedir_lock(dir, "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)),
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)),
 			 -EWOULDBLOCK);
 	assert_non_null(strstr(err, "cannot lock"));
 	close(fd);
-	assert_int_equal(smpol_statedir_lock(dir, "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
 	close(other);
 	fake_tree_free(root);
 }

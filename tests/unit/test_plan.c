@@ -31,7 +31,6 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 	n->has_memory = mem_kb > 0;
 	n->mem_total_kb = n->mem_free_kb = mem_kb;
 	n->tier = -1;
-	n->wi_weight = -1;
 	for (int c = 0; cpu && c < 4; c++)
 		smpol_bitmap_set(&n->cpus, 4 * id + c);
 	if (bw) {

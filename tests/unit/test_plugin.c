@@ -25,7 +25,14 @@
 #include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
 #include "accounting.h"
 #include "fake_tree.h"
-#include "plugin.h"
+/* The plugin's files are included, not linked, so that each case can start from the
+ * fresh per-process state a real srun or slurmstepd starts with (plugin.c's step,
+ * options.c's option) and look at it. */
+#include "plugin.c"
+#include "options.c"
+#include "local.c"
+#include "step.c"
+#include "task.c"
 
 #define NEW_KERNEL "linux-7.3-boot"
 #define OLD_KERNEL "linux-6.1-boot"
@@ -203,7 +210,8 @@ static struct fixture *fixture_new(const char *kernel)
 static int setup(void **state)
 {
 	memset(&fake, 0, sizeof(fake));
-	memset(mi_ctx(), 0, sizeof(*mi_ctx()));
+	memset(&step, 0, sizeof(step));
+	memset(&parsed, 0, sizeof(parsed));
 	fake.job_id = 42;
 	fake.step_id = 0;
 	fake.uid = 1000;
@@ -292,7 +300,7 @@ static void test_local_step_overrides_job(void **state)
 	setenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave", "weighted", 1);
 	assert_int_equal(give_option("weighted", 0), 0);
 	assert_int_equal(fake.registered[0]->cb(0, "interleave", 0), 0);
-	assert_int_equal(mi_ctx()->opt_spec.mode, SMPOL_MODE_INTERLEAVE);
+	assert_int_equal(parsed.spec.mode, SMPOL_MODE_INTERLEAVE);
 	assert_int_equal(fake.registered[0]->cb(0, "auto", 0), -1);
 	assert_non_null(strstr(fake.log, "given twice"));
 	unsetenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave");
@@ -346,7 +354,7 @@ static void test_step_weighted(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 	char nodes[256], line[512];
 	bool has_weighted = kernel_takes_weighted();
 	const char *err;
@@ -357,14 +365,14 @@ static void test_step_weighted(void **state)
 	start_step("verbose,weighted", 3, argv);
 	assert_true(c->active);
 	assert_string_equal(c->failure, "");
-	assert_int_equal(c->nplans, 2);        /* one per CPU node of the fixture */
+	assert_int_equal(c->pl.nplans, 2);        /* one per CPU node of the fixture */
 	assert_int_equal(fake.step_begins, 1);
 	assert_int_equal(fake.placement.job_id, 42);
-	assert_int_equal(fake.placement.nplans, 2);
+	assert_int_equal(fake.placement.pl->nplans, 2);
 	assert_false(fake.placement.sysfs_written);
 	assert_string_equal(fake.placement.node_name, "n7");
 	assert_int_equal(fake.placement.job_nnodes, 1);
-	assert_string_equal(fake.placement.statedir, fx->statedir);
+	assert_string_equal(fake.placement.host->statedir, fx->statedir);
 	assert_ptr_equal(fake.placement.topo, &c->topo);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(fake.task_begins, 1);
@@ -372,13 +380,13 @@ static void test_step_weighted(void **state)
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	/* This process runs on CPUs of fixture node 0, whose plan adds memory-only node 2. */
-	smpol_plan_format_nodes(&c->plans[0], nodes, sizeof(nodes));
+	smpol_plan_format_nodes(&c->pl.plans[0], nodes, sizeof(nodes));
 	assert_string_equal(nodes, "0,2");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
 	if (has_weighted) {
 		char weights[64];
 
-		smpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
+		smpol_plan_format_weights(&c->pl.plans[0], weights, sizeof(weights));
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "weighted");
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), weights);
 		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
@@ -399,7 +407,7 @@ static void test_step_weighted(void **state)
 	assert_int_equal(fake.task_ends, 1);
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
 	assert_int_equal(fake.step_ends, 1);
-	assert_null(c->plans);
+	assert_null(c->pl.plans);
 }
 
 static void test_step_quiet_auto(void **state)
@@ -431,14 +439,16 @@ static void test_old_kernel_ladder(void **state)
 	int rc;
 
 	start_step("verbose,weighted", 2, argv);
-	assert_false(mi_ctx()->caps.weighted_interleave);
-	assert_int_equal(fake.placement.path, SMPOL_PATH_INTERLEAVE);
+	assert_int_equal(fake.placement.pl->path, SMPOL_PATH_INTERLEAVE);
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "1:1");
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
-	assert_non_null(strstr(err, "interleave nodes 0,2 (kernel has no weighted interleave (needs Linux 6.9))"));
+	assert_non_null(strstr(err, "interleave nodes 0,2; this kernel has no weighted interleave (needs Linux 6.9): "
+				"plain interleave over the same nodes"));
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NOTE"), "this kernel has no weighted interleave "
+			    "(needs Linux 6.9): plain interleave over the same nodes");
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -467,7 +477,7 @@ static void test_no_option_default_none(void **state)
 	int rc;
 
 	start_step(NULL, 2, argv);
-	assert_false(mi_ctx()->active);
+	assert_false(step.active);
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
@@ -493,7 +503,7 @@ static void test_site_default_applies(void **state)
 	setup(state);
 	*state = fx;
 	start_step("none", 2, argv);
-	assert_false(mi_ctx()->active);
+	assert_false(step.active);
 	with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "none");
@@ -557,7 +567,7 @@ static void test_extern_step_does_nothing(void **state)
 
 	fake.step_id = SLURM_EXTERN_CONT;
 	start_step(NULL, 1, argv);
-	assert_false(mi_ctx()->active);
+	assert_false(step.active);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -566,14 +576,14 @@ static void test_lease_always(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always" };
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 	char want1[8];
 
 	start_step("weighted", 3, argv);
 	assert_true(c->lease_held);
 	assert_true(fake.placement.sysfs_written);
 	/* Node 1's plan is node 1 alone, so its weight is 1 instead of the fixture's 7. */
-	snprintf(want1, sizeof(want1), "%u", c->plans[1].weights[0]);
+	snprintf(want1, sizeof(want1), "%u", c->pl.plans[1].weights[0]);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), want1);
 	assert_string_not_equal(fake_tree_read(fx->statedir, "/weights.journal"), "<missing>");
 	slurm_spank_exit(NULL, 0, NULL);
@@ -590,12 +600,12 @@ static void test_lease_exclusive(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=exclusive" };
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 
 	fake.cores = "0-1";           /* 2 of the fixture's 4 CPUs */
 	start_step("weighted", 3, argv);
 	assert_false(c->lease_held);
-	assert_non_null(strstr(c->note, "shares the node"));
+	assert_non_null(strstr(c->pl.note, "shares the node"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
 	slurm_spank_exit(NULL, 0, NULL);
 
@@ -617,22 +627,22 @@ static void test_lease_busy(void **state)
 	struct smpol_wi_table w = { 0 };
 	struct smpol_bitmap which;
 	char err[SMPOL_ERRLEN];
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 
 	assert_int_equal(smpol_lease_owner_self(&other, err, sizeof(err)), 0);
 	smpol_bitmap_clear(&which);
 	smpol_bitmap_set(&which, 1);
 	w.weight[1] = 5;
-	assert_int_equal(smpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &other, &w, &which, err, sizeof(err)), 0);
 	start_step("weighted", 3, argv);
 	assert_false(c->lease_held);
-	assert_non_null(strstr(c->note, "held by job 7"));
+	assert_non_null(strstr(c->pl.note, "held by job 7"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
 	/* What the step's node-1 tasks get is the table as it is. */
-	assert_int_equal(c->plans[1].weights[0], 5);
+	assert_int_equal(c->pl.plans[1].weights[0], 5);
 	slurm_spank_exit(NULL, 0, NULL);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
-	assert_int_equal(smpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &other, NULL, err, sizeof(err)), 0);
 }
 
 /* A step killed while holding the lease: the next step puts the table back first. */

@@ -24,6 +24,7 @@
 #include "hotplug.h"
 #include "job_pids.h"
 #include "pages.h"
+#include "proc_stat.h"
 #include "rebalance.h"
 #include "task_ref.h"
 
@@ -95,7 +96,7 @@ static void test_pin_recycled_pid(void **state)
 	char err[SMPOL_ERRLEN], comm[32];
 
 	(void)state;
-	assert_int_equal(smpol_task_start_time(getpid(), &start, comm, sizeof(comm)), 0);
+	assert_int_equal(smpol_proc_stat(getpid(), &start, NULL, comm, sizeof(comm)), 0);
 	assert_int_equal(smpol_task_pin(getpid(), start + 1, &t, err, sizeof(err)), -ESTALE);
 	assert_non_null(strstr(err, "reused"));
 	assert_int_equal(t.pidfd, -1);

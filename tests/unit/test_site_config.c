@@ -26,9 +26,9 @@ static void test_defaults(void **state)
 	assert_int_equal(c.algorithm, SMPOL_ALGO_OPTIMAL);
 	assert_true(c.precision == SMPOL_DEFAULT_PRECISION);
 	assert_int_equal(c.max_weight_sum, SMPOL_DEFAULT_MAX_SUM);
-	assert_string_equal(c.statedir, SMPOL_DEFAULT_STATEDIR);
+	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
 	assert_int_equal(c.sample_interval, SMPOL_DEFAULT_SAMPLE_INTERVAL);
-	assert_string_equal(c.fsroot, "");
+	assert_string_equal(c.host.fsroot, "/");
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
@@ -52,9 +52,9 @@ static void test_every_key(void **state)
 	assert_int_equal(c.algorithm, SMPOL_ALGO_KERNEL);
 	assert_true(c.precision == 0.95);
 	assert_int_equal(c.max_weight_sum, 1024);
-	assert_string_equal(c.statedir, "/tmp/state");
+	assert_string_equal(c.host.statedir, "/tmp/state");
 	assert_int_equal(c.sample_interval, 0);
-	assert_string_equal(c.fsroot, "/srv/tree");
+	assert_string_equal(c.host.fsroot, "/srv/tree");
 }
 
 static void test_bad(void **state)
@@ -76,8 +76,8 @@ static void test_bad(void **state)
 		{ "max_weight_sum=8x", "max_weight_sum='8x'" },
 		{ "max_weight_sum=99999999999999999999999", "max_weight_sum='9999" },
 		{ "sample_interval=86401", "sample_interval='86401'" },
-		{ "statedir=relative/dir", "statedir='relative/dir': give an absolute directory" },
-		{ "fsroot=tree", "fsroot='tree'" },
+		{ "statedir=relative/dir", "statedir: the state directory 'relative/dir' is not an absolute path" },
+		{ "fsroot=tree", "fsroot: the sysfs root 'tree' is not an absolute path" },
 		{ "default=bogus", "default='bogus': unknown word 'bogus'" },
 		{ "default=help", "default=help" },
 		{ "default=weighted,weights=0:0", "bad weight '0' for node 0" },
@@ -128,39 +128,7 @@ static void test_long_path(void **state)
 	memset(arg + strlen(arg), 'a', sizeof(arg) - strlen(arg) - 1);
 	assert_int_equal(smpol_config_parse(1, argv, &c, err, sizeof(err)), -ENAMETOOLONG);
 	assert_non_null(strstr(err, "statedir"));
-	assert_string_equal(c.statedir, SMPOL_DEFAULT_STATEDIR);
-}
-
-/* The spec wins where it says something; the site's values fill the rest. */
-static void test_plan_opts_from_spec(void **state)
-{
-	struct smpol_site_config cfg;
-	struct smpol_spec spec;
-	struct smpol_plan_opts o;
-	char err[SMPOL_ERRLEN];
-
-	(void)state;
-	smpol_config_default(&cfg);
-	cfg.algorithm = SMPOL_ALGO_KERNEL;
-	cfg.precision = 0.9;
-	cfg.max_weight_sum = 40;
-	assert_int_equal(smpol_spec_parse("weighted", &spec, err, sizeof(err)), 0);
-	smpol_plan_opts_from_spec(&spec, &cfg, 2048, &o);
-	assert_int_equal(o.algorithm, SMPOL_ALGO_KERNEL);
-	assert_true(o.weight.precision == 0.9);
-	assert_int_equal(o.weight.max_sum, 40);
-	assert_int_equal(o.scope, SMPOL_SCOPE_SOCKET);
-	assert_int_equal(o.mem_kb, 2048);
-	assert_false(o.has_nodes || o.has_weights);
-
-	assert_int_equal(smpol_spec_parse("weighted,weights=0:3:2:1,scope=all,precision=0.5", &spec, err, sizeof(err)), 0);
-	smpol_plan_opts_from_spec(&spec, &cfg, 0, &o);
-	assert_true(o.weight.precision == 0.5);
-	assert_int_equal(o.scope, SMPOL_SCOPE_ALL);
-	assert_true(o.has_weights);
-	assert_int_equal(o.weights[0], 3);
-	assert_int_equal(o.weights[2], 1);
-	assert_int_equal(o.mem_kb, 0);
+	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
 }
 
 int main(void)
@@ -169,7 +137,6 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_bad),
-		cmocka_unit_test(test_plan_opts_from_spec),
 		cmocka_unit_test(test_twice),
 		cmocka_unit_test(test_long_path),
 	};

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "fake_tree.h"
 #include "topology.h"
+#include "wi.h"
 
 #define NODE_DIR "/sys/devices/system/node"
 
@@ -20,8 +21,17 @@ static void read_fixture(const char *name, struct smpol_topology *topo)
 {
 	char err[SMPOL_ERRLEN] = "";
 
-	if (smpol_topology_read(fixture_path(name), topo, err, sizeof(err)))
+	if (smpol_topology_read(fake_host(fixture_path(name), NULL), topo, err, sizeof(err)))
 		fail_msg("reading %s: %s", name, err);
+}
+
+/* The fixture's weights table (the topology reader does not read it). */
+static void read_table(const char *name, struct smpol_wi_table *t)
+{
+	char err[SMPOL_ERRLEN] = "";
+
+	if (smpol_wi_read(fake_host(fixture_path(name), NULL), t, err, sizeof(err)))
+		fail_msg("reading the table of %s: %s", name, err);
 }
 
 static const struct smpol_node *node(const struct smpol_topology *topo, int id)
@@ -51,6 +61,7 @@ static bool warned(const struct smpol_topology *topo, const char *a, const char 
 
 static void test_linux_7_3_boot(void **state)
 {
+	struct smpol_wi_table t;
 	struct smpol_topology topo;
 	const struct smpol_node *n0, *n2;
 
@@ -90,18 +101,20 @@ static void test_linux_7_3_boot(void **state)
 	assert_int_equal(n2->kind, SMPOL_KIND_CXL);
 	assert_non_null(strstr(n2->kind_reason, "64000"));
 	assert_non_null(strstr(n2->kind_reason, "node0"));
-	assert_true(topo.wi.present);
-	assert_string_equal(topo.wi.auto_name, "auto");
-	assert_int_equal(topo.wi.auto_enabled, 1);
-	assert_int_equal(topo.wi.nfiles, 3);
-	assert_int_equal(n0->wi_weight, 7);
-	assert_int_equal(n2->wi_weight, 2);
+	read_table("linux-7.3-boot", &t);
+	assert_true(t.present);
+	assert_string_equal(t.auto_name, "auto");
+	assert_int_equal(t.auto_enabled, 1);
+	assert_int_equal(smpol_bitmap_count(&t.has_file), 3);
+	assert_int_equal(t.weight[0], 7);
+	assert_int_equal(t.weight[2], 2);
 	smpol_topology_free(&topo);
 	smpol_topology_free(&topo);   /* twice is harmless */
 }
 
 static void test_linux_7_3_after_hotplug(void **state)
 {
+	struct smpol_wi_table t;
 	struct smpol_topology topo;
 	const struct smpol_node *n3;
 
@@ -114,28 +127,31 @@ static void test_linux_7_3_after_hotplug(void **state)
 	assert_int_equal(smpol_node_initiator(&topo, n3), 1);
 	assert_int_equal(n3->kind, SMPOL_KIND_CXL);
 	assert_int_equal(n3->tier, 49);
-	assert_int_equal(n3->wi_weight, 1);
-	assert_int_equal(node(&topo, 0)->wi_weight, 4);
+	read_table("linux-7.3-after-hotplug", &t);
+	assert_int_equal(t.weight[3], 1);
+	assert_int_equal(t.weight[0], 4);
 	smpol_topology_free(&topo);
 }
 
 static void test_linux_6_12_and_6_1(void **state)
 {
+	struct smpol_wi_table t;
 	struct smpol_topology topo;
 
 	(void)state;
 	read_fixture("linux-6.12-boot", &topo);
-	assert_true(topo.wi.present);
-	assert_string_equal(topo.wi.auto_name, "");
-	assert_int_equal(topo.wi.auto_enabled, -1);
-	assert_int_equal(topo.wi.nfiles, 4);   /* every possible node, node3 offline */
-	assert_int_equal(node(&topo, 2)->wi_weight, 1);
+	read_table("linux-6.12-boot", &t);
+	assert_true(t.present);
+	assert_string_equal(t.auto_name, "");
+	assert_int_equal(t.auto_enabled, -1);
+	assert_int_equal(smpol_bitmap_count(&t.has_file), 4);   /* every possible node, node3 offline */
+	assert_int_equal(t.weight[2], 1);
 	smpol_topology_free(&topo);
 
 	read_fixture("linux-6.1-boot", &topo);
-	assert_false(topo.wi.present);
-	assert_int_equal(topo.wi.auto_enabled, -1);
-	assert_int_equal(node(&topo, 0)->wi_weight, -1);
+	read_table("linux-6.1-boot", &t);
+	assert_false(t.present);
+	assert_int_equal(t.auto_enabled, -1);
 	assert_int_equal(node(&topo, 2)->tier, 4);   /* 6.1: one tier for all */
 	assert_int_equal(node(&topo, 2)->kind, SMPOL_KIND_CXL);   /* HMAT still tells */
 	smpol_topology_free(&topo);
@@ -192,7 +208,6 @@ static void test_no_hmat(void **state)
 	assert_false(n2->has_cpu);
 	assert_true(warned(&topo, "has_memory", "guessed"));
 	assert_true(warned(&topo, "HMAT bandwidth", "0-2"));
-	assert_int_equal(topo.wi.nfiles, 4);
 	smpol_topology_free(&topo);
 }
 
@@ -257,14 +272,6 @@ static void test_malformed(void **state)
 	assert_int_equal(n3->kind, SMPOL_KIND_UNKNOWN);
 	assert_true(warned(&topo, "memory_tier49/nodelist", "2-x"));
 	assert_int_equal(n2->tier, -1);
-	assert_true(warned(&topo, "auto", "'maybe'"));
-	assert_string_equal(topo.wi.auto_name, "auto");
-	assert_int_equal(topo.wi.auto_enabled, -1);
-	assert_true(warned(&topo, "weighted_interleave/node0", "300"));
-	assert_true(warned(&topo, "weighted_interleave/node1", "banana"));
-	assert_int_equal(n0->wi_weight, -1);
-	assert_int_equal(n1->wi_weight, -1);
-	assert_int_equal(n2->wi_weight, 1);
 	smpol_topology_free(&topo);
 }
 
@@ -276,13 +283,13 @@ static void test_node_list_errors(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(smpol_topology_read(root, &topo, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "online"));
 	assert_null(topo.nodes);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		fake_tree_write(root, NODE_DIR "/online", bad[i]);
-		assert_int_equal(smpol_topology_read(root, &topo, err, sizeof(err)), -EINVAL);
+		assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "online"));
 		assert_null(topo.nodes);
 		assert_int_equal(topo.nwarnings, 0);
@@ -302,13 +309,11 @@ static void test_bare_tree(void **state)
 	fake_tree_write(root, NODE_DIR "/node0/cpulist", "0-1\n");
 	fake_tree_write(root, NODE_DIR "/node0/meminfo",
 			"Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
-	assert_int_equal(smpol_topology_read(root, &topo, err, sizeof(err)), 0);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
 	assert_string_equal(list(&topo.possible), "0");
 	assert_true(node(&topo, 0)->has_cpu && node(&topo, 0)->has_memory);
 	assert_int_equal(node(&topo, 0)->mem_free_kb, 500);
 	assert_int_equal(node(&topo, 0)->tier, -1);
-	assert_int_equal(node(&topo, 0)->wi_weight, -1);
-	assert_false(topo.wi.present);
 	assert_true(warned(&topo, "distance", NULL));
 	smpol_topology_free(&topo);
 	fake_tree_free(root);
@@ -331,7 +336,7 @@ static void test_dangling_initiator(void **state)
 	fake_tree_write(root, NODE_DIR "/node4/access1/initiators/read_bandwidth", "1000\n");
 	snprintf(path, sizeof(path), "%s" NODE_DIR "/node4/access1/initiators/node7", root);
 	assert_int_equal(symlink("../../../node7", path), 0);
-	assert_int_equal(smpol_topology_read(root, &topo, err, sizeof(err)), 0);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
 	assert_string_equal(list(&node(&topo, 4)->access[1].initiators), "7");
 	assert_int_equal(smpol_node_initiator(&topo, node(&topo, 4)), 1);
 	assert_int_equal(smpol_node_bandwidth(node(&topo, 4)), 1000);

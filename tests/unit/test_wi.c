@@ -33,7 +33,7 @@ static void test_read_auto_kernel(void **state)
 	char err[SMPOL_ERRLEN];
 
 	fake_tree_wi(root, "auto", "true\n", "0:7 1:7 2:2");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), 0);
 	assert_true(t.present);
 	assert_string_equal(t.auto_name, "auto");
 	assert_int_equal(t.auto_enabled, 1);
@@ -49,9 +49,21 @@ static void test_read_auto_type_spelling(void **state)
 	char err[SMPOL_ERRLEN];
 
 	fake_tree_wi(root, "__auto_type", "false\n", "0:1");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), 0);
 	assert_string_equal(t.auto_name, "__auto_type");
 	assert_int_equal(t.auto_enabled, 0);
+}
+
+/* The malformed fixture: a weight of 300 or banana, auto 'maybe': an error naming the file. */
+static void test_read_malformed_fixture(void **state)
+{
+	struct smpol_wi_table t;
+	char err[SMPOL_ERRLEN] = "";
+
+	(void)state;
+	assert_int_equal(smpol_wi_read(fake_host(fixture_path("malformed"), NULL), &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/sys/kernel/mm/mempolicy/weighted_interleave/"));
+	assert_true(strstr(err, "weight 0-255") || strstr(err, "expected true or false"));
 }
 
 static void test_read_old_kernel(void **state)
@@ -61,10 +73,10 @@ static void test_read_old_kernel(void **state)
 	char err[SMPOL_ERRLEN];
 
 	/* 6.9-6.15: node files, no auto. Before 6.9: no directory at all. */
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), 0);
 	assert_false(t.present);
 	fake_tree_wi(root, NULL, NULL, "0:1 3:1");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), 0);
 	assert_true(t.present);
 	assert_int_equal(t.auto_enabled, -1);
 	assert_string_equal(t.auto_name, "");
@@ -79,14 +91,14 @@ static void test_read_malformed(void **state)
 
 	fake_tree_wi(root, "auto", "true", "0:7");
 	fake_tree_write(root, FAKE_WI_DIR "/node1", "seven\n");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node1"));
 	fake_tree_write(root, FAKE_WI_DIR "/node1", "256\n");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "0-255"));
 	fake_tree_write(root, FAKE_WI_DIR "/node1", "3\n");
 	fake_tree_write(root, FAKE_WI_DIR "/auto", "maybe\n");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "'maybe'"));
 }
 
@@ -103,7 +115,7 @@ static void test_write(void **state)
 	smpol_bitmap_set(&which, 2);
 	t.weight[0] = 12;
 	t.weight[2] = 3;
-	assert_int_equal(smpol_wi_write(root, &t, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_write(fake_host(root, NULL), &t, &which, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(root, FAKE_WI_DIR "/node0"), "12");
 	assert_string_equal(fake_tree_read(root, FAKE_WI_DIR "/node1"), "7");
 	assert_string_equal(fake_tree_read(root, FAKE_WI_DIR "/node2"), "3");
@@ -120,12 +132,12 @@ static void test_write_bad(void **state)
 	smpol_bitmap_clear(&which);
 	smpol_bitmap_set(&which, 5);
 	t.weight[5] = 2;
-	assert_int_equal(smpol_wi_write(root, &t, &which, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_wi_write(fake_host(root, NULL), &t, &which, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "node 5 has no weighted-interleave weight file"));
 	smpol_bitmap_clear(&which);
 	smpol_bitmap_set(&which, 0);
 	t.weight[0] = 0;
-	assert_int_equal(smpol_wi_write(root, &t, &which, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_wi_write(fake_host(root, NULL), &t, &which, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "weights are 1-255"));
 	assert_string_equal(fake_tree_read(root, FAKE_WI_DIR "/node0"), "7");
 }
@@ -138,11 +150,11 @@ static void test_restore(void **state)
 	bool auto_failed = true;
 
 	fake_tree_wi(root, "__auto_type", "true", "0:7 1:7 2:2");
-	assert_int_equal(smpol_wi_read(root, &saved, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &saved, err, sizeof(err)), 0);
 	fake_tree_wi(root, "__auto_type", "false", "0:1 1:1 2:1");
-	assert_int_equal(smpol_wi_restore(root, &saved, &auto_failed, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_restore(fake_host(root, NULL), &saved, &auto_failed, err, sizeof(err)), 0);
 	assert_false(auto_failed);
-	assert_int_equal(smpol_wi_read(root, &now, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &now, err, sizeof(err)), 0);
 	assert_memory_equal(&now, &saved, sizeof(now));
 }
 
@@ -154,12 +166,12 @@ static void test_restore_vanished_node(void **state)
 	bool auto_failed;
 
 	fake_tree_wi(root, "auto", "false", "0:5 3:2");
-	assert_int_equal(smpol_wi_read(root, &saved, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &saved, err, sizeof(err)), 0);
 	fake_tree_wi(root, NULL, NULL, "0:9");
 	snprintf(path, sizeof(path), "%s" FAKE_WI_DIR "/node3", root);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(smpol_wi_restore(root, &saved, &auto_failed, err, sizeof(err)), 0);
-	assert_int_equal(smpol_wi_read(root, &now, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_restore(fake_host(root, NULL), &saved, &auto_failed, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &now, err, sizeof(err)), 0);
 	assert_int_equal(now.weight[0], 5);
 	assert_false(smpol_bitmap_test(&now.has_file, 3));
 	assert_string_equal(fake_tree_read(root, FAKE_WI_DIR "/node3"), "<missing>");
@@ -172,7 +184,7 @@ static void test_format_parse_roundtrip(void **state)
 	char err[SMPOL_ERRLEN], text[256];
 
 	fake_tree_wi(root, "auto", "true", "0:7 1:7 2:2 17:255");
-	assert_int_equal(smpol_wi_read(root, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), 0);
 	assert_int_equal(smpol_wi_format(&t, text, sizeof(text)), 0);
 	assert_int_equal(smpol_wi_parse(text, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.auto_enabled, 1);
@@ -267,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_weigh_plans),
 		cmocka_unit_test_setup_teardown(test_read_auto_kernel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_auto_type_spelling, setup, teardown),
+		cmocka_unit_test(test_read_malformed_fixture),
 		cmocka_unit_test_setup_teardown(test_read_old_kernel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write, setup, teardown),

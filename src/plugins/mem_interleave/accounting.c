@@ -81,7 +81,7 @@ static struct {
 	bool have_kind;
 	unsigned interval;
 	uint32_t job_nnodes;
-	char statedir[1024];
+	struct smpol_host host;
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -270,19 +270,19 @@ int accounting_step_begin(const struct step_placement *sp, char *err, size_t err
 	else
 		snprintf(st.node, sizeof(st.node), "unknown");
 	st.requested = smpol_mode_name(sp->spec->mode);
-	st.path = sp->path;
-	st.applied = smpol_applied_mode_name(sp->spec->mode, sp->path);
+	st.path = sp->pl->path;
+	st.applied = smpol_applied_mode_name(sp->spec->mode, sp->pl->path);
 	st.sysfs_written = sp->sysfs_written;
-	snprintf(st.note, sizeof(st.note), "%s", sp->note ? sp->note : "");
+	snprintf(st.note, sizeof(st.note), "%s", sp->pl->note);
 	st.interval = sp->sample_interval;
 	st.job_nnodes = sp->job_nnodes;
-	snprintf(st.statedir, sizeof(st.statedir), "%s", sp->statedir ? sp->statedir : "");
+	st.host = *sp->host;
 	st.nplans = 0;
-	st.plans = malloc(sizeof(*st.plans) * (size_t)(sp->nplans > 0 ? sp->nplans : 1));
+	st.plans = malloc(sizeof(*st.plans) * (size_t)(sp->pl->nplans > 0 ? sp->pl->nplans : 1));
 	if (!st.plans)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
-	memcpy(st.plans, sp->plans, sizeof(*st.plans) * (size_t)sp->nplans);
-	st.nplans = sp->nplans;
+	memcpy(st.plans, sp->pl->plans, sizeof(*st.plans) * (size_t)sp->pl->nplans);
+	st.nplans = sp->pl->nplans;
 	st.have_kind = sp->topo != NULL;
 	memset(st.kind, 0, sizeof(st.kind));
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
@@ -406,8 +406,8 @@ static int lock_local_writers(void)
 {
 	int fd;
 
-	if (st.job_nnodes != 1 || !st.statedir[0] ||
-	    smpol_statedir_lock(st.statedir, "record.lock", true, LOCK_EX, &fd, NULL, 0) < 0)
+	if (st.job_nnodes != 1 ||
+	    smpol_statedir_lock(&st.host, "record.lock", true, LOCK_EX, &fd, NULL, 0) < 0)
 		return -1;
 	return fd;
 }
