@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check(err[0] != '\0', "no error sentence");
 		goto out;
 	}
-	fuzz_check(cfg.statedir[0] == '/', "statedir '%s' is not absolute", cfg.statedir);
-	fuzz_check(cfg.fsroot[0] == '\0' || cfg.fsroot[0] == '/', "fsroot '%s' is not absolute", cfg.fsroot);
+	fuzz_check(cfg.host.statedir[0] == '/', "statedir '%s' is not absolute", cfg.host.statedir);
+	fuzz_check(cfg.host.fsroot[0] == '/', "fsroot '%s' is not absolute", cfg.host.fsroot);
 	fuzz_check(cfg.precision > 0 && cfg.precision <= 1, "precision %g", cfg.precision);
 	fuzz_check(cfg.max_weight_sum >= 1 && cfg.max_weight_sum <= 1024, "max_weight_sum %u", cfg.max_weight_sum);
 	fuzz_check(cfg.sample_interval <= 86400, "sample_interval %u", cfg.sample_interval);
