@@ -256,6 +256,8 @@ struct node_now {
 	char table_error[SMPOL_ERRLEN];
 	struct smpol_step_state *kept;
 	int nkept;
+	const char *no_kept;             /* why the kept placements are not read, or NULL */
+	struct smpol_lease_state lease;  /* the journal, for processes without kept placement */
 };
 
 /*
@@ -266,8 +268,14 @@ struct node_now {
 static int task_target(const struct args *a, const struct node_now *now, const struct job_pid *jp,
 		       struct rebalance_target *tg, char *err, size_t errlen)
 {
-	struct smpol_target_in in = { &now->topo, &now->table, now->table_error[0] ? now->table_error : NULL,
-				      NULL, a->spec ? &a->spec_parsed : NULL, NULL, NULL };
+	struct smpol_target_in in = {
+		.topo = &now->topo,
+		.table = &now->table,
+		.table_error = now->table_error[0] ? now->table_error : NULL,
+		.spec = a->spec ? &a->spec_parsed : NULL,
+		.why_defaults = now->no_kept,
+		.job_holds_lease = jp && now->lease.held && now->lease.holder_alive && now->lease.owner.job_id == jp->job,
+	};
 	struct smpol_task_target target;
 	struct smpol_spec applied;
 	struct smpol_bitmap cpus;
@@ -288,8 +296,9 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 		if (smpol_spec_parse(*mode ? mode : "weighted", &applied, err, errlen) < 0)
 			return -EINVAL;
 		in.spec = &applied;
-		in.why_defaults = *mode ? "its step keeps no placement; the mode the plugin applied" :
-			"not started by the plugin";
+		if (!in.why_defaults)
+			in.why_defaults = *mode ? "its step keeps no placement; the mode the plugin applied" :
+				"not started by the plugin";
 	}
 	rc = smpol_task_cpus(tg->t.pid, &cpus, err, errlen);
 	if (rc < 0)
@@ -529,8 +538,12 @@ int cmd_rebalance(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* The kept placements and the journal are root's (the state directory is 0700). */
+	if (getuid() != 0)
+		now.no_kept = "only root reads the steps' kept placements";
 	if (smpol_topology_read(&a->c.host, &now.topo, err, sizeof(err)) < 0 ||
-	    smpol_step_state_list(&a->c.host, &now.kept, &now.nkept, NULL, err, sizeof(err)) < 0) {
+	    (!now.no_kept && (smpol_step_state_list(&a->c.host, &now.kept, &now.nkept, NULL, err, sizeof(err)) < 0 ||
+			      smpol_lease_inspect(&a->c.host, &now.lease, err, sizeof(err)) < 0))) {
 		fprintf(stderr, "mpolctl rebalance: %s\n", err);
 		smpol_topology_free(&now.topo);
 		free(jp);
