@@ -120,10 +120,10 @@ static int read_event(int fd, bool kernel_only, struct smpol_hotplug_burst *b, c
 	return 1;
 }
 
-int smpol_hotplug_wait(int fd, unsigned settle_ms, bool kernel_only, const volatile sig_atomic_t *stop,
-		      struct smpol_hotplug_burst *burst, char *err, size_t errlen)
+int smpol_hotplug_wait(int fd, unsigned settle_ms, int idle_ms, bool kernel_only, const volatile sig_atomic_t *stop,
+		       struct smpol_hotplug_burst *burst, char *err, size_t errlen)
 {
-	long deadline = -1;
+	long deadline = -1, idle_end = idle_ms < 0 ? -1 : now_ms() + idle_ms;
 
 	memset(burst, 0, sizeof(*burst));
 	smpol_bitmap_clear(&burst->nodes);
@@ -136,6 +136,8 @@ int smpol_hotplug_wait(int fd, unsigned settle_ms, bool kernel_only, const volat
 			return 1;
 		if (deadline >= 0 && wait <= 0)
 			return 0;
+		if (deadline < 0 && idle_end >= 0 && now_ms() >= idle_end)
+			return 2;
 		rc = poll(&p, 1, (int)(wait > 1000 ? 1000 : wait));
 		if (rc < 0 && errno != EINTR)
 			return smpol_fail(err, errlen, errno, "waiting for uevents failed: %s", strerror(errno));

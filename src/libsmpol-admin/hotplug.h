@@ -44,9 +44,10 @@ int smpol_hotplug_open(int *fd, char *err, size_t errlen);
  * smpol_hotplug_wait - block until a hotplug event arrives, then gather events until
  * settle_ms pass without one. kernel_only: ignore messages not sent by the kernel
  * (netlink port 0). Returns 0 with the burst; 1 when *stop was raised (no burst);
- * -errno when reading fails.
+ * 2 when idle_ms passed before any event came (idle_ms < 0: wait for ever); -errno
+ * when reading fails.
  */
-int smpol_hotplug_wait(int fd, unsigned settle_ms, bool kernel_only, const volatile sig_atomic_t *stop,
-		      struct smpol_hotplug_burst *burst, char *err, size_t errlen);
+int smpol_hotplug_wait(int fd, unsigned settle_ms, int idle_ms, bool kernel_only, const volatile sig_atomic_t *stop,
+		       struct smpol_hotplug_burst *burst, char *err, size_t errlen);
 
 #endif

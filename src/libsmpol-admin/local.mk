@@ -9,6 +9,7 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/pages.c src/libsmpol-admin/pages.h \
 	src/libsmpol-admin/rebalance.c src/libsmpol-admin/rebalance.h \
 	src/libsmpol-admin/task_target.c src/libsmpol-admin/task_target.h \
+	src/libsmpol-admin/migration.c src/libsmpol-admin/migration.h \
 	src/libsmpol-admin/hotplug.c src/libsmpol-admin/hotplug.h \
 	src/libsmpol-admin/cpuset.c src/libsmpol-admin/cpuset.h \
 	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -396,6 +397,32 @@ int smpol_step_state_reap(const struct smpol_host *h, int *removed, char *err, s
 		*removed += rc == 0;
 	}
 	smpol_step_states_free(states, n);
+	return rc;
+}
+
+int smpol_step_state_set_rebound(const struct smpol_host *h, uint32_t job_id, uint32_t step_id, pid_t pid,
+				 uint64_t start, int initiator, char *err, size_t errlen)
+{
+	struct smpol_step_state st;
+	struct smpol_step_task *t;
+	int fd, rc;
+
+	/* mpolctl watch and a rebalance by hand may record at once: one at a time. */
+	rc = smpol_statedir_lock(h, "steps.lock", true, LOCK_EX, &fd, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = smpol_step_state_read(h, job_id, step_id, &st, err, errlen);
+	if (rc == 0) {
+		t = smpol_step_state_task(&st, pid, start);
+		if (t) {
+			t->initiator = initiator;
+			rc = smpol_step_state_write(h, &st, err, errlen);
+		} else {
+			rc = -ENOENT;
+		}
+		smpol_step_state_free(&st);
+	}
+	close(fd);
 	return rc;
 }
 

@@ -99,6 +99,15 @@ int smpol_step_state_remove(const struct smpol_host *h, uint32_t job_id, uint32_
 /* Remove the files of steps whose slurmstepd died; *removed counts them. */
 int smpol_step_state_reap(const struct smpol_host *h, int *removed, char *err, size_t errlen);
 
+/*
+ * smpol_step_state_set_rebound - record that a rebalance moved a task's memory to the
+ * plan of `initiator`: under the kept placements' lock, read the step's file again,
+ * set that task's initiator, write it. -ENOENT when the step or task is no longer
+ * kept (nothing to record).
+ */
+int smpol_step_state_set_rebound(const struct smpol_host *h, uint32_t job_id, uint32_t step_id, pid_t pid,
+				 uint64_t start, int initiator, char *err, size_t errlen);
+
 /* The task with this pid and start time, or NULL. */
 struct smpol_step_task *smpol_step_state_task(const struct smpol_step_state *st, pid_t pid, uint64_t start);
 

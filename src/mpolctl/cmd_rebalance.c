@@ -310,6 +310,11 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	if (!target.weights_known)
 		return smpol_fail(err, errlen, EIO, "the weights it runs with are unknown: %s", target.note);
 	tg->plan = target.plan;
+	if (in.kept && smpol_step_state_task(in.kept, tg->t.pid, tg->t.start)) {
+		tg->kept_task = true;
+		tg->kept_job = in.kept->job_id;
+		tg->kept_step = in.kept->step_id;
+	}
 	snprintf(tg->spec_text, sizeof(tg->spec_text), "%s", target.spec_text);
 	snprintf(tg->source, sizeof(tg->source), "%s", target.source);
 	return 0;
@@ -362,6 +367,22 @@ static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, c
 		log_action("%s %s from %s to %s", a->dry_run ? "would widen" : "widened", tg->cpuset[i].path,
 			   tg->cpuset[i].before, tg->cpuset[i].after);
 	return rc;
+}
+
+/* A task of a kept step now follows its plan: say so in the kept placement, so that
+ * `mpolctl watch` knows which socket its memory follows (its policy cannot tell once
+ * the pages were moved by someone else). */
+static void record_rebound(const struct args *a, const struct rebalance_target *tg)
+{
+	char err[SMPOL_ERRLEN];
+	int rc;
+
+	if (a->dry_run || tg->r.interrupted || !tg->kept_task)
+		return;
+	rc = smpol_step_state_set_rebound(&a->c.host, tg->kept_job, tg->kept_step, tg->t.pid, tg->t.start,
+					  tg->plan.initiator, err, sizeof(err));
+	if (rc < 0 && rc != -ENOENT)
+		log_action("pid %d: the move is not recorded in its step's kept placement: %s", (int)tg->t.pid, err);
 }
 
 static void rebalance_one(const struct args *a, const struct node_now *now, enum smpol_backend backend,
@@ -447,6 +468,7 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 			   (unsigned long long)tg->r.minimum, (unsigned long long)tg->r.planned,
 			   (unsigned long long)smpol_rebalance_not_moved(&tg->r),
 			   tg->r.seconds, tg->r.interrupted ? ", interrupted" : "");
+		record_rebound(a, tg);
 	}
 out:
 	/* A task that exited while being looked at is skipped, not a failure. */

@@ -16,6 +16,8 @@ struct rebalance_target {
 	struct smpol_task_ref t;
 	char spec_text[256];
 	char source[160];                /* where the target was decided from (task_target.h) */
+	bool kept_task;                  /* a task its step's kept placement lists (by pid and start) */
+	uint32_t kept_job, kept_step;
 	struct smpol_plan plan;
 	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
 	int ncpuset;                     /* cpuset.mems files widened (or, dry, to widen) */
