@@ -32,8 +32,11 @@ static int target_inputs(const struct smpol_target_in *in, struct smpol_site_con
 		if (rc < 0)
 			return rc;
 		*have_launch_topo = true;
-		snprintf(out->source, sizeof(out->source), "job %" PRIu32 " step %" PRIu32 "'s kept placement%s",
-			 in->kept->job_id, in->kept->step_id, in->spec ? ", with --spec" : "");
+		snprintf(out->source, sizeof(out->source), "job %" PRIu32 " step %" PRIu32 "'s kept placement "
+			 "(algorithm %s, precision %g, %s)%s", in->kept->job_id, in->kept->step_id,
+			 smpol_algorithm_name(in->kept->site.algorithm), in->kept->site.precision,
+			 in->kept->lease_held ? "holding the weights lease" : "on the node's weights",
+			 in->spec ? ", with --spec" : "");
 	} else {
 		smpol_config_default(site);
 		site->host = in->topo->host;

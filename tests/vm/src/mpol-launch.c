@@ -125,25 +125,26 @@ static int parse_args(int argc, char **argv, struct launch *l)
 }
 
 /* slurmstepd's part: decide, and where the decision wants the lease, try it and
- * decide again (as step.c does). */
+ * decide again (as step.c does: a refused lease runs on the node's weights). */
 static int decide(const struct launch *l, struct smpol_place_in *in, struct smpol_placement *pl,
-		  struct smpol_lease_owner *owner, bool *held)
+		  struct smpol_lease_owner *owner, bool *held, char *err, size_t errlen)
 {
-	char err[SMPOL_ERRLEN];
-
 	*held = false;
-	if (smpol_place(in, pl) < 0 || !pl->lease_wanted)
+	if (smpol_place(in, pl) < 0)
+		return 1;
+	if (!pl->lease_wanted)
 		return 0;
 	memset(owner, 0, sizeof(*owner));
 	owner->job_id = 1;
 	owner->uid = getuid();
 	in->lease = SMPOL_LEASE_HELD;
-	if (smpol_lease_owner_self(owner, err, sizeof(err)) != 0 ||
-	    smpol_lease_acquire(&l->site.host, owner, &pl->want, &pl->want_nodes, err, sizeof(err)) != 0) {
-		fprintf(stderr, "mpol-launch: weights lease: %s\n", err);
-		return 1;
+	if (smpol_lease_owner_self(owner, err, errlen) != 0 ||
+	    smpol_lease_acquire(&l->site.host, owner, &pl->want, &pl->want_nodes, err, errlen) != 0) {
+		fprintf(stderr, "mpol-launch: weights not written: %s\n", err);
+		in->lease = SMPOL_LEASE_NOT_HELD;
+		in->lease_note = err;
 	}
-	*held = true;
+	*held = in->lease == SMPOL_LEASE_HELD;
 	smpol_placement_free(pl);
 	return smpol_place(in, pl) < 0;
 }
@@ -213,8 +214,10 @@ int main(int argc, char **argv)
 		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
 		.lease = SMPOL_LEASE_UNTRIED,
 	};
-	if (decide(&l, &in, &pl, &owner, &held) != 0)
+	if (decide(&l, &in, &pl, &owner, &held, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: out of memory\n");
 		return 1;
+	}
 	if (pl.failure[0]) {
 		fprintf(stderr, "mpol-launch: %s\n", pl.failure);
 		return 1;
