@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 		printf("%-42s %10zu %10llu %10llu %10llu %7llu (%4llu) %12.1f\n", sc->name, n,
 		       (unsigned long long)mv->minimum, (unsigned long long)mv->chosen, (unsigned long long)naive,
 		       (unsigned long long)vol, (unsigned long long)miss, (double)n / (t1 - t0) / 1e6);
+		smpol_movement_free(mv);
 	}
 	printf("\nplanner moves == minimum (the sum of the surpluses) in every row; a naive re-layout\n"
 	       "moves what a fresh interleave would place elsewhere; migrate_pages can only move\n"

@@ -1,6 +1,7 @@
 /* movement.c - the minimal-move planner (see movement.h). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -10,9 +11,8 @@
  * the exact share, so |target - exact| < 1. The pages left after the floors go first
  * to nodes that already hold more than their floor (each such page is one page less
  * to move), then by largest remainder, lowest node on ties. */
-static void apportion(struct smpol_movement *mv, const unsigned *weight, uint64_t wsum)
+static void apportion(struct smpol_movement *mv, const unsigned *weight, uint64_t wsum, uint64_t *rem)
 {
-	uint64_t rem[SMPOL_MAX_NODES] = { 0 };
 	uint64_t left = mv->total;
 
 	for (int n = 0; n <= mv->max_node; n++) {
@@ -43,21 +43,42 @@ static void apportion(struct smpol_movement *mv, const unsigned *weight, uint64_
 int smpol_movement_init(struct smpol_movement *mv, const uint64_t *count, int max_node,
 		       const unsigned *weight, char *err, size_t errlen)
 {
-	uint64_t wsum = 0;
+	/* count, target, surplus, deficit, taken, given, acc, seen, and remainders */
+	enum { ARRAYS = 9 };
+	uint64_t wsum = 0, *block;
+	size_t len = (size_t)max_node + 1;
 
+	memset(mv, 0, sizeof(*mv));
 	if (max_node < 0 || max_node >= SMPOL_MAX_NODES)
 		return smpol_fail(err, errlen, EINVAL, "node range 0-%d is outside 0-%d", max_node,
 				 SMPOL_MAX_NODES - 1);
-	memset(mv, 0, sizeof(*mv));
+	block = calloc(ARRAYS * len, sizeof(uint64_t));
+	mv->dest = calloc(len, sizeof(int));
+	if (!block || !mv->dest) {
+		free(block);
+		free(mv->dest);
+		mv->dest = NULL;
+		return smpol_fail(err, errlen, ENOMEM, "out of memory planning %zu nodes", len);
+	}
+	mv->count = block;
+	mv->target = block + len;
+	mv->surplus = block + 2 * len;
+	mv->deficit = block + 3 * len;
+	mv->taken = block + 4 * len;
+	mv->given = block + 5 * len;
+	mv->acc = block + 6 * len;
+	mv->seen = block + 7 * len;
 	mv->max_node = max_node;
 	for (int n = 0; n <= max_node; n++) {
 		wsum += weight[n];
 		mv->count[n] = count[n];
 		mv->total += count[n];
 	}
-	if (wsum == 0)
+	if (wsum == 0) {
+		smpol_movement_free(mv);
 		return smpol_fail(err, errlen, EINVAL, "the target plan has no node with a weight");
-	apportion(mv, weight, wsum);
+	}
+	apportion(mv, weight, wsum, block + 8 * len);
 	for (int n = 0; n <= max_node; n++) {
 		if (mv->count[n] > mv->target[n]) {
 			mv->surplus[n] = mv->count[n] - mv->target[n];
@@ -68,6 +89,14 @@ int smpol_movement_init(struct smpol_movement *mv, const uint64_t *count, int ma
 		}
 	}
 	return 0;
+}
+
+void smpol_movement_free(struct smpol_movement *mv)
+{
+	free(mv->count);       /* the block every array lives in */
+	free(mv->dest);
+	memset(mv, 0, sizeof(*mv));
+	mv->max_node = -1;
 }
 
 /* Should this page of a surplus node be taken? Bresenham over the node's pages:

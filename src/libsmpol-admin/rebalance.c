@@ -366,7 +366,7 @@ int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_reba
 		w.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	w.pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
-	w.mv = malloc(sizeof(*w.mv));
+	w.mv = calloc(1, sizeof(*w.mv));
 	w.addrs = calloc(w.batch, sizeof(void *));
 	w.maddrs = calloc(w.batch, sizeof(void *));
 	w.status = calloc(w.batch, sizeof(int));
@@ -386,6 +386,8 @@ int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_reba
 		rc = 0;
 	}
 	r->seconds = since(&w.t0);
+	if (w.mv)
+		smpol_movement_free(w.mv);
 	free(w.mv);
 	free(w.addrs);
 	free(w.maddrs);
