@@ -91,6 +91,19 @@ struct watch_args {
 	const char *rate, *backend, *pmbind_nr;
 };
 
+/* Whole seconds 0..max, or exit 2 naming the option. */
+static unsigned seconds_arg(const char *opt, const char *text, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 0 || v > max)
+		cli_usage_error("watch", "%s '%s': give whole seconds from 0 to %ld", opt, text, max);
+	return (unsigned)v;
+}
+
 static void parse_args(int argc, char **argv, struct watch_args *a)
 {
 	static const struct option options[] = {
@@ -107,8 +120,6 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
 	int opt;
 
 	memset(a, 0, sizeof(*a));
@@ -118,18 +129,10 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SETTLE:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 3600)
-				cli_usage_error("watch", "--settle '%s': give whole seconds from 0 to 3600", optarg);
-			a->settle = (unsigned)v;
+			a->settle = seconds_arg("--settle", optarg, 3600);
 			break;
 		case OPT_SCAN:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 86400)
-				cli_usage_error("watch", "--scan '%s': give whole seconds from 0 to 86400", optarg);
-			a->scan = (unsigned)v;
+			a->scan = seconds_arg("--scan", optarg, 86400);
 			break;
 		case OPT_ONCE:
 			a->once = true;
