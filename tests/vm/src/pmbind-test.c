@@ -45,13 +45,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pages-where.h"
+
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
 #define PMBIND_MAXNODE 1024
 #define MASK_LONGS (PMBIND_MAXNODE / (8 * sizeof(unsigned long)))
-#define MAX_NODES 64
-#define QUERY_BATCH 1024
 #define UIO_MAX 1024              /* UIO_MAXIOV: the most ranges in one call */
 
 /* <linux/mempolicy.h>, spelled out: the guest build has no libnuma headers. */
@@ -289,72 +289,12 @@ static struct iovec region(const struct target *t)
 	return (struct iovec){ .iov_base = t->addr, .iov_len = t->len };
 }
 
-/* ---- where the target's pages are ---- */
-
-/* Per-node counts of the region from move_pages(2) queries; -1 on failure. */
-static int count_query(const struct target *t, unsigned long *cnt, unsigned long *absent)
-{
-	size_t np = t->len / pg;
-	void *pages[QUERY_BATCH];
-	int status[QUERY_BATCH];
-
-	memset(cnt, 0, MAX_NODES * sizeof(*cnt));
-	*absent = 0;
-	for (size_t done = 0; done < np;) {
-		size_t n = np - done < QUERY_BATCH ? np - done : QUERY_BATCH;
-		for (size_t i = 0; i < n; i++)
-			pages[i] = t->addr + (done + i) * pg;
-		if (syscall(SYS_move_pages, t->pid, n, pages, NULL, status, 0) != 0)
-			return -1;
-		for (size_t i = 0; i < n; i++) {
-			if (status[i] >= 0 && status[i] < MAX_NODES)
-				cnt[status[i]]++;
-			else
-				(*absent)++;
-		}
-		done += n;
-	}
-	return 0;
-}
-
-/* The region's numa_maps line: its policy and per-node counts. */
-static int numa_maps(const struct target *t, char *policy, size_t plen, unsigned long *cnt)
-{
-	char path[64], key[32], line[4096];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", (int)t->pid);
-	snprintf(key, sizeof(key), "%lx ", (unsigned long)t->addr);
-	memset(cnt, 0, MAX_NODES * sizeof(*cnt));
-	if (!(f = fopen(path, "r")))
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, strlen(key)))
-			continue;
-		found = 1;
-		line[strcspn(line, "\n")] = '\0';
-		/* The policy is the first field, two for the names "weighted interleave"
-		 * and "prefer (many)", each perhaps with "=static" and the nodes. */
-		char *pol = line + strlen(key), *cut = strchr(pol, ' ');
-		if (cut && (!strncmp(pol, "weighted ", 9) || !strncmp(pol, "prefer (many)", 13)))
-			cut = strchr(cut + 1, ' ');
-		snprintf(policy, plen, "%.*s", cut ? (int)(cut - pol) : (int)strlen(pol), pol);
-		for (char *p = line; (p = strstr(p, " N")); p++) {
-			int n;
-			unsigned long c;
-			if (sscanf(p, " N%d=%lu", &n, &c) == 2 && n >= 0 && n < MAX_NODES)
-				cnt[n] = c;
-		}
-	}
-	fclose(f);
-	return found ? 0 : -1;
-}
+/* ---- where the target's pages are (pages-where.h) ---- */
 
 static void print_counts(const char *name, const char *source, const unsigned long *cnt)
 {
 	printf("pages %s %s", name, source);
-	for (int n = 0; n < MAX_NODES; n++)
+	for (int n = 0; n < WHERE_MAX_NODES; n++)
 		if (cnt[n])
 			printf(" N%d=%lu", n, cnt[n]);
 	printf("\n");
@@ -363,10 +303,11 @@ static void print_counts(const char *name, const char *source, const unsigned lo
 /* "pages CASE query ...", "pages CASE numa_maps ...", "policy CASE ...". */
 static int report(const char *name, const struct target *t)
 {
-	unsigned long q[MAX_NODES], m[MAX_NODES], absent;
+	unsigned long q[WHERE_MAX_NODES], m[WHERE_MAX_NODES], absent;
 	char policy[256];
 
-	if (count_query(t, q, &absent) != 0 || numa_maps(t, policy, sizeof(policy), m) != 0) {
+	if (where_query(t->pid, t->addr, t->len, q, &absent) != 0 ||
+	    where_numa_maps(t->pid, t->addr, policy, sizeof(policy), m) != 0) {
 		result("FAIL", name, "cannot count the pages of pid %d: %s", (int)t->pid, strerror(errno));
 		return -1;
 	}
@@ -383,9 +324,9 @@ static int report(const char *name, const struct target *t)
 static const char *policy_of(const struct target *t)
 {
 	static char policy[256];
-	unsigned long cnt[MAX_NODES];
+	unsigned long cnt[WHERE_MAX_NODES];
 
-	if (numa_maps(t, policy, sizeof(policy), cnt) != 0)
+	if (where_numa_maps(t->pid, t->addr, policy, sizeof(policy), cnt) != 0)
 		snprintf(policy, sizeof(policy), "?");
 	return policy;
 }
@@ -476,18 +417,28 @@ static int scenario_probe(void)
 
 #define REGION (64UL << 20)
 
+/* NODES into mask and a target on CPU 0 (node 0): 0, or the exit status to return. */
+static int start_on_node0(const char *nodes, unsigned long *mask, bool touch, struct target *t)
+{
+	struct target_opts o = { .len = REGION, .cpu = 0, .touch = touch };
+
+	if (parse_nodes(nodes, mask) != 0) {
+		fprintf(stderr, "pmbind-test: bad node list '%s'\n", nodes);
+		return 2;
+	}
+	return target_start(t, &o) == 0 ? 0 : 1;
+}
+
 static int scenario_faults(const char *nodes)
 {
-	unsigned long mask[MASK_LONGS], q[MAX_NODES], absent;
-	struct target_opts o = { .len = REGION, .cpu = 0 };
+	unsigned long mask[MASK_LONGS], q[WHERE_MAX_NODES], absent;
 	struct target t;
+	int rc = start_on_node0(nodes, mask, false, &t);
 
-	if (parse_nodes(nodes, mask) != 0)
-		return 2;
-	if (target_start(&t, &o) != 0)
-		return 1;
+	if (rc)
+		return rc;
 	struct iovec iov = region(&t);
-	if (count_query(&t, q, &absent) == 0 && absent == t.len / pg)
+	if (where_query(t.pid, t.addr, t.len, q, &absent) == 0 && absent == t.len / pg)
 		result("PASS", "faults-region-untouched-before", NULL);
 	else
 		result("FAIL", "faults-region-untouched-before", "%lu of %zu pages absent", absent, t.len / pg);
@@ -505,13 +456,11 @@ static int scenario_faults(const char *nodes)
 static int scenario_move(const char *nodes)
 {
 	unsigned long mask[MASK_LONGS];
-	struct target_opts o = { .len = REGION, .cpu = 0, .touch = true };
 	struct target t;
+	int rc = start_on_node0(nodes, mask, true, &t);
 
-	if (parse_nodes(nodes, mask) != 0)
-		return 2;
-	if (target_start(&t, &o) != 0)
-		return 1;
+	if (rc)
+		return rc;
 	struct iovec iov = region(&t);
 	report("move-before", &t);
 	expect_err("move-call", 0, pmbind_err(t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, MPOL_MF_MOVE));
