@@ -87,6 +87,8 @@ t0=$SECONDS
 # What a killed run left (the lock says no other run is building).
 rm -rf "$cache"/tmp-pmbind.*
 tmp=$(mktemp -d "$cache/tmp-pmbind.XXXXXX")
+# apt-get download runs as _apt where it can: let it write here.
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 log=$tmp/build.log
@@ -114,7 +116,7 @@ rm -f "$deb"
 cost="$cost, $(step unpack $t)"
 
 t=$SECONDS
-patch -d "$tmp/src" -p1 --forward --batch <"$patch" >>"$log" 2>&1 ||
+patch -d "$tmp/src" -p1 --forward --batch --fuzz=0 <"$patch" >>"$log" 2>&1 ||
 	fail_build "tests/vm/kernel/process_mbind.patch does not apply to $pkg=$version"
 mkdir "$tmp/build"
 make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" allnoconfig >>"$log" 2>&1 ||
