@@ -9,7 +9,8 @@ build_pkgs=(build-essential autoconf automake libtool pkg-config
 	clang-14 libclang-rt-14-dev)
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	iproute2 procps util-linux)
-vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3)
+vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
+	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
 
 case ${1:-all} in
 build) want=("${build_pkgs[@]}") ;;

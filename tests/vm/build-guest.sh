@@ -48,6 +48,7 @@ cc_prog() { # cc_prog NAME LIBS...
 	}
 }
 cc_prog page-touch
+cc_prog pmbind-test
 cc_prog jq-get -ljson-c
 if [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
 	cc_prog mpol-launch "$build/src/libsmpol/.libs/libsmpol.a" -ljson-c -lm
@@ -71,6 +72,8 @@ cp "$vm/guest/init" "$stage/init"
 cp "$vm/guest/lib.sh" "$stage/checks/lib.sh"
 cp "$vm"/guest/checks/*.sh "$stage/checks/" 2>/dev/null
 cp "$vm/topology.sh" "$stage/checks/topology.sh"
+# The syscall number of process_mbind in the pmbind kernel (the patch says it).
+"$vm/kernel/build-pmbind.sh" --nr >"$stage/checks/pmbind-nr"
 chmod 755 "$stage/init" "$stage"/checks/*.sh
 cp "$build/guest-missing.txt" "$stage/checks/missing.txt"
 # The kernel opens /dev/console before /init can mount devtmpfs.

@@ -21,9 +21,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pages-where.h"
+
 #define MAX_REGIONS 16
-#define MAX_NODES 64
-#define QUERY_BATCH 4096
 
 struct region {
 	char *addr;
@@ -45,79 +45,41 @@ static void on_signal(int sig)
 static void print_counts(const char *source, int idx, const unsigned long *cnt, const char *extra)
 {
 	printf("pages %s region=%d%s", source, idx, extra);
-	for (int n = 0; n < MAX_NODES; n++)
+	for (int n = 0; n < WHERE_MAX_NODES; n++)
 		if (cnt[n])
 			printf(" N%d=%lu", n, cnt[n]);
 	printf("\n");
 }
 
-/* Where each page is now: move_pages with nodes == NULL only queries. */
+/* Where each page is now (a move_pages query). */
 static int report_query(const struct region *r, int idx)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), np = r->len / pg;
-	unsigned long cnt[MAX_NODES] = { 0 }, other = 0;
-	void *pages[QUERY_BATCH];
-	int status[QUERY_BATCH];
-
-	for (size_t done = 0; done < np;) {
-		size_t n = np - done < QUERY_BATCH ? np - done : QUERY_BATCH;
-		for (size_t i = 0; i < n; i++)
-			pages[i] = r->addr + (done + i) * pg;
-		if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0) != 0) {
-			fprintf(stderr, "page-touch: move_pages query failed: %s\n", strerror(errno));
-			return -1;
-		}
-		for (size_t i = 0; i < n; i++) {
-			if (status[i] >= 0 && status[i] < MAX_NODES)
-				cnt[status[i]]++;
-			else
-				other++;
-		}
-		done += n;
-	}
+	unsigned long cnt[WHERE_MAX_NODES], other;
 	char extra[64];
-	snprintf(extra, sizeof(extra), " total=%zu", np);
+
+	if (where_query(0, r->addr, r->len, cnt, &other) != 0) {
+		fprintf(stderr, "page-touch: move_pages query failed: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(extra, sizeof(extra), " total=%zu", r->len / (size_t)sysconf(_SC_PAGESIZE));
 	print_counts("query", idx, cnt, extra);
 	if (other)
 		printf("pages query region=%d not-present=%lu\n", idx, other);
 	return 0;
 }
 
-/* The numa_maps line of the region: "ADDR POLICY anon=.. N0=.. N2=.. kernelpagesize_kB=4". */
+/* The region's numa_maps line: its policy and per-node counts. */
 static int report_numa_maps(const struct region *r, int idx)
 {
-	char key[32], line[8192];
-	unsigned long cnt[MAX_NODES] = { 0 };
-	int found = 0;
-	FILE *f = fopen("/proc/self/numa_maps", "r");
+	unsigned long cnt[WHERE_MAX_NODES];
+	char policy[256];
 
-	if (!f) {
-		fprintf(stderr, "page-touch: cannot read /proc/self/numa_maps: %s\n", strerror(errno));
+	if (where_numa_maps(0, r->addr, policy, sizeof(policy), cnt) != 0) {
+		fprintf(stderr, "page-touch: region %d (%p) not read from /proc/self/numa_maps: %s\n", idx,
+			(void *)r->addr, strerror(errno));
 		return -1;
 	}
-	snprintf(key, sizeof(key), "%lx ", (unsigned long)r->addr);
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, strlen(key)))
-			continue;
-		found = 1;
-		line[strcspn(line, "\n")] = '\0';
-		/* The policy is everything between the address and the first key=value. */
-		char *policy = line + strlen(key), *end = strstr(policy, "=");
-		while (end && end > policy && end[-1] != ' ')
-			end--;
-		printf("policy region=%d %.*s\n", idx, end ? (int)(end - policy - 1) : (int)strlen(policy), policy);
-		for (char *p = line; (p = strstr(p, " N")); p++) {
-			int n;
-			unsigned long c;
-			if (sscanf(p, " N%d=%lu", &n, &c) == 2 && n >= 0 && n < MAX_NODES)
-				cnt[n] = c;
-		}
-	}
-	fclose(f);
-	if (!found) {
-		fprintf(stderr, "page-touch: region %d (%p) is not in /proc/self/numa_maps\n", idx, (void *)r->addr);
-		return -1;
-	}
+	printf("policy region=%d %s\n", idx, policy);
 	print_counts("numa_maps", idx, cnt, "");
 	return 0;
 }

@@ -1,0 +1,116 @@
+#!/bin/sh
+# vm-boot: shared
+# vm-timeout: 240
+# process_mbind (tests/vm/kernel/process_mbind.patch) at the system call level, with
+# pmbind-test as the caller of its own target processes. On the pmbind kernel: the
+# answers mpolctl's probe relies on; a target's untouched region given weighted
+# interleave from outside faults its pages in the ratio of the sysfs weights (within
+# 1 %, counted with move_pages and in numa_maps) without the target doing anything but
+# touch it; MPOL_MF_MOVE moves a touched region's pages onto the new nodes in their
+# ratio; the nodes are taken within the target's cpuset (plain, relative, static);
+# other users, CAP_SYS_NICE, MPOL_MF_MOVE_ALL and local policies; pidfds of exited
+# processes, reaped or not, and of a recycled pid answer ESRCH and touch nothing; bad
+# vectors, ranges, masks, modes, flags and fds answer their errors and change nothing;
+# mpolctl's probe accepts the number; the kernel logged no warning. On every other
+# kernel the same number answers ENOSYS. Leaves the weights and cgroups as it found them.
+. /checks/lib.sh
+NR=$(cat /checks/pmbind-nr 2>/dev/null)
+[ -n "$NR" ] || { fail setup "/checks/pmbind-nr is empty: tests/vm/kernel/build-pmbind.sh --nr failed on the host"; exit 0; }
+need_prog pmbind-test || { fail setup "pmbind-test is not in the guest (it did not build)"; exit 0; }
+
+# run_test SCENARIO [ARG]: pmbind-test's PASS/FAIL/SKIP lines become results; its
+# whole output stays in /tmp/SCENARIO.out for the counts and policies.
+run_test() {
+	pmbind-test "$NR" "$@" >/tmp/$1.out 2>&1
+	rc=$?
+	cat /tmp/$1.out
+	while read -r kind name rest; do
+		case $kind in
+		PASS) pass "$name" ;;
+		FAIL) fail "$name" "${rest#-- }" ;;
+		SKIP) skip "$name" "${rest#-- }" ;;
+		esac
+	done </tmp/$1.out
+	[ $rc = 0 ] || fail "$1-ran" "pmbind-test $* exited $rc: $(grep -Ev '^(PASS|FAIL|SKIP|pages|policy) ' /tmp/$1.out | tail -n 3)"
+}
+out_line() { sed -n "s/^$2 $3${4:+ $4} //p" /tmp/$1.out | tail -n 1; } # out_line SCENARIO pages|policy CASE [SOURCE]
+ratio_case() { # ratio_case CASE COUNTS PAIRS
+	if cmp=$(counts_ratio_ok "$2" "$3"); then pass "$1"; else fail "$1" "pages $2 vs weights $3: $cmp"; fi
+}
+
+if [ "$VM_KERNEL" != pmbind ]; then
+	run_test enosys
+	exit 0
+fi
+
+run_test probe
+
+# Weights 3:1:2 on the three nodes with memory: each node's share differs.
+[ -d $WI ] || { fail weights "no $WI on the pmbind kernel"; exit 0; }
+saved=""
+for n in 0 1 2; do read -r v <$WI/node$n; saved="$saved $n:$v"; done
+echo 3 >$WI/node0 && echo 1 >$WI/node1 && echo 2 >$WI/node2 || fail weights "cannot write $WI/node0-2"
+
+run_test faults 0-2
+for src in query numa_maps; do
+	ratio_case "faults-follow-weights-$src" "$(out_line faults pages faults "$src")" "0:3 1:1 2:2"
+done
+expect_eq faults-policy "weighted interleave:0-2" "$(out_line faults policy faults)" "the target region's numa_maps policy"
+
+run_test move 1-2
+ratio_case move-before-on-node0 "$(out_line move pages move-before query)" "0:1"
+for src in query numa_maps; do
+	ratio_case "move-follows-weights-$src" "$(out_line move pages move-after "$src")" "1:1 2:2"
+done
+expect_eq move-policy "weighted interleave:1-2" "$(out_line move policy move-after)" "the target region's numa_maps policy"
+
+# A target whose cpuset allows nodes 1-2 only (the caller's allows all).
+CG=/sys/fs/cgroup
+mounted=""
+[ -f $CG/cgroup.controllers ] || { mount -t cgroup2 none $CG && mounted=yes; }
+if echo +cpuset >$CG/cgroup.subtree_control && mkdir $CG/pmbind && echo 1-2 >$CG/pmbind/cpuset.mems; then
+	run_test cpuset $CG/pmbind
+	expect_eq cpuset-plain-policy "weighted interleave:1-2" "$(out_line cpuset policy cpuset-plain)" \
+		"nodes 0-2 asked for a target whose cpuset has 1-2"
+	ratio_case cpuset-faults-follow-weights "$(out_line cpuset pages cpuset-faults query)" "1:1 2:2"
+	expect_eq cpuset-relative-policy "weighted interleave=relative:1-2" "$(out_line cpuset policy cpuset-relative)" \
+		"relative nodes 0-1 of the cpuset's 1-2"
+	expect_eq cpuset-static-policy "weighted interleave=static:1-2" "$(out_line cpuset policy cpuset-static)" \
+		"static nodes 0-3 within the cpuset's 1-2"
+	rmdir $CG/pmbind
+else
+	fail cpuset "cannot make a cgroup v2 cpuset with mems 1-2 under $CG"
+fi
+[ -z "$mounted" ] || umount $CG
+
+run_test perms
+run_test exited
+run_test input
+
+for p in $saved; do echo "${p#*:}" >$WI/node${p%%:*}; done
+expect_eq weights-restored "${saved# }" "$(for n in 0 1 2; do read -r v <$WI/node$n; printf '%s:%s ' $n "$v"; done | sed 's/ $//')"
+
+# mpolctl's own probe (src/common/pages.c) accepts the number on this kernel.
+if need_prog mpolctl && need_prog jq-get; then
+	page-touch 4 --hold >/tmp/pt.out 2>&1 &
+	t=0
+	while ! grep -q '^ready' /tmp/pt.out && [ $t -lt 100 ]; do t=$((t + 1)); usleep 100000; done
+	pid=$(sed -n 's/^ready //p' /tmp/pt.out)
+	mpolctl rebalance --pid "$pid" --spec weighted,nodes=0,2 --backend process_mbind --process-mbind-nr "$NR" \
+		--dry-run --json >/tmp/probe.json 2>/tmp/probe.err
+	expect_eq mpolctl-probe-accepts process_mbind "$(jq-get .backend </tmp/probe.json 2>&1)" \
+		"mpolctl rebalance --backend process_mbind --process-mbind-nr $NR --dry-run ($(tail -n 2 /tmp/probe.err | tr '\n' ' '))"
+	kill "$pid"
+	wait
+else
+	fail mpolctl-probe-accepts "mpolctl or jq-get is not in the guest"
+fi
+
+# Whatever the calls did, the kernel must not have complained (oops=panic ends the
+# guest on an oops; a WARN or a BUG report would only be in the log).
+if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' >/tmp/dmesg.bad; then
+	fail kernel-log-clean "$(head -n 5 /tmp/dmesg.bad)"
+else
+	pass kernel-log-clean
+fi
+exit 0

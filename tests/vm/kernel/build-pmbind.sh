@@ -1,0 +1,151 @@
+#!/bin/bash
+# build-pmbind.sh - build the VM tier's guest kernel that has process_mbind: Debian's
+# 6.12 source (linux-source-6.12, bookworm-backports first) with process_mbind.patch,
+# configured as allnoconfig + pmbind.config (everything built in), into the cache the
+# tier boots kernels from ($MPOL_VM_CACHE, default /var/cache/slurm-mempolicy-vm).
+#
+#   tests/vm/kernel/build-pmbind.sh [--refresh]   build unless cached
+#   tests/vm/kernel/build-pmbind.sh --cached      exit 0 when a build is cached, else 1
+#   tests/vm/kernel/build-pmbind.sh --nr          print process_mbind's syscall number
+#
+# Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}.
+# key is "linux-source-6.12=VERSION patch=SHA256 config=SHA256": a cached build whose
+# patch and config hashes match costs nothing (no apt call); --refresh resolves the
+# newest source version again and rebuilds when any part of the key changed. The cold
+# build prints what each step cost (cost keeps the line). Build: nice -n 19 make
+# -j$MPOL_VM_KERNEL_JOBS (default 2). Needs root (apt sources, /var/cache) and flex,
+# bison, bc, libelf-dev (scripts/install-deps.sh vm).
+# Exit: 0 built or cached; 1 the source or tools are not available (the tier skips);
+# 3 the kernel does not build (the patch does not apply, an option of pmbind.config
+# is lost, a compile error: the tier fails); 2 bad usage.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+vm=$(dirname "$here")
+patch=$here/process_mbind.patch
+fragment=$here/pmbind.config
+cache=${MPOL_VM_CACHE:-/var/cache/slurm-mempolicy-vm}
+out=$cache/kernels/pmbind
+jobs=${MPOL_VM_KERNEL_JOBS:-2}
+pkg=linux-source-6.12
+
+# The syscall number lives in one place, the patch's line of syscall_64.tbl.
+syscall_nr() { sed -n 's/^+\([0-9][0-9]*\)[[:space:]]\{1,\}64[[:space:]]\{1,\}process_mbind[[:space:]].*/\1/p' "$patch"; }
+
+refresh=0
+case ${1:-} in
+--nr) syscall_nr; exit 0 ;;
+--refresh) refresh=1 ;;
+--cached | "") ;;
+-h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) echo "build-pmbind: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "build-pmbind: one argument at most" >&2; exit 2; }
+
+hashes="patch=$(sha256sum <"$patch" | cut -d' ' -f1) config=$(sha256sum <"$fragment" | cut -d' ' -f1)"
+cached() { [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ "$(cut -d' ' -f2- "$out/key" 2>/dev/null)" = "$hashes" ]; }
+if [ "${1:-}" = --cached ]; then cached; exit; fi
+if [ $refresh = 0 ] && cached; then
+	echo "build-pmbind: $(cat "$out/release") (cached, $(cut -d' ' -f1 "$out/key"))"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "build-pmbind: run as root: the apt sources and $cache need it" >&2
+	exit 1
+fi
+for tool in flex bison bc gcc make patch xz; do
+	command -v $tool >/dev/null || { echo "build-pmbind: $tool is missing: scripts/install-deps.sh vm" >&2; exit 1; }
+done
+[ -f /usr/include/libelf.h ] || { echo "build-pmbind: libelf-dev is missing: scripts/install-deps.sh vm" >&2; exit 1; }
+
+mkdir -p "$cache/kernels"
+exec 9>"$cache/pmbind.lock"
+flock 9
+# Another run may have built it while this one waited.
+if [ $refresh = 0 ] && cached; then
+	echo "build-pmbind: $(cat "$out/release") (cached, built meanwhile)"
+	exit 0
+fi
+. "$vm/apt-suites.sh"
+configure_apt
+
+# The newest linux-source-6.12 of bookworm-backports, else of bookworm(-security).
+version=$(apt-cache madison $pkg | awk -F'|' '
+	{ gsub(/ /, "", $2); split($3, s, " "); suite = s[2]; sub(/\/.*/, "", suite) }
+	suite == "bookworm-backports" { print 1, $2 }
+	suite ~ /^bookworm(-security|-updates)?$/ { print 2, $2 }' | sort -k1,1n -k2,2V | awk 'NR == 1 { p = $1 } $1 == p { v = $2 } END { print v }')
+if [ -z "$version" ]; then
+	echo "build-pmbind: no $pkg in bookworm-backports or bookworm in the apt lists" >&2
+	exit 1
+fi
+key="$pkg=$version $hashes"
+if [ -s "$out/vmlinuz" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
+	echo "build-pmbind: $(cat "$out/release") (cached, $pkg=$version is still the newest)"
+	exit 0
+fi
+
+t0=$SECONDS
+# What a killed run left (the lock says no other run is building).
+rm -rf "$cache"/tmp-pmbind.*
+tmp=$(mktemp -d "$cache/tmp-pmbind.XXXXXX")
+# apt-get download runs as _apt where it can: let it write here.
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+log=$tmp/build.log
+step() { # step NAME START: one line of the cost report
+	printf '%s %ds' "$1" $((SECONDS - $2))
+}
+fail_build() { # fail_build MESSAGE: the kernel does not build from this tree
+	tail -n 25 "$log" >&2 2>/dev/null || true
+	echo "build-pmbind: $1" >&2
+	exit 3
+}
+
+t=$SECONDS
+(cd "$tmp" && apt-get download -q "$pkg=$version" >"$log" 2>&1) ||
+	{ tail -n 5 "$log" >&2; echo "build-pmbind: apt-get download $pkg=$version failed" >&2; exit 1; }
+cost="$(step download $t)"
+
+t=$SECONDS
+deb=$(ls "$tmp"/*.deb)
+mkdir "$tmp/src"
+dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
+	xz -dc -T2 | tar -x -C "$tmp/src" --strip-components=1 ||
+	{ echo "build-pmbind: cannot unpack the kernel source of $deb" >&2; exit 1; }
+rm -f "$deb"
+cost="$cost, $(step unpack $t)"
+
+t=$SECONDS
+patch -d "$tmp/src" -p1 --forward --batch --fuzz=0 <"$patch" >>"$log" 2>&1 ||
+	fail_build "tests/vm/kernel/process_mbind.patch does not apply to $pkg=$version"
+mkdir "$tmp/build"
+make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" allnoconfig >>"$log" 2>&1 ||
+	fail_build "make allnoconfig with pmbind.config failed"
+# Kconfig drops an option whose dependencies are not met, silently: say which.
+lost=$(grep -v '^#' "$fragment" | grep . | while IFS= read -r line; do
+	if [ "${line#*=}" = n ]; then
+		! grep -q "^${line%%=*}=" "$tmp/build/.config" || echo "$line"
+	else
+		grep -qxF "$line" "$tmp/build/.config" || echo "$line"
+	fi
+done)
+[ -z "$lost" ] || fail_build "pmbind.config options lost (their dependencies are not set): $(echo $lost)"
+cost="$cost, $(step config $t)"
+
+t=$SECONDS
+nice -n 19 make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 -j"$jobs" bzImage >>"$log" 2>&1 ||
+	fail_build "the kernel did not build (make bzImage, log above)"
+cost="$cost, $(step "build (make -j$jobs)" $t)"
+release=$(make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 kernelrelease)
+
+rm -rf "$out.new"
+mkdir -p "$out.new"
+cp "$tmp/build/arch/x86/boot/bzImage" "$out.new/vmlinuz"
+cp "$tmp/build/.config" "$out.new/config"
+echo "$release" >"$out.new/release"
+echo "$pkg=$version" >"$out.new/package"
+echo "$key" >"$out.new/key"
+echo "$(date -u +%Y-%m-%dT%H:%MZ) $(nproc) CPUs: total $((SECONDS - t0))s: $cost" >"$out.new/cost"
+rm -rf "$out"
+mv "$out.new" "$out"
+echo "build-pmbind: $release built from $pkg=$version in $((SECONDS - t0))s ($cost)"
