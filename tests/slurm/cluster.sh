@@ -285,7 +285,11 @@ start_mariadb() {
 	wait_for 30 "MariaDB on port $((PORT_BASE + 2))" mysql_root -e 'select 1' ||
 		die "MariaDB did not start; see $DIR/mysql/mariadb.log"
 	if [ $fresh = 1 ] || ! mysql_root -e "select 1 from mysql.user where user='slurm'" | grep -q 1; then
-		mysql_root -e "CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$(cat "$DIR/db.pass")';
+		# The database is made here, not by slurmdbd: Slurm 24.11's slurmdbd reuses the
+		# connection whose first connect failed for want of it, and with MariaDB 11.8's
+		# client library its next query fails (error 5027) and slurmdbd exits.
+		mysql_root -e "CREATE DATABASE IF NOT EXISTS slurm_acct_db;
+			CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$(cat "$DIR/db.pass")';
 			GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
 			GRANT ALL ON \`slurm_acct_db_%\`.* TO 'slurm'@'127.0.0.1'; FLUSH PRIVILEGES;" ||
 			die "cannot create the database user for slurmdbd"

@@ -33,7 +33,7 @@ if WITH_SLURM
 # The plugin's callbacks with fake spank_* / slurm_* and a fake accounting (test_plugin.c).
 UNIT_TESTS += tests/unit/test_plugin
 tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c tests/unit/fake_tree.c tests/unit/fake_tree.h tests/unit/task_policy.h \
-	src/plugins/mem_interleave/plugin.c src/plugins/mem_interleave/options.c \
+	src/plugins/mem_interleave/plugin.c src/plugins/mem_interleave/release.c src/plugins/mem_interleave/options.c \
 	src/plugins/mem_interleave/local.c src/plugins/mem_interleave/step.c src/plugins/mem_interleave/task.c
 tests_unit_test_plugin_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_plugin_LDADD = $(UNIT_LIBS_COMMON)

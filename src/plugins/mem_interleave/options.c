@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "release.h"
 
 static int option_cb(int val, const char *optarg, int remote);
 
@@ -41,6 +42,11 @@ static int option_cb(int val, const char *optarg, int remote)
 	char err[MPOL_ERRLEN], text[sizeof(c->opt_text)], why[3 * MPOL_ERRLEN];
 
 	(void)val;
+	/* Another Slurm release: refused whatever the value (slurmstepd: in step.c). */
+	if (release_mismatch()) {
+		c->opt_given = true;
+		return remote ? 0 : local_reject(release_mismatch());
+	}
 	if (mpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "--mem-interleave=%s: %s", optarg ? optarg : "", err);
 		return local_reject(why);

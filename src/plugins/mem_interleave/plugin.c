@@ -2,8 +2,9 @@
 #include <slurm/spank.h>
 
 #include "plugin.h"
+#include "release.h"
 
-SPANK_PLUGIN(mem_interleave, 1);
+/* plugin_name, plugin_type and plugin_version (SPANK_PLUGIN's symbols) are in release.c. */
 
 static struct mi_ctx ctx;
 
@@ -21,6 +22,9 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	case S_CTX_REMOTE:
 	case S_CTX_ALLOCATOR:
 		return options_register(sp);
+	case S_CTX_SLURMD:
+		release_log_mismatch(sp);
+		return 0;
 	default:
 		return 0;
 	}

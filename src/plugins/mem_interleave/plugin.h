@@ -3,6 +3,7 @@
  * SPANK callbacks carry no user pointer, so each process (srun, sbatch, slurmstepd)
  * holds one struct mi_ctx. Files are split by the process they run in:
  *   options.c  every context: the --mem-interleave option table and its callback
+ *   release.c  every context: is this the Slurm release the plugin was built for
  *   local.c    srun/sbatch/salloc (the user): help and rejection of bad values
  *   step.c     slurmstepd (root): site config, topology, plans, weights lease
  *   task.c     each task (the user, after task/affinity): apply and export

@@ -7,6 +7,7 @@
 
 #include "accounting.h"
 #include "plugin.h"
+#include "release.h"
 #include "sysfs.h"
 #include "wi.h"
 
@@ -171,6 +172,9 @@ int step_init_post_opt(spank_t sp, int ac, char **av)
 	spank_get_item(sp, S_JOB_STEPID, &c->owner.step_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
 	c->owner.uid = uid;
+	/* Another Slurm release: no Slurm call but SPANK; only jobs that asked fail. */
+	if (release_mismatch())
+		return c->opt_given ? step_fail(c, "", release_mismatch()) : 0;
 	if (spank_get_item(sp, S_JOB_NNODES, &c->job_nnodes) != ESPANK_SUCCESS)
 		c->job_nnodes = 0;
 	if (spank_getenv(sp, "SLURMD_NODENAME", c->node_name, sizeof(c->node_name)) != ESPANK_SUCCESS)
