@@ -336,11 +336,14 @@ start_slurmd() { # start_slurmd NODENAME
 	mkdir -p "$DIR/spool/$1"
 	pid_alive "$DIR/run/slurmd-$1.pid" slurmd && return 0
 	mark=$(stat -c %s "$log" 2>/dev/null || echo 0)
+	# -c: a clean start (every start here follows cancelling the jobs): the sockets of
+	# steps whose slurmstepd died (t_plugin_90_crash.sh) are removed; left behind, they
+	# make `scontrol listpids` of every job fail, on 22.05 and 24.11 alike.
 	if [ "$1" = "$HOST" ]; then
-		slurmd -N "$1" || die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
+		slurmd -c -N "$1" || die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	else
 		# Its own hostname, same network: slurmd takes the node's Port= from slurm.conf.
-		unshare -u sh -c 'hostname "$1" && exec slurmd -N "$1"' sh "$1" ||
+		unshare -u sh -c 'hostname "$1" && exec slurmd -c -N "$1"' sh "$1" ||
 			die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	fi
 }

@@ -278,6 +278,22 @@ static void start_step(const char *option, int argc, char **argv)
 	assert_int_equal(slurm_spank_init_post_opt(NULL, argc, argv), 0);
 }
 
+/* A step that runs as without the plugin: tasks start untouched, nothing recorded. */
+static void assert_step_untouched(void)
+{
+	const char *err;
+	int rc;
+
+	assert_false(mi_ctx()->active);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	assert_int_equal(fake.nenv, 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.step_begins + fake.step_ends, 0);
+}
+
 /* ---- srun / sbatch side ------------------------------------------------------ */
 
 static void test_local_accepts_and_rejects(void **state)
@@ -475,18 +491,9 @@ static void test_no_option_default_none(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, "default=none" };
-	const char *err;
-	int rc;
 
 	start_step(NULL, 2, argv);
-	assert_false(mi_ctx()->active);
-	err = with_stderr(slurm_spank_task_init, &rc);
-	assert_int_equal(rc, 0);
-	assert_string_equal(err, "");
-	assert_int_equal(fake.nenv, 0);
-	assert_int_equal(task_policy(), MPOL_DEFAULT);
-	slurm_spank_exit(NULL, 0, NULL);
-	assert_int_equal(fake.step_begins + fake.step_ends, 0);
+	assert_step_untouched();
 }
 
 static void test_site_default_applies(void **state)
@@ -801,19 +808,11 @@ static void test_release_mismatch_step_not_asking(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "default=weighted" };
-	const char *err, *other;
-	int rc;
+	const char *other;
 
 	release_adopt(api_other(&other));
 	start_step(NULL, 3, argv);
-	assert_false(mi_ctx()->active);
-	err = with_stderr(slurm_spank_task_init, &rc);
-	assert_int_equal(rc, 0);
-	assert_string_equal(err, "");
-	assert_int_equal(fake.nenv, 0);
-	assert_int_equal(task_policy(), MPOL_DEFAULT);
-	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
-	assert_int_equal(fake.step_begins + fake.step_ends, 0);
+	assert_step_untouched();
 	assert_string_equal(fake.log, "");
 }
 
