@@ -3,18 +3,17 @@
 # building and testing against another Debian release's Slurm (the slurm-24.11 tier)
 # or for installing a package into a clean system. Built once with mmdebstrap from the
 # Debian archive this machine's apt sources already use (scripts/apt-archive-uri.sh),
-# cached under $MPOL_ROOT_CACHE/SUITE-KEY, KEY a hash of the suite, the variant and the
-# sorted package list: the first call on a machine builds it and prints the cost,
-# later calls reuse it without asking apt anything.
+# cached under $MPOL_ROOT_CACHE/SUITE-KEY, KEY a hash of the suite, the sorted package
+# list and the way roots are made here: the first call on a machine builds it and
+# prints the cost, later calls reuse it without asking apt anything.
 # Package scripts never start daemons: the root keeps a /usr/sbin/policy-rc.d that
 # refuses (as scripts/install-deps.sh does on the host). Use the root through
 # scripts/in-root.sh, which runs commands in a throw-away overlay of it.
 #
-#   scripts/debian-root.sh [--check | --rebuild] SUITE [PACKAGE...]
+#   scripts/debian-root.sh [--rebuild] SUITE [PACKAGE...]
 #     SUITE      a Debian release the archive serves, e.g. bookworm (12) or trixie (13);
 #                its -updates and -security suites are added
 #     PACKAGE    installed on top of the minimal base (minbase), without recommends
-#     --check    print the cached root and exit 0, or exit 1 when it is not built yet
 #     --rebuild  build afresh even when cached
 # Prints the root's path on its last line. Needs root and mmdebstrap
 # (scripts/install-deps.sh roots).
@@ -23,9 +22,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${MPOL_ROOT_CACHE:-/var/cache/slurm-mempolicy/roots}
 variant=minbase
+# Bump when the way a root is made changes, so cached roots are made again.
+recipe=1
 mode=build
 case ${1:-} in
---check) mode=check; shift ;;
 --rebuild) mode=rebuild; shift ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
@@ -36,14 +36,10 @@ for p in "$@"; do
 	[[ $p =~ ^[a-z0-9][a-z0-9.+-]+$ ]] || { echo "debian-root: '$p' is not a Debian package name" >&2; exit 2; }
 done
 mapfile -t pkgs < <(printf '%s\n' "$@" | sed '/^$/d' | sort -u)
-key=$(printf '%s\n' "$suite" "$variant" "${pkgs[@]}" | sha256sum | cut -c1-16)
+key=$(printf '%s\n' "recipe $recipe" "$suite" "$variant" "${pkgs[@]}" | sha256sum | cut -c1-16)
 root=$cache/$suite-$key
 
 built() { [ -f "$root.info" ] && [ -x "$root/bin/sh" ]; }
-if [ "$mode" = check ]; then
-	built && { echo "$root"; exit 0; }
-	exit 1
-fi
 if [ "$mode" = build ] && built; then
 	echo "$root"
 	exit 0

@@ -28,8 +28,8 @@ mkdir "$work/upper" "$work/work" "$work/merged"
 
 # PID 1 of the new namespace: mounts, then runs the command as its child (reaping
 # orphans meanwhile) and returns its status; its exit kills what is left.
-# shellcheck disable=SC2016
 rc=0
+# shellcheck disable=SC2016
 unshare --mount --pid --fork --propagation private -- bash -c '
 	set -e
 	root=$1 work=$2 top=$3

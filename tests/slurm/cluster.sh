@@ -20,8 +20,8 @@
 #   MPOL_CLUSTER_PORT     first of five TCP ports to try (default 17810); the first
 #                         free block at or above it is used and remembered
 #
-# What works here (Slurm 22.05.8 from Debian 12, not built with
-# --enable-multiple-slurmd), measured:
+# What works here (Slurm 22.05.8 from Debian 12, and 24.11.5 from Debian 13 in the
+# root of tests/slurm/run-release; neither built with --enable-multiple-slurmd), measured:
 # - Own munged on a private socket (AuthInfo=socket=...), so a system munged or a
 #   second cluster directory cannot interfere; runs as the munge user.
 # - MariaDB with --no-defaults, its own datadir, 127.0.0.1 on a spare port; slurmdbd
