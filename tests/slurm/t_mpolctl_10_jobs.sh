@@ -26,8 +26,9 @@ else
 		t_expect_match "mpolctl rebalance --job $( [ "$rb_target" = "$rb_job" ] && echo JOB || echo JOB.STEP ) finds the task through scontrol listpids" \
 			"^0 $rb_target 1 $rb_pid done weighted\$" "$rc $got"
 	done
-	if [ "$(id -u)" -eq 0 ] && rb_uevent=$(ls -d /sys/devices/system/memory/memory*/uevent 2>/dev/null | head -n 1) &&
-		[ -w "$rb_uevent" ]; then
+	rb_uevents=(/sys/devices/system/memory/memory*/uevent)
+	rb_uevent=${rb_uevents[0]}
+	if [ "$(id -u)" -eq 0 ] && [ -w "$rb_uevent" ]; then
 		"$MPOLCTL" watch --once --settle 1 --dry-run --statedir "$STATEDIR" >"$OUTDIR/watch-$$.out" 2>&1 &
 		rb_watch=$!
 		wait_until 10 grep -q 'listening for memory' "$OUTDIR/watch-$$.out"
