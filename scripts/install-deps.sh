@@ -1,23 +1,39 @@
 #!/bin/bash
 # install-deps.sh - install every Debian 12 package the build, the demo and the tests
 # need. Idempotent: only missing packages are installed. Run as root.
-#   scripts/install-deps.sh [build|cluster|vm|all]   (default all)
+#   scripts/install-deps.sh [build|cluster|vm|roots|all]   (default all)
+#   scripts/install-deps.sh --list slurm-root
+#       print, one a line, what a Debian root needs to build the project and run the
+#       slurm tier in it (scripts/debian-root.sh): the build and cluster packages
+#       without the release-specific fuzzing compiler; installs nothing.
 set -euo pipefail
 
-build_pkgs=(build-essential autoconf automake libtool pkg-config
-	libjson-c-dev libcmocka-dev libslurm-dev jq
-	clang-14 libclang-rt-14-dev)
+compile_pkgs=(build-essential autoconf automake libtool pkg-config
+	libjson-c-dev libcmocka-dev libslurm-dev jq)
+fuzz_pkgs=(clang-14 libclang-rt-14-dev)
+# python3: the slurm tier's tasks touch memory with it.
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
-	iproute2 procps util-linux)
+	iproute2 procps util-linux python3)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
 	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
+# scripts/debian-root.sh: Debian roots of other releases (Slurm 24.11 from trixie).
+root_pkgs=(mmdebstrap)
+
+if [ "${1:-}" = --list ]; then
+	case ${2:-} in
+	slurm-root) printf '%s\n' "${compile_pkgs[@]}" "${cluster_pkgs[@]}" ;;
+	*) echo "usage: $0 --list slurm-root" >&2; exit 2 ;;
+	esac
+	exit 0
+fi
 
 case ${1:-all} in
-build) want=("${build_pkgs[@]}") ;;
-cluster) want=("${build_pkgs[@]}" "${cluster_pkgs[@]}") ;;
-vm) want=("${build_pkgs[@]}" "${vm_pkgs[@]}") ;;
-all) want=("${build_pkgs[@]}" "${cluster_pkgs[@]}" "${vm_pkgs[@]}") ;;
-*) echo "usage: $0 [build|cluster|vm|all]" >&2; exit 2 ;;
+build) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
+cluster) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}") ;;
+vm) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${vm_pkgs[@]}") ;;
+roots) want=("${root_pkgs[@]}") ;;
+all) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}" "${vm_pkgs[@]}" "${root_pkgs[@]}") ;;
+*) echo "usage: $0 [build|cluster|vm|roots|all] | --list slurm-root" >&2; exit 2 ;;
 esac
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,5 +1,7 @@
 # Shell test tiers and fixtures travel in the tarball.
 EXTRA_DIST += tests/lib.sh
+# tests/vm/fetch-kernels.sh finds the machine's Debian archive with it.
+EXTRA_DIST += scripts/apt-archive-uri.sh
 
 # The tiers travel as whole directories, copied from the source tree with tar: the
 # build tree's directories of the same names hold objects and test programs, and

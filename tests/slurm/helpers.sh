@@ -103,3 +103,24 @@ check_task() {
 		t_pass "$1"
 	fi
 }
+
+# plugin_release SO: the Slurm release (major.minor) a mem_interleave.so was built for,
+# read from the file: plugin_version's initial value is SLURM_VERSION_NUMBER at build
+# time (0x160508 for 22.05.8), stored little-endian in .data.
+plugin_release() {
+	local addr bytes
+	addr=$(nm -D --defined-only "$1" 2>/dev/null | awk '$3 == "plugin_version" { print $1; exit }')
+	[ -n "$addr" ] || return 1
+	bytes=$(objdump -s -j .data --start-address="0x$addr" --stop-address="$((0x$addr + 4))" "$1" 2>/dev/null |
+		awk '/^ [0-9a-f]+ [0-9a-f]{8}/ { print $2; exit }')
+	[[ $bytes =~ ^[0-9a-f]{8}$ ]] || return 1
+	printf '%d.%02d\n' "0x${bytes:4:2}" "0x${bytes:2:2}"
+}
+
+# slurm_release [--full]: the release of this machine's slurmd (22.05, or 22.05.8 with --full).
+slurm_release() {
+	local v
+	v=$(slurmd -V 2>/dev/null | awk '{ print $2 }')
+	[ "${1:-}" = --full ] && { echo "$v"; return; }
+	echo "${v%.*}"
+}

@@ -3,6 +3,10 @@
 # step records both nodes, malformed or foreign JSON is kept and does not break the report.
 
 PY=/usr/bin/python3
+# A sample every second: the record's "last" counts must not depend on the task having
+# touched all its memory by the first sample (about 1 s after it starts), which a
+# loaded machine misses.
+plugstack sample_interval=1
 # A task that touches MB MiB and lives past the first sample (about 1 s after start).
 toucher() { echo "import time; b = bytearray($1 << 20); time.sleep($2)"; }
 

@@ -29,6 +29,7 @@
  * fresh per-process state a real srun or slurmstepd starts with (plugin.c's step,
  * options.c's option) and look at it. */
 #include "plugin.c"
+#include "release.c"
 #include "options.c"
 #include "local.c"
 #include "step.c"
@@ -55,7 +56,11 @@ static struct {
 	const char *node_name;     /* SLURMD_NODENAME, NULL = unset */
 	struct step_placement placement;
 	bool placement_sysfs;
+	char *slurm_version;       /* S_SLURM_VERSION, NULL = not available */
 } fake;
+
+/* release.c's, which slurm_api_version() of the running Slurm may change. */
+extern unsigned int plugin_version;
 
 spank_context_t spank_context(void)
 {
@@ -91,6 +96,12 @@ spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 	case S_JOB_ALLOC_CORES: *va_arg(ap, char **) = fake.cores; break;
 	case S_TASK_PID: *va_arg(ap, pid_t *) = fake.task_pid; break;
 	case S_TASK_GLOBAL_ID: *va_arg(ap, uint32_t *) = fake.task_id; break;
+	case S_SLURM_VERSION:
+		if (fake.slurm_version)
+			*va_arg(ap, char **) = fake.slurm_version;
+		else
+			rc = ESPANK_NOT_AVAIL;
+		break;
 	default: rc = ESPANK_BAD_ARG; break;
 	}
 	va_end(ap);
@@ -212,6 +223,7 @@ static int setup(void **state)
 	memset(&fake, 0, sizeof(fake));
 	memset(&step, 0, sizeof(step));
 	memset(&parsed, 0, sizeof(parsed));
+	plugin_version = SLURM_VERSION_NUMBER;
 	fake.job_id = 42;
 	fake.step_id = 0;
 	fake.uid = 1000;
@@ -272,6 +284,22 @@ static void start_step(const char *option, int argc, char **argv)
 	else
 		assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
 	assert_int_equal(slurm_spank_init_post_opt(NULL, argc, argv), 0);
+}
+
+/* A step that runs as without the plugin: tasks start untouched, nothing recorded. */
+static void assert_step_untouched(void)
+{
+	const char *err;
+	int rc;
+
+	assert_false(step.active);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	assert_int_equal(fake.nenv, 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.step_begins + fake.step_ends, 0);
 }
 
 /* ---- srun / sbatch side ------------------------------------------------------ */
@@ -473,18 +501,9 @@ static void test_no_option_default_none(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, "default=none" };
-	const char *err;
-	int rc;
 
 	start_step(NULL, 2, argv);
-	assert_false(step.active);
-	err = with_stderr(slurm_spank_task_init, &rc);
-	assert_int_equal(rc, 0);
-	assert_string_equal(err, "");
-	assert_int_equal(fake.nenv, 0);
-	assert_int_equal(task_policy(), MPOL_DEFAULT);
-	slurm_spank_exit(NULL, 0, NULL);
-	assert_int_equal(fake.step_begins + fake.step_ends, 0);
+	assert_step_untouched();
 }
 
 static void test_site_default_applies(void **state)
@@ -674,6 +693,173 @@ static void test_dead_lease_recovered_by_next_step(void **state)
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
+/* ---- another Slurm release ---------------------------------------------------- */
+
+/* slurm_api_version() of the two releases the project is tested on (Slurm's META). */
+#define API_22_05 (38L << 16)
+#define API_24_11 (42L << 16)
+#define BUILT_MAJOR SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)
+#define BUILT_MINOR SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)
+
+/* The other tested release than the one built against, and what it is called. */
+static long api_other(const char **name)
+{
+	bool built_24_11 = BUILT_MAJOR == 24 && BUILT_MINOR == 11;
+
+	*name = built_24_11 ? "22.05" : "24.11";
+	return built_24_11 ? API_22_05 : API_24_11;
+}
+
+/* The line a job that asked fails with, when this process runs OTHER. */
+static const char *expected_line(const char *other)
+{
+	static char line[256];
+
+	snprintf(line, sizeof(line), "built for Slurm %u.%02u, this node runs Slurm %s: the administrator must "
+		 "rebuild the plugin; --mem-interleave is unavailable", BUILT_MAJOR, BUILT_MINOR, other);
+	return line;
+}
+
+static void test_release_same_or_unknown(void **state)
+{
+	long unknown[] = { 0, -1, 35L << 16, 45L << 16, 0xffL << 16, 38, 0x7fffffffL };
+	long built = BUILT_MAJOR == 22 && BUILT_MINOR == 5 ? API_22_05 :
+		     BUILT_MAJOR == 24 && BUILT_MINOR == 11 ? API_24_11 : 0;
+
+	(void)state;
+	assert_null(release_mismatch());
+	/* API versions no known release has leave the loader's check as built. */
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		release_adopt(unknown[i]);
+		assert_int_equal(plugin_version, SLURM_VERSION_NUMBER);
+		assert_null(release_mismatch());
+	}
+	if (!built) {
+		/* Built against a release this test does not name (cmocka's skip counts as a
+		 * failure in automake's TAP driver): the slurm tiers load the real thing. */
+		print_message("built against Slurm %u.%02u: only unknown API versions checked\n", BUILT_MAJOR, BUILT_MINOR);
+		return;
+	}
+	release_adopt(built);
+	assert_int_equal(plugin_version, SLURM_VERSION_NUMBER);
+	assert_null(release_mismatch());
+}
+
+static void test_release_other_adopted(void **state)
+{
+	const char *other;
+	long api = api_other(&other);
+	char number[16];
+
+	(void)state;
+	release_adopt(api);
+	snprintf(number, sizeof(number), "%u.%02u", SLURM_VERSION_MAJOR(plugin_version), SLURM_VERSION_MINOR(plugin_version));
+	assert_string_equal(number, other);
+	assert_string_equal(release_mismatch(), expected_line(other));
+	/* The revision and age bytes of the API version do not matter. */
+	plugin_version = SLURM_VERSION_NUMBER;
+	release_adopt(api | 0x0203);
+	assert_string_equal(release_mismatch(), expected_line(other));
+}
+
+/* srun/sbatch/salloc: refused with the release line, whatever the value; one line. */
+static void test_release_mismatch_local(void **state)
+{
+	const char *values[] = { "weighted", "bogus", "help", "none" }, *other;
+	char want[512];
+
+	(void)state;
+	release_adopt(api_other(&other));
+	snprintf(want, sizeof(want), "slurm_error: mem_interleave: %s\n", expected_line(other));
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		memset(&fake, 0, sizeof(fake));
+		memset(&step, 0, sizeof(step));
+		memset(&parsed, 0, sizeof(parsed));
+		fake.context = i % 2 ? S_CTX_ALLOCATOR : S_CTX_LOCAL;
+		assert_int_equal(give_option(values[i], 0), -1);
+		assert_string_equal(fake.log, want);
+	}
+	/* Without the option nothing is said and nothing fails. */
+	memset(&fake, 0, sizeof(fake));
+	memset(&step, 0, sizeof(step));
+	memset(&parsed, 0, sizeof(parsed));
+	fake.context = S_CTX_LOCAL;
+	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
+	assert_int_equal(slurm_spank_init_post_opt(NULL, 0, NULL), 0);
+	assert_string_equal(fake.log, "");
+}
+
+/* slurmstepd, a job that asked (its option came from a submit host of the right
+ * release): tasks fail with the line, slurmd's log has it, no record is begun. */
+static void test_release_mismatch_step_asking(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
+	const char *err, *other;
+	char want[512];
+	int rc;
+
+	release_adopt(api_other(&other));
+	start_step("weighted", 2, argv);
+	assert_false(step.active);
+	assert_int_equal(fake.step_begins, 0);
+	snprintf(want, sizeof(want), "slurm_error: mem_interleave: job 42 step 0: %s\n", expected_line(other));
+	assert_string_equal(fake.log, want);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, -1);
+	snprintf(want, sizeof(want), "mem_interleave: %s\n", expected_line(other));
+	assert_string_equal(err, want);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	assert_int_equal(slurm_spank_task_exit(NULL, 0, NULL), 0);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.task_begins + fake.task_ends + fake.step_ends, 0);
+	/* The lease was never taken: the state directory was not even made. */
+	assert_int_equal(access(fx->statedir, F_OK), -1);
+}
+
+/* slurmstepd, a job that did not ask: runs as without the plugin, even where the
+ * site's default would have placed it. */
+static void test_release_mismatch_step_not_asking(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "default=weighted" };
+	const char *other;
+
+	release_adopt(api_other(&other));
+	start_step(NULL, 3, argv);
+	assert_step_untouched();
+	assert_string_equal(fake.log, "");
+}
+
+/* slurmd at start: says what to rebuild on a mismatch, nothing otherwise. */
+static void test_release_slurmd_log(void **state)
+{
+	const char *other;
+	char want[512];
+
+	(void)state;
+	fake.context = S_CTX_SLURMD;
+	fake.slurm_version = "99.1.2";
+	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
+	assert_string_equal(fake.log, "");
+	assert_int_equal(fake.nregistered, 0);
+
+	release_adopt(api_other(&other));
+	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
+	snprintf(want, sizeof(want), "slurm_error: mem_interleave: built for Slurm %u.%02u.%u, but this slurmd is "
+		 "Slurm 99.1.2: rebuild mem_interleave.so against Slurm %s's headers (libslurm-dev %s) and install "
+		 "it; until then jobs that ask for --mem-interleave fail and other jobs run without it\n",
+		 BUILT_MAJOR, BUILT_MINOR, SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), other, other);
+	assert_string_equal(fake.log, want);
+	/* Without S_SLURM_VERSION the release the loader accepted is named. */
+	memset(fake.log, 0, sizeof(fake.log));
+	fake.slurm_version = NULL;
+	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
+	snprintf(want, sizeof(want), "but this slurmd is Slurm %s: ", other);
+	assert_non_null(strstr(fake.log, want));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -696,6 +882,12 @@ int main(void)
 		T(test_lease_exclusive),
 		T(test_lease_busy),
 		T(test_dead_lease_recovered_by_next_step),
+		T(test_release_same_or_unknown),
+		T(test_release_other_adopted),
+		T(test_release_mismatch_local),
+		T(test_release_mismatch_step_asking),
+		T(test_release_mismatch_step_not_asking),
+		T(test_release_slurmd_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,30 +7,11 @@
 sources=/etc/apt/sources.list.d/slurm-mempolicy-vm.sources
 pin=/etc/apt/preferences.d/slurm-mempolicy-vm
 
-# The URI of the Debian archive that serves bookworm here (deb822 or one-line format).
-archive_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && [ "$f" != "$sources" ] || continue
-		awk 'BEGIN { RS = ""; FS = "\n" }
-		     /(^|\n)Suites:[^\n]*[ \t]bookworm([ \t]|\n|$)/ && !/(^|\n)Enabled: *no/ {
-			for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/) { split($i, u, /[ \t]+/); print u[2]; exit }
-		     }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) while ($i !~ /\]$/) i++; if ($2 ~ /^\[/) i++
-		     if ($(i + 1) == "bookworm") { print $i; exit } }' "$f"
-	done
-}
-
 configure_apt() {
 	local uri
-	uri=$(archive_uri | head -n 1)
-	if [ -z "$uri" ]; then
-		echo "${0##*/}: no apt source for bookworm found in /etc/apt; add one, then retry" >&2
-		return 1
-	fi
+	# The archive that serves bookworm here (its sources are not this script's own).
+	uri=$("$(dirname "${BASH_SOURCE[0]}")/../../scripts/apt-archive-uri.sh" bookworm) ||
+		{ echo "${0##*/}: add an apt source for bookworm, then retry" >&2; return 1; }
 	local want
 	want=$(printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports trixie trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$uri")
 	if [ ! -f "$sources" ] || [ "$(cat "$sources")" != "$want" ]; then

@@ -41,7 +41,6 @@
 #pragma weak slurm_free_job_info_msg
 #pragma weak slurm_init_job_desc_msg
 #pragma weak slurm_update_job
-#pragma weak slurm_get_errno
 #pragma weak slurm_strerror
 
 #define FIRST_SAMPLE_S 1
@@ -356,7 +355,7 @@ static void step_key(uint32_t step_id, char *buf, size_t len)
 
 static int slurm_fail(char *err, size_t errlen, const char *what)
 {
-	int e = slurm_get_errno ? slurm_get_errno() : 0;
+	int e = errno;          /* set by Slurm's API (slurm_get_errno, gone in 24.11, only read it) */
 
 	return smpol_fail(err, errlen, EIO, "%s job %u: %s", what, st.job_id,
 			 e && slurm_strerror ? slurm_strerror(e) : "error");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "release.h"
 
 /* The value as parsed in this process; the callback has no other place to put it. */
 static struct mi_option parsed;
@@ -50,6 +51,11 @@ static int option_cb(int val, const char *optarg, int remote)
 	char err[SMPOL_ERRLEN], text[sizeof(parsed.text)], why[3 * SMPOL_ERRLEN];
 
 	(void)val;
+	/* Another Slurm release: refused whatever the value (slurmstepd: in step.c). */
+	if (release_mismatch()) {
+		parsed.given = true;
+		return remote ? 0 : reject(release_mismatch());
+	}
 	if (smpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "--mem-interleave=%s: %s", optarg ? optarg : "", err);
 		return reject(why);

@@ -2,8 +2,9 @@
 #include <slurm/spank.h>
 
 #include "plugin.h"
+#include "release.h"
 
-SPANK_PLUGIN(mem_interleave, 1);
+/* plugin_name, plugin_type and plugin_version (SPANK_PLUGIN's symbols) are in release.c. */
 
 /* This process's step (slurmstepd only; unused in srun, sbatch and salloc). */
 static struct mi_step step;
@@ -17,6 +18,9 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	case S_CTX_REMOTE:
 	case S_CTX_ALLOCATOR:
 		return options_register(sp);
+	case S_CTX_SLURMD:
+		release_log_mismatch(sp);
+		return 0;
 	default:
 		return 0;
 	}

@@ -10,6 +10,7 @@
  *   local.c    srun/sbatch/salloc (the user): help, the verbose line
  *   step.c     slurmstepd (root): site config, topology, the placement decision, the
  *              weights lease, the kept placement (calls accounting.c)
+ *   release.c  every context: is this the Slurm release the plugin was built for
  *   task.c     each task (the user, after task/affinity): apply and export
  *   accounting.c  slurmstepd (root): samples and the placement record
  */

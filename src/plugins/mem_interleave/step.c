@@ -8,6 +8,7 @@
 
 #include "accounting.h"
 #include "plugin.h"
+#include "release.h"
 #include "sysfs.h"
 #include "wi.h"
 
@@ -165,6 +166,9 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	spank_get_item(sp, S_JOB_STEPID, &s->owner.step_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
 	s->owner.uid = uid;
+	/* Another Slurm release: no Slurm call but SPANK; only jobs that asked fail. */
+	if (release_mismatch())
+		return opt->given ? step_fail(s, "", release_mismatch()) : 0;
 	if (spank_get_item(sp, S_JOB_NNODES, &s->job_nnodes) != ESPANK_SUCCESS)
 		s->job_nnodes = 0;
 	if (spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &s->local_tasks) != ESPANK_SUCCESS)
