@@ -13,7 +13,6 @@
 #include "lease.h"
 #include "proc_stat.h"
 #include "statedir.h"
-#include "sysfs.h"
 
 #define JOURNAL_NAME "weights.journal"
 #define JOURNAL_VERSION "slurm-mempolicy lease v1"
@@ -97,11 +96,9 @@ static int read_journal(const struct lease_files *f, struct smpol_lease_state *s
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	rc = smpol_read_text(f->journal, buf, sizeof(buf));
-	if (rc == -ENOENT)
-		return -ENOENT;
+	rc = smpol_statedir_read(f->host, JOURNAL_NAME, buf, sizeof(buf), err, errlen);
 	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "cannot read the lease journal %s: %s", f->journal, strerror(-rc));
+		return rc;
 	owner = strchr(buf, '\n');
 	saved = owner ? strchr(owner + 1, '\n') : NULL;
 	if (saved) {

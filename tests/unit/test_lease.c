@@ -445,34 +445,10 @@ static void test_statedir_unusable(void **state)
 	assert_original(fx->root);
 }
 
-/* The state directory's locks: made on demand, exclusive, and a missing directory
- * without create is -ENOENT (nothing was ever locked there). */
-static void test_statedir_lock(void **state)
-{
-	char *root = fake_tree_new(), dir[4200], err[SMPOL_ERRLEN];
-	int fd, other;
-
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/state", root);
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX, &fd, err, sizeof(err)), -ENOENT);
-	assert_int_equal(fd, -1);
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", true, LOCK_EX, &fd, err, sizeof(err)), 0);
-	assert_true(fd >= 0);
-	/* held: another open file description cannot take it */
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)),
-			 -EWOULDBLOCK);
-	assert_non_null(strstr(err, "cannot lock"));
-	close(fd);
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
-	close(other);
-	fake_tree_free(root);
-}
-
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_statedir_lock),
 		T(test_acquire_release),
 		T(test_live_holder_refuses),
 		T(test_holder_killed_after_write),
