@@ -96,8 +96,6 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
 	int opt;
 
 	memset(a, 0, sizeof(*a));
@@ -106,11 +104,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SETTLE:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 3600)
-				cli_usage_error("watch", "--settle '%s': give whole seconds from 0 to 3600", optarg);
-			a->settle = (unsigned)v;
+			a->settle = (unsigned)cli_number("watch", "--settle", optarg, 0, 0, 3600);
 			break;
 		case OPT_ONCE:
 			a->once = true;
@@ -235,7 +229,7 @@ int cmd_watch(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
 	if (smpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl watch: %s\n", err);
+		cli_error("watch", "%s", err);
 		return 1;
 	}
 	memset(&sa, 0, sizeof(sa));
