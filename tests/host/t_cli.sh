@@ -141,9 +141,10 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	# a lock held by another process: waited for at most the lock timeout (5 s), then a sentence
 	mkdir -m 0700 "$TC_TMP/held"
 	: >"$TC_TMP/held/lock"
-	flock -x "$TC_TMP/held/lock" sleep 60 &
+	# the holder is the process itself (flock(1) would leave a child holding the lock)
+	(exec 8>>"$TC_TMP/held/lock" && flock -x 8 && exec sleep 60) &
 	tc_holder=$!
-	sleep 0.5
+	for tc_i in $(seq 50); do flock -n "$TC_TMP/held/lock" true || break; sleep 0.1; done
 	tc_run recover --statedir "$TC_TMP/held"
 	kill "$tc_holder" 2>/dev/null
 	wait "$tc_holder" 2>/dev/null
