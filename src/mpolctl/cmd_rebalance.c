@@ -71,13 +71,15 @@ static void usage(FILE *out)
 		"Ctrl-C stops after the current batch and reports; running it again resumes\n"
 		"where it stopped.\n"
 		"\n"
-		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids);\n"
+		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids;\n"
+		"                      an array task by its own job id, squeue -o %%A);\n"
 		"                      tasks that did not ask for --mem-interleave are skipped\n"
-		"  --pid PID[,PID...]  these processes (repeatable)\n"
+		"  --pid PID[,PID...]  these processes (repeatable; none empty, none twice)\n"
 		"  --dry-run           count and plan, move nothing, change no weights\n"
 		"  --backend B         auto (default): process_mbind when configured and confirmed,\n"
 		"                      else move_pages; migrate_pages only empties nodes left out\n"
-		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
+		"  --rate MB/s         move at most this many MiB per second, up to 3 digits after\n"
+		"                      the point (default: no limit)\n"
 		"  --spec SPEC         the request, as --mem-interleave takes it (default: the\n"
 		"                      step's kept request; without one, the mode the plugin\n"
 		"                      applied to the task, else 'weighted')\n"
@@ -95,7 +97,9 @@ static void usage(FILE *out)
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 done (tasks that exited meanwhile are reported, not errors),\n"
-		"1 a task could not be rebalanced or the run was interrupted, 2 bad arguments.\n",
+		"1 a task could not be rebalanced, a --pid names no process, or the run was\n"
+		"interrupted, 2 bad arguments. With --json a failure before the report prints\n"
+		"{\"error\": ...} instead.\n",
 		SMPOL_REBALANCE_BATCH);
 }
 

@@ -29,7 +29,7 @@ static void usage(FILE *out)
 		"operators and admins every job; AdminComment reaches accounting when the job ends.\n"
 		"\n"
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
-		"                          of it (1234.0, 1234.batch)\n"
+		"                          of it (1234.0, 1234.batch); one job per run\n"
 		"  --json                  print the record as JSON ({\"job\":..., \"mempolicy\":...})\n"
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
 		"                          reporting on the job's own node (default: $MPOL_FSROOT)\n"
