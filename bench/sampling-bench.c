@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "number.h"
 #include "numa_maps.h"
 
 #define MIN_SAMPLES 5        /* per sampled run, for its time to say anything */
@@ -45,6 +46,19 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A whole number 1..max (number.h), or exit 2 saying why. */
+static int whole_arg(const char *opt, const char *text, uint64_t max)
+{
+	char err[SMPOL_ERRLEN];
+	uint64_t v;
+
+	if (smpol_number_parse(text, 0, 1, max, &v, err, sizeof(err))) {
+		fprintf(stderr, "sampling-bench: %s: %s\n", opt, err);
+		exit(2);
+	}
+	return (int)v;
 }
 
 /* The child: touch, say so on the pipe, wait for the go byte, stream, exit. */
@@ -144,20 +158,18 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "m:p:i:r:h")) != -1) {
 		switch (opt) {
-		case 'm': mib = atoi(optarg); break;
-		case 'p': passes = atoi(optarg); break;
-		case 'i': interval_ms = atoi(optarg); break;
-		case 'r': rounds = atoi(optarg); break;
+		case 'm': mib = whole_arg("-m", optarg, 1 << 20); break;
+		case 'p': passes = whole_arg("-p", optarg, MAX_PASSES); break;
+		case 'i': interval_ms = whole_arg("-i", optarg, 3600000); break;
+		case 'r': rounds = whole_arg("-r", optarg, 16); break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
 				"usage: sampling-bench [-m MIB] [-p PASSES] [-i INTERVAL_MS] [-r ROUNDS]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (!u || mib < 1 || passes < 1 || interval_ms < 1 || rounds < 1 || rounds > 16) {
-		fprintf(stderr, "sampling-bench: MIB, PASSES and INTERVAL_MS must be positive, ROUNDS 1-16\n");
-		return 2;
-	}
+	if (!u)
+		return 1;
 	bytes = (size_t)mib << 20;
 
 	/* Part 1: one sample of a task holding MIB MiB */
