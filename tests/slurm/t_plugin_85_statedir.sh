@@ -10,6 +10,8 @@ during="cat $WI_DIR/node0 | sed 's/^/during=/'; $SHOW"
 w=5
 [ "$before" != $w ] || w=6
 sd_tmp=$MPOL_CLUSTER_DIR/statedir-tests
+# a state directory of its own that the plugin makes now, never one an earlier run left
+sd_state=$sd_tmp/state
 rm -rf "$sd_tmp"
 mkdir -p "$sd_tmp"
 chmod 755 "$sd_tmp"
@@ -46,26 +48,26 @@ if [ -z "$before" ]; then
 elif ! id "$TEST_USER" >/dev/null 2>&1; then
 	t_fail "state directory" "the test user $TEST_USER does not exist (cluster.sh start makes it)"
 else
-	# --- the tier's state directory after a step that took the lease: root's alone
-	plugstack sysfs=always
+	# --- a state directory made by a step that took the lease: root's alone
+	plugstack sysfs=always "statedir=$sd_state"
 	run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted,weights=0:$w true
-	perms=$(stat -c '%U %a' "$STATEDIR" 2>&1)
+	perms=$(stat -c '%U %a' "$sd_state" 2>&1)
 	if [ $RC -eq 0 ] && [ "$perms" = "root 700" ]; then
 		t_pass "the state directory is root's, mode 0700"
 	else
-		t_fail "the state directory is root's, mode 0700" "exit $RC, $STATEDIR: $perms: $OUT"
+		t_fail "the state directory is root's, mode 0700" "exit $RC, $sd_state: $perms: $OUT"
 	fi
-	loose=$(find "$STATEDIR" -mindepth 1 \( ! -user root -o -perm /077 \) -printf '%p %u %m\n' 2>&1)
-	if [ -e "$STATEDIR/lock" ] && [ -z "$loose" ]; then
-		t_pass "every file in it is root's, mode 0600 ($(cd "$STATEDIR" && echo *))"
+	loose=$(find "$sd_state" -mindepth 1 \( ! -user root -o -perm /077 \) -printf '%p %u %m\n' 2>&1)
+	if [ -e "$sd_state/lock" ] && [ -z "$loose" ]; then
+		t_pass "every file in it is root's, mode 0600 ($(cd "$sd_state" && echo *))"
 	else
-		t_fail "every file in it is root's, mode 0600" "lock: $(ls -l "$STATEDIR/lock" 2>&1); loose: $loose"
+		t_fail "every file in it is root's, mode 0600" "lock: $(ls -l "$sd_state/lock" 2>&1); loose: $loose"
 	fi
 
 	# --- the attack of the issue: $TEST_USER flocks the record lock and the lease lock
 	for lk in record.lock lock; do
-		: >>"$STATEDIR/$lk"
-		out=$("${AS_USER[@]}" timeout 10 flock -x -w 1 "$STATEDIR/$lk" true 2>&1)
+		: >>"$sd_state/$lk"
+		out=$("${AS_USER[@]}" timeout 10 flock -x -w 1 "$sd_state/$lk" true 2>&1)
 		rc=$?
 		if [ $rc -ne 0 ] && grep -q 'Permission denied' <<<"$out"; then
 			t_pass "$TEST_USER cannot open $lk to hold it (flock: Permission denied)"
@@ -74,7 +76,7 @@ else
 		fi
 	done
 	# and the job it would have stalled runs (bounded by JOB_TIMEOUT like every job)
-	"${AS_USER[@]}" flock -x "$STATEDIR/record.lock" sleep 40 >/dev/null 2>&1 &
+	"${AS_USER[@]}" flock -x "$sd_state/record.lock" sleep 40 >/dev/null 2>&1 &
 	attacker=$!
 	run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted "$SHOW"
 	check_task "with $TEST_USER trying to hold the record lock, a weighted job runs" "$OUT" weighted '^weighted interleave:0$'
@@ -88,21 +90,21 @@ else
 
 	# --- a stuck root process holds the lease lock: the step waits lock_timeout (1 s)
 	# at most, then runs on the node's weights and says so
-	plugstack sysfs=always lock_timeout=1
-	hold_lock "$STATEDIR/lock"
+	plugstack sysfs=always lock_timeout=1 "statedir=$sd_state"
+	hold_lock "$sd_state/lock"
 	sd_step "lease lock held" "another process held it for longer than 1\\.000 s" \
-		"weights not written: cannot lock $STATEDIR/lock: another process held it for longer than 1\\.000 s"
+		"weights not written: cannot lock $sd_state/lock: another process held it for longer than 1\\.000 s"
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 	t_expect_match "lease lock held: node0 is still $before" "^$before\$" "$(wi_node0)"
 
 	# --- the record lock held: the record is written without it, said in slurmd's log
-	plugstack lock_timeout=1
-	hold_lock "$STATEDIR/record.lock"
+	plugstack lock_timeout=1 "statedir=$sd_state"
+	hold_lock "$sd_state/record.lock"
 	mark=$(log_mark "$SLURMD_LOG")
 	run_job srun -N 1 -w "$HOST" -n 1 --mem-interleave=weighted "$SHOW"
 	check_task "record lock held: the job runs" "$OUT" weighted '^weighted interleave:0$'
-	if wait_until 20 sh -c "tail -c +$((mark + 1)) '$SLURMD_LOG' | grep -q 'cannot lock $STATEDIR/record.lock: another process held it for longer than 1.000 s (lock_timeout=).*; the record is written without it'"; then
+	if wait_until 20 sh -c "tail -c +$((mark + 1)) '$SLURMD_LOG' | grep -q 'cannot lock $sd_state/record.lock: another process held it for longer than 1.000 s (lock_timeout=).*; the record is written without it'"; then
 		t_pass "record lock held: slurmd's log says the record is written without it"
 	else
 		t_fail "record lock held: slurmd's log says the record is written without it" \
