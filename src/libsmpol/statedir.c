@@ -168,15 +168,54 @@ int smpol_statedir_lock(const struct smpol_host *h, const char *name, bool creat
 	return smpol_fail(err, errlen, -rc, "cannot lock %s: %s", path, strerror(-rc));
 }
 
+/* The directory NAME is in, relative to the state directory ("." or "spool"), opened
+ * without following a link; -errno. */
+static int parent_of(int dfd, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	char sub[4200];
+	int fd;
+
+	if (!slash) {
+		fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	} else {
+		snprintf(sub, sizeof(sub), "%.*s", (int)(slash - name), name);
+		fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int smpol_statedir_mkdir(const struct smpol_host *h, const char *name, char *err, size_t errlen)
+{
+	char path[4200];
+	struct stat st;
+	int dfd, rc = 0;
+
+	if (smpol_statedir_path(h, name, path, sizeof(path)) < 0)
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", h->statedir);
+	dfd = open_dir(h, true, err, errlen);
+	if (dfd < 0)
+		return dfd;
+	if (mkdirat(dfd, name, 0700) < 0 && errno != EEXIST)
+		rc = smpol_fail(err, errlen, errno, "cannot create %s: %s", path, reason(errno));
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		rc = smpol_fail(err, errlen, ENOTDIR, "%s is not a directory of this user's: remove it", path);
+	close(dfd);
+	return rc;
+}
+
 int smpol_statedir_write(const struct smpol_host *h, const char *name, const char *text,
 			 char *err, size_t errlen)
 {
+	const char *base = strrchr(name, '/');
 	char path[4200], tmp[4300];
 	size_t len = strlen(text);
 	int dfd, fd, rc = 0;
 
+	/* the temporary file goes beside NAME, in its subdirectory if it has one */
 	if (smpol_statedir_path(h, name, path, sizeof(path)) < 0 ||
-	    snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= (int)sizeof(tmp))
+	    snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp", base ? (int)(base + 1 - name) : 0, name,
+		     base ? base + 1 : name) >= (int)sizeof(tmp))
 		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", h->statedir);
 	dfd = open_dir(h, true, err, errlen);
 	if (dfd < 0)
@@ -193,8 +232,13 @@ int smpol_statedir_write(const struct smpol_host *h, const char *name, const cha
 		rc = -errno;
 	if (!rc && renameat(dfd, tmp, dfd, name) < 0)
 		rc = -errno;
-	if (!rc && fsync(dfd) < 0)
-		rc = -errno;
+	if (!rc) {
+		int pfd = parent_of(dfd, name);
+
+		rc = pfd < 0 ? pfd : fsync(pfd) < 0 ? -errno : 0;
+		if (pfd >= 0)
+			close(pfd);
+	}
 	if (rc)
 		unlinkat(dfd, tmp, 0);
 	close(dfd);

@@ -37,9 +37,10 @@ int smpol_statedir_lock(const struct smpol_host *h, const char *name, bool creat
 
 /*
  * smpol_statedir_write - replace the host's STATEDIR/NAME by text where a crash never
- * leaves half of it: a temporary file (mode 0600), fsync, rename, fsync of the
- * directory. The directory is made (0700) when missing. 0 or -errno with a sentence
- * naming the file.
+ * leaves half of it: a temporary file (mode 0600) beside it, fsync, rename, fsync of
+ * its directory. The state directory is made (0700) when missing; a subdirectory in
+ * NAME ("spool/7.0.json") must exist (smpol_statedir_mkdir). 0 or -errno with a
+ * sentence naming the file.
  */
 int smpol_statedir_write(const struct smpol_host *h, const char *name, const char *text,
 			 char *err, size_t errlen);
@@ -54,6 +55,10 @@ int smpol_statedir_read(const struct smpol_host *h, const char *name, char *buf,
 /* The directory's entries, checked as above: *d (closedir it). -ENOENT without a sentence
  * when it is missing; 0 or -errno with one. */
 int smpol_statedir_list(const struct smpol_host *h, DIR **d, char *err, size_t errlen);
+
+/* Make the subdirectory STATEDIR/NAME (0700) when missing, the state directory too;
+ * anything else at that path is refused. 0 or -errno with a sentence. */
+int smpol_statedir_mkdir(const struct smpol_host *h, const char *name, char *err, size_t errlen);
 
 /* Remove STATEDIR/NAME durably (a missing file is no error). 0 or -errno with a sentence. */
 int smpol_statedir_remove(const struct smpol_host *h, const char *name, char *err, size_t errlen);

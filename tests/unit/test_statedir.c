@@ -93,6 +93,28 @@ static void test_made_private(void **state)
 	assert_string_equal(fake_tree_read(fx->dir, "/file"), "<missing>");
 }
 
+/* A subdirectory (the record spool's): made 0700, files written beside their name. */
+static void test_subdirectory(void **state)
+{
+	struct fixture *fx = *state;
+	char err[SMPOL_ERRLEN], text[16];
+
+	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_statedir_mkdir(&fx->host, "spool", err, sizeof(err)), 0);
+	assert_int_equal(mode_of(fx->dir), 0700);
+	assert_int_equal(mode_of(in_dir(fx, "spool")), 0700);
+	assert_int_equal(smpol_statedir_mkdir(&fx->host, "spool", err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", err, sizeof(err)), 0);
+	assert_int_equal(mode_of(in_dir(fx, "spool/7.0.json")), 0600);
+	assert_string_equal(fake_tree_read(fx->dir, "/spool/.7.0.json.tmp"), "<missing>");
+	assert_int_equal(smpol_statedir_read(&fx->host, "spool/7.0.json", text, sizeof(text), err, sizeof(err)), 0);
+	assert_string_equal(text, "{}");
+	assert_int_equal(smpol_statedir_remove(&fx->host, "spool/7.0.json", err, sizeof(err)), 0);
+	fake_tree_write(fx->dir, "/file", "x");
+	assert_int_equal(smpol_statedir_mkdir(&fx->host, "file", err, sizeof(err)), -ENOTDIR);
+	assert_non_null(strstr(err, "is not a directory of this user's"));
+}
+
 /* An earlier release made the directory 0755 and its locks 0644: ours, so tightened. */
 static void test_own_loose_directory_tightened(void **state)
 {
@@ -294,6 +316,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_made_private),
+		T(test_subdirectory),
 		T(test_own_loose_directory_tightened),
 		T(test_symlink_never_followed),
 		T(test_file_refused),
