@@ -84,14 +84,18 @@ if need_prog mpol-launch; then
 	restore_boot
 
 	# Two steps at once: the second is refused (the first holds the lease), the first's
-	# table stays, and its release still restores the boot table exactly.
+	# table stays, and its release still restores the boot table exactly. The second asks
+	# for scope=all, whose weights (4:4:1) differ from the table the first wrote: a
+	# socket-1 plan of node 1 alone is already in that table and wants no lease at all.
 	mpol-launch --cpus "$(nth 0 $VM_NODE_CPUS)" --lease $SD -- page-touch 4 --hold >/tmp/first.out 2>&1 &
 	first=$!
 	t=0
 	while ! grep -q '^ready' /tmp/first.out && [ $t -lt 100 ]; do usleep 100000; t=$((t + 1)); done
-	mpol-launch --cpus "$(nth 1 $VM_NODE_CPUS)" --lease $SD -- page-touch 1 >/tmp/second.out 2>&1
+	mpol-launch --cpus "$(nth 1 $VM_NODE_CPUS)" --spec weighted,scope=all --lease $SD -- page-touch 1 \
+		>/tmp/second.out 2>&1
 	rc=$?
-	if [ $rc = 1 ] && grep -q 'held by' /tmp/second.out && ! grep -q '^pages' /tmp/second.out; then
+	if [ $rc = 1 ] && grep -q "mpol-launch: weights lease: the node's interleave weights are held by job 1" /tmp/second.out &&
+		! grep -q '^pages' /tmp/second.out; then
 		pass lease-second-refused
 	else
 		fail lease-second-refused "second holder: exit $rc: $(cat /tmp/second.out)"
