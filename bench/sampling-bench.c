@@ -5,7 +5,9 @@
  * slurmstepd's sampler does per task) at that size, and per GiB resident. Part 2: the
  * child's run time with no sampler and with a sampler every INTERVAL ms, alternated
  * ROUNDS times; the ratio of the medians is the slowdown the task sees. Both in one
- * run, on this machine.
+ * run, on this machine. A ratio over runs the sampler barely touched measures nothing:
+ * the passes are raised until an unsampled run lasts MIN_SAMPLES intervals and more,
+ * and no ratio is printed when a sampled run still took fewer than MIN_SAMPLES samples.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,7 +21,11 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "number.h"
 #include "numa_maps.h"
+
+#define MIN_SAMPLES 5        /* per sampled run, for its time to say anything */
+#define MAX_PASSES 1000000
 
 static double now(void)
 {
@@ -40,6 +46,19 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A whole number 1..max (number.h), or exit 2 saying why. */
+static int whole_arg(const char *opt, const char *text, uint64_t max)
+{
+	char err[SMPOL_ERRLEN];
+	uint64_t v;
+
+	if (smpol_number_parse(text, 0, 1, max, &v, err, sizeof(err))) {
+		fprintf(stderr, "sampling-bench: %s: %s\n", opt, err);
+		exit(2);
+	}
+	return (int)v;
 }
 
 /* The child: touch, say so on the pipe, wait for the go byte, stream, exit. */
@@ -90,7 +109,8 @@ static pid_t start_child(size_t bytes, int passes, int *go_fd)
 }
 
 /* One timed run of the child's streaming; every interval_ms it is sampled when sample
- * is set. Both kinds of run wait the same way, so only the samples differ. */
+ * is set (*samples counts this run's). Both kinds of run wait the same way, so only the
+ * samples differ. */
 static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, int *samples,
 			struct smpol_numa_usage *u)
 {
@@ -100,6 +120,7 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 
 	if (pid < 0)
 		return -1;
+	*samples = 0;
 	t0 = now();
 	next = t0 + interval_ms / 1e3;
 	if (write(go, "g", 1) != 1)
@@ -128,29 +149,27 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 
 int main(int argc, char **argv)
 {
-	int mib = 1024, passes = 8, interval_ms = 1000, rounds = 5, opt, go, reps = 20, samples = 0;
+	int mib = 1024, passes = 8, interval_ms = 1000, rounds = 5, opt, go, reps = 20, samples, fewest = -1;
 	struct smpol_numa_usage *u = malloc(sizeof(*u));
-	double cost[64], with[16], without[16], c;
+	double cost[64], with[16], without[16], c, t, needed;
 	char err[SMPOL_ERRLEN];
 	size_t bytes;
 	pid_t pid;
 
 	while ((opt = getopt(argc, argv, "m:p:i:r:h")) != -1) {
 		switch (opt) {
-		case 'm': mib = atoi(optarg); break;
-		case 'p': passes = atoi(optarg); break;
-		case 'i': interval_ms = atoi(optarg); break;
-		case 'r': rounds = atoi(optarg); break;
+		case 'm': mib = whole_arg("-m", optarg, 1 << 20); break;
+		case 'p': passes = whole_arg("-p", optarg, MAX_PASSES); break;
+		case 'i': interval_ms = whole_arg("-i", optarg, 3600000); break;
+		case 'r': rounds = whole_arg("-r", optarg, 16); break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
 				"usage: sampling-bench [-m MIB] [-p PASSES] [-i INTERVAL_MS] [-r ROUNDS]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (!u || mib < 1 || passes < 1 || interval_ms < 1 || rounds < 1 || rounds > 16) {
-		fprintf(stderr, "sampling-bench: MIB, PASSES and INTERVAL_MS must be positive, ROUNDS 1-16\n");
-		return 2;
-	}
+	if (!u)
+		return 1;
 	bytes = (size_t)mib << 20;
 
 	/* Part 1: one sample of a task holding MIB MiB */
@@ -180,7 +199,22 @@ int main(int argc, char **argv)
 	       mib, c * 1e3, reps, c * 1e3 * 1024 / mib);
 	printf("duty at the default interval (30 s): %.6f%% of one CPU per task\n", 100 * c / 30);
 
-	/* Part 2: the task's run time with and without a sampler, alternated */
+	/* Part 2: the task must run long enough for the sampler to work in it */
+	needed = (MIN_SAMPLES + 1) * interval_ms / 1e3;
+	t = timed_run(bytes, passes, interval_ms, false, &samples, u);
+	if (t < 0) {
+		fprintf(stderr, "sampling-bench: a timed run failed\n");
+		return 1;
+	}
+	if (t < needed) {
+		double more = (double)passes * needed * 1.25 / t;
+
+		printf("%d passes run %.3f s, too short for %d samples at %d ms: ", passes, t, MIN_SAMPLES,
+		       interval_ms);
+		passes = more > MAX_PASSES ? MAX_PASSES : (int)more + 1;
+		printf("%d passes instead\n", passes);
+	}
+	/* ... then its run time with and without a sampler, alternated */
 	for (int r = 0; r < rounds; r++) {
 		without[r] = timed_run(bytes, passes, interval_ms, false, &samples, u);
 		with[r] = timed_run(bytes, passes, interval_ms, true, &samples, u);
@@ -188,13 +222,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sampling-bench: a timed run failed\n");
 			return 1;
 		}
+		fewest = fewest < 0 || samples < fewest ? samples : fewest;
 	}
 	{
 		double a = median(without, rounds), b = median(with, rounds);
 
 		printf("task run time (%d passes over %d MiB), median of %d: without sampling %.3f s, "
-		       "sampled every %d ms %.3f s (%d samples in all)\n",
-		       passes, mib, rounds, a, interval_ms, b, samples);
+		       "sampled every %d ms %.3f s (at least %d samples per sampled run)\n",
+		       passes, mib, rounds, a, interval_ms, b, fewest);
+		if (fewest < MIN_SAMPLES) {
+			printf("no ratio: a sampled run took %d samples, under the %d that make its time mean "
+			       "something; give more passes (-p) or a shorter interval (-i)\n", fewest, MIN_SAMPLES);
+			free(u);
+			return 1;
+		}
 		printf("ratio sampled/unsampled: %.4f; one sample / task run time: %.6f\n", b / a, c / a);
 	}
 	free(u);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "number.h"
 #include "spec.h"
 #include "weights.h"
 
@@ -36,7 +37,7 @@ struct totals {
 /* "NAME: BW BW ... # source"; 1 parsed, 0 blank or comment, -1 malformed (why says). */
 static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 {
-	char *hash = strchr(line, '#'), *colon, *p, *end;
+	char *hash = strchr(line, '#'), *colon, *p;
 
 	if (hash)
 		*hash = '\0';
@@ -51,7 +52,8 @@ static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 	snprintf(v->name, sizeof(v->name), "%.*s", (int)(colon - p), p);
 	v->n = 0;
 	for (p = colon + 1;;) {
-		unsigned long bw;
+		uint64_t bw;
+		size_t len;
 
 		p += strspn(p, " \t\r\n");
 		if (!*p)
@@ -60,15 +62,13 @@ static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 			smpol_fail(why, whylen, E2BIG, "more than %d bandwidths", MAX_NODES);
 			return -1;
 		}
-		errno = 0;
-		bw = strtoul(p, &end, 10);
-		if (end == p || errno || bw < 1 || bw > UINT32_MAX || (*end && !strchr(" \t\r\n", *end))) {
-			smpol_fail(why, whylen, EINVAL, "'%.*s' is not a bandwidth in MB/s (1-%u)",
-				  (int)strcspn(p, " \t\r\n"), p, UINT32_MAX);
+		len = strcspn(p, " \t\r\n");
+		if (smpol_number_parse_span(p, len, 0, 1, UINT32_MAX, &bw, NULL, 0)) {
+			smpol_fail(why, whylen, EINVAL, "'%.*s' is not a bandwidth in MB/s (1-%u)", (int)len, p, UINT32_MAX);
 			return -1;
 		}
 		v->bw[v->n++] = (uint32_t)bw;
-		p = end;
+		p += len;
 	}
 	if (!v->n) {
 		smpol_fail(why, whylen, EINVAL, "no bandwidths after the name");
@@ -130,8 +130,9 @@ int main(int argc, char **argv)
 {
 	struct smpol_weight_opts o = smpol_weight_opts_default();
 	struct totals topt = { 0 }, tker = { 0 };
-	char line[1024], err[SMPOL_ERRLEN], ow[128], kw[128], *end;
+	char line[1024], err[SMPOL_ERRLEN], ow[128], kw[128];
 	int opt, lineno = 0;
+	uint64_t max_sum;
 	FILE *f;
 
 	while ((opt = getopt(argc, argv, "p:m:h")) != -1) {
@@ -143,11 +144,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'm':
-			o.max_sum = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || o.max_sum < 1 || o.max_sum > 1024) {
-				fprintf(stderr, "weights-bench: -m '%s': give a whole number 1-1024\n", optarg);
+			if (smpol_number_parse(optarg, 0, 1, 1024, &max_sum, err, sizeof(err))) {
+				fprintf(stderr, "weights-bench: -m: %s\n", err);
 				return 2;
 			}
+			o.max_sum = (unsigned)max_sum;
 			break;
 		case 'h':
 			usage(stdout);

@@ -34,9 +34,11 @@ int smpol_backend_parse(const char *text, enum smpol_backend *b, char *err, size
 			return 0;
 		}
 	}
+	char q[SMPOL_QUOTE_LEN];
+
 	return smpol_fail(err, errlen, EINVAL,
-			 "unknown backend '%s': choose auto, process_mbind, move_pages or migrate_pages",
-			 text ? text : "");
+			 "unknown backend %s: choose auto, process_mbind, move_pages or migrate_pages",
+			 smpol_quote(text, q, sizeof(q)));
 }
 
 const char *smpol_backend_name(enum smpol_backend b)

@@ -1,6 +1,8 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,47 +12,90 @@
 #include "error.h"
 #include "run_cmd.h"
 
-/* Read all of fd into a growing buffer, up to max bytes. */
-static int read_all(int fd, size_t max, char **buf, size_t *len)
+/* Stderr is only for the error sentence: its first few KiB are kept, the rest drained. */
+#define ERR_KEEP 4096
+
+/* What one pipe has given so far: kept up to max bytes (more is -EFBIG, or dropped). */
+struct sink {
+	int fd;             /* -1 once at end of file */
+	char *buf;
+	size_t len, cap, max;
+	bool drop_excess;   /* keep the first max bytes and read on (stderr) */
+};
+
+/* Read what fd has now into the sink. 0, or -errno / -EFBIG / -ENOMEM. */
+static int drain(struct sink *k)
 {
-	size_t cap = 4096;
+	char scratch[4096];
+	ssize_t n;
 
-	*len = 0;
-	*buf = malloc(cap + 1);
-	if (!*buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
+	if (k->len == k->cap && k->cap < k->max) {
+		size_t cap = k->cap * 2 > k->max ? k->max : k->cap * 2;
+		char *bigger = realloc(k->buf, cap + 1);
 
-		if (*len == cap) {
-			char *bigger;
-
-			if (cap >= max)
-				return -EFBIG;
-			cap = cap * 2 > max ? max : cap * 2;
-			bigger = realloc(*buf, cap + 1);
-			if (!bigger)
-				return -ENOMEM;
-			*buf = bigger;
-		}
-		n = read(fd, *buf + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		*len += (size_t)n;
+		if (!bigger)
+			return -ENOMEM;
+		k->buf = bigger;
+		k->cap = cap;
 	}
-	(*buf)[*len] = '\0';
+	if (k->len < k->cap)
+		n = read(k->fd, k->buf + k->len, k->cap - k->len);
+	else if (k->drop_excess)
+		n = read(k->fd, scratch, sizeof(scratch));
+	else
+		return -EFBIG;
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	if (n == 0) {
+		close(k->fd);
+		k->fd = -1;
+	} else if (k->len < k->cap) {
+		k->len += (size_t)n;
+	}
+	k->buf[k->len] = '\0';
 	return 0;
+}
+
+static int sink_init(struct sink *k, int fd, size_t max, bool drop_excess)
+{
+	k->fd = fd;
+	k->len = 0;
+	k->max = max;
+	k->cap = max < 4096 ? max : 4096;
+	k->drop_excess = drop_excess;
+	k->buf = malloc(k->cap + 1);
+	if (k->buf)
+		k->buf[0] = '\0';
+	return k->buf ? 0 : -ENOMEM;
+}
+
+/*
+ * Both pipes in one poll loop: a child that fills one pipe while we wait on the other
+ * would block forever (stderr was read only after stdout's end).
+ */
+static int read_both(struct sink *out, struct sink *errs)
+{
+	int rc = 0;
+
+	while (!rc && (out->fd >= 0 || errs->fd >= 0)) {
+		struct pollfd p[2] = { { out->fd, POLLIN, 0 }, { errs->fd, POLLIN, 0 } };
+
+		if (poll(p, 2, -1) < 0) {
+			rc = errno == EINTR ? 0 : -errno;
+			continue;
+		}
+		if (out->fd >= 0 && p[0].revents)
+			rc = drain(out);
+		if (!rc && errs->fd >= 0 && p[1].revents)
+			rc = drain(errs);
+	}
+	return rc;
 }
 
 int smpol_run_capture(char *const argv[], size_t max, char **out, char *err, size_t errlen)
 {
 	int outp[2], errp[2], status, rc;
-	char *errtext = NULL;
-	size_t outlen, errlen_read;
+	struct sink o, e;
 	pid_t pid;
 
 	*out = NULL;
@@ -77,12 +122,15 @@ int smpol_run_capture(char *const argv[], size_t max, char **out, char *err, siz
 	}
 	close(outp[1]);
 	close(errp[1]);
-	rc = read_all(outp[0], max, out, &outlen);
-	/* stderr is only for the error sentence: a few KiB is plenty */
-	if (read_all(errp[0], 4096, &errtext, &errlen_read) < 0 && errtext)
-		errtext[errlen_read] = '\0';
-	close(outp[0]);
-	close(errp[0]);
+	rc = sink_init(&o, outp[0], max, false);
+	if (sink_init(&e, errp[0], ERR_KEEP, true) < 0)
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = read_both(&o, &e);
+	if (o.fd >= 0)
+		close(o.fd);
+	if (e.fd >= 0)
+		close(e.fd);
 	if (rc < 0)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -94,19 +142,19 @@ int smpol_run_capture(char *const argv[], size_t max, char **out, char *err, siz
 	} else if (rc < 0) {
 		rc = smpol_fail(err, errlen, -rc, "reading the output of %s failed: %s", argv[0], strerror(-rc));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		char *nl = errtext ? strchr(errtext, '\n') : NULL;
+		char *nl = e.buf ? strchr(e.buf, '\n') : NULL;
 
 		if (nl)
 			*nl = '\0';
 		rc = smpol_fail(err, errlen, ECHILD, "%s failed (%s %d)%s%s", argv[0],
 			       WIFEXITED(status) ? "exit" : "signal",
 			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			       errtext && *errtext ? ": " : "", errtext ? errtext : "");
+			       e.buf && *e.buf ? ": " : "", e.buf ? e.buf : "");
 	}
-	free(errtext);
-	if (rc < 0) {
-		free(*out);
-		*out = NULL;
-	}
+	free(e.buf);
+	if (rc < 0)
+		free(o.buf);
+	else
+		*out = o.buf;
 	return rc;
 }

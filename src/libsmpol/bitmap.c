@@ -6,6 +6,7 @@
 
 #include "bitmap.h"
 #include "error.h"
+#include "number.h"
 
 #define BITS 64
 
@@ -93,49 +94,41 @@ static const char *list_kind(int limit)
 	return limit <= SMPOL_MAX_NODES ? "node list" : "CPU list";
 }
 
-/* The ids of one list entry, [s, e): decimal only, no sign. */
-static int parse_id(const char *s, const char *e, int limit, int *id, const char *text,
-		    char *err, size_t errlen)
+/* The ids of one list entry, [s, e): a whole NUMBER (number.h). q is the whole list, quoted. */
+static int parse_id(const char *s, const char *e, int limit, int *id, const char *q, char *err, size_t errlen)
 {
-	long v = 0;
+	char part[SMPOL_QUOTE_LEN], why[SMPOL_ERRLEN];
+	uint64_t v;
 
 	if (s == e)
-		return smpol_fail(err, errlen, EINVAL, "bad %s '%s': a range is missing a number",
-				 list_kind(limit), text);
-	for (const char *p = s; p < e; p++) {
-		if (!isdigit((unsigned char)*p))
-			return smpol_fail(err, errlen, EINVAL, "bad %s '%s': '%.*s' is not a number",
-					 list_kind(limit), text, (int)(e - s), s);
-		if (v < limit)
-			v = v * 10 + (*p - '0');
-	}
-	if (v >= limit)
-		return smpol_fail(err, errlen, EINVAL, "bad %s '%s': %.*s is too large (ids are 0-%d)",
-				 list_kind(limit), text, (int)(e - s), s, limit - 1);
+		return smpol_fail(err, errlen, EINVAL, "bad %s %s: a range is missing a number", list_kind(limit), q);
+	if (smpol_number_parse_span(s, (size_t)(e - s), 0, 0, (uint64_t)limit - 1, &v, why, sizeof(why)))
+		return smpol_fail(err, errlen, EINVAL, "bad %s %s: id %s: %s", list_kind(limit), q,
+				  smpol_quote_n(s, (size_t)(e - s), part, sizeof(part)), why);
 	*id = (int)v;
 	return 0;
 }
 
 /* One comma-separated entry "N" or "N-M", [s, e). */
 static int parse_entry(const char *s, const char *e, int limit, struct smpol_bitmap *out,
-		       const char *text, char *err, size_t errlen)
+		       const char *q, char *err, size_t errlen)
 {
 	const char *dash = memchr(s, '-', (size_t)(e - s));
+	char part[SMPOL_QUOTE_LEN];
 	int lo, hi, rc;
 
 	if (s == e)
-		return smpol_fail(err, errlen, EINVAL, "bad %s '%s': it has an empty entry",
-				 list_kind(limit), text);
-	rc = parse_id(s, dash ? dash : e, limit, &lo, text, err, errlen);
+		return smpol_fail(err, errlen, EINVAL, "bad %s %s: it has an empty entry", list_kind(limit), q);
+	rc = parse_id(s, dash ? dash : e, limit, &lo, q, err, errlen);
 	if (!rc)
-		rc = dash ? parse_id(dash + 1, e, limit, &hi, text, err, errlen) : 0;
+		rc = dash ? parse_id(dash + 1, e, limit, &hi, q, err, errlen) : 0;
 	if (rc)
 		return rc;
 	if (!dash)
 		hi = lo;
 	if (hi < lo)
-		return smpol_fail(err, errlen, EINVAL, "bad %s '%s': the range '%.*s' goes backwards",
-				 list_kind(limit), text, (int)(e - s), s);
+		return smpol_fail(err, errlen, EINVAL, "bad %s %s: the range %s goes backwards", list_kind(limit), q,
+				  smpol_quote_n(s, (size_t)(e - s), part, sizeof(part)));
 	for (int id = lo; id <= hi; id++)
 		smpol_bitmap_set(out, id);
 	return 0;
@@ -155,22 +148,23 @@ static void trim(const char *text, const char **s, const char **e)
 int smpol_bitmap_parse_list(const char *text, int limit, struct smpol_bitmap *out, char *err, size_t errlen)
 {
 	struct smpol_bitmap b;
+	char q[SMPOL_QUOTE_LEN];
 	const char *s, *e;
 
 	if (limit < 1 || limit > SMPOL_MAX_CPUS)
 		limit = SMPOL_MAX_CPUS;
 	smpol_bitmap_clear(&b);
+	smpol_quote(text, q, sizeof(q));
 	trim(text, &s, &e);
 	while (s < e) {
 		const char *comma = memchr(s, ',', (size_t)(e - s));
 		const char *end = comma ? comma : e;
-		int rc = parse_entry(s, end, limit, &b, text, err, errlen);
+		int rc = parse_entry(s, end, limit, &b, q, err, errlen);
 
 		if (rc)
 			return rc;
 		if (comma && comma + 1 == e)
-			return smpol_fail(err, errlen, EINVAL, "bad %s '%s': it ends with a comma",
-					 list_kind(limit), text);
+			return smpol_fail(err, errlen, EINVAL, "bad %s %s: it ends with a comma", list_kind(limit), q);
 		s = comma ? comma + 1 : e;
 	}
 	*out = b;
@@ -189,15 +183,17 @@ static int hex_value(char c)
 int smpol_bitmap_parse_mask(const char *text, int limit, struct smpol_bitmap *out, char *err, size_t errlen)
 {
 	struct smpol_bitmap b;
+	char q[SMPOL_QUOTE_LEN], part[SMPOL_QUOTE_LEN];
 	const char *s, *e;
 	int bit = 0;
 
 	if (limit < 1 || limit > SMPOL_MAX_CPUS)
 		limit = SMPOL_MAX_CPUS;
 	smpol_bitmap_clear(&b);
+	smpol_quote(text, q, sizeof(q));
 	trim(text, &s, &e);
 	if (s == e)
-		return smpol_fail(err, errlen, EINVAL, "bad mask '%s': it is empty", text);
+		return smpol_fail(err, errlen, EINVAL, "bad mask %s: it is empty", q);
 	/* walk from the least significant end */
 	while (e > s) {
 		const char *group = e;
@@ -207,14 +203,14 @@ int smpol_bitmap_parse_mask(const char *text, int limit, struct smpol_bitmap *ou
 			group--;
 		if (group == e || e - group > 8)
 			return smpol_fail(err, errlen, EINVAL,
-					 "bad mask '%s': '%.*s' is not a group of 1-8 hex digits", text,
-					 (int)(e - group), group);
+					 "bad mask %s: %s is not a group of 1-8 hex digits", q,
+					 smpol_quote_n(group, (size_t)(e - group), part, sizeof(part)));
 		for (const char *p = e; p > group; p--, digits++) {
 			int v = hex_value(p[-1]);
 
 			if (v < 0)
-				return smpol_fail(err, errlen, EINVAL, "bad mask '%s': '%c' is not a hex digit",
-						 text, p[-1]);
+				return smpol_fail(err, errlen, EINVAL, "bad mask %s: %s is not a hex digit",
+						 q, smpol_quote_n(p - 1, 1, part, sizeof(part)));
 			for (int k = 0; k < 4; k++) {
 				int id = bit + digits * 4 + k;
 
@@ -222,7 +218,7 @@ int smpol_bitmap_parse_mask(const char *text, int limit, struct smpol_bitmap *ou
 					continue;
 				if (id >= limit)
 					return smpol_fail(err, errlen, EINVAL,
-							 "bad mask '%s': it sets id %d, ids are 0-%d", text, id,
+							 "bad mask %s: it sets id %d, ids are 0-%d", q, id,
 							 limit - 1);
 				smpol_bitmap_set(&b, id);
 			}
@@ -230,7 +226,7 @@ int smpol_bitmap_parse_mask(const char *text, int limit, struct smpol_bitmap *ou
 		bit += 32;
 		e = group > s ? group - 1 : s;
 		if (group > s && e == s)
-			return smpol_fail(err, errlen, EINVAL, "bad mask '%s': it starts with a comma", text);
+			return smpol_fail(err, errlen, EINVAL, "bad mask %s: it starts with a comma", q);
 	}
 	*out = b;
 	return 0;

@@ -6,7 +6,9 @@
  *   fsroot    "/" on a live node; a captured sysfs tree in tests and containers.
  *             /proc is always the real one (processes are this host's).
  *   statedir  the weights lease's journal, the locks and each running step's kept
- *             placement (default /run/slurm-mempolicy).
+ *             placement (default /run/slurm-mempolicy); statedir.h has its rules.
+ *   lock_timeout_ms  how long a lock in statedir is waited for before the caller goes
+ *             on without what it guards (a step never waits longer; lock_timeout=).
  */
 #ifndef SMPOL_HOST_H
 #define SMPOL_HOST_H
@@ -14,13 +16,16 @@
 #include <stddef.h>
 
 #define SMPOL_DEFAULT_STATEDIR "/run/slurm-mempolicy"
+#define SMPOL_DEFAULT_LOCK_TIMEOUT_MS 5000
+#define SMPOL_MAX_LOCK_TIMEOUT_MS 300000
 
 struct smpol_host {
 	char fsroot[1024];     /* "/" or an absolute directory */
 	char statedir[1024];   /* an absolute directory */
+	unsigned lock_timeout_ms;
 };
 
-/* fsroot "/" and the default state directory. */
+/* fsroot "/", the default state directory and lock timeout. */
 void smpol_host_default(struct smpol_host *h);
 
 /*

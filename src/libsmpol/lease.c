@@ -13,7 +13,6 @@
 #include "lease.h"
 #include "proc_stat.h"
 #include "statedir.h"
-#include "sysfs.h"
 
 #define JOURNAL_NAME "weights.journal"
 #define JOURNAL_VERSION "slurm-mempolicy lease v1"
@@ -69,6 +68,16 @@ static int lock_files(const struct smpol_host *h, bool create, int how, struct l
 	return smpol_statedir_lock(h, "lock", create, how, &f->lock_fd, err, errlen);
 }
 
+/* rc, with more said after the sentence already in err. */
+static int append(char *err, size_t errlen, int rc, const char *more)
+{
+	size_t used = err ? strlen(err) : 0;
+
+	if (err && used < errlen)
+		snprintf(err + used, errlen - used, "%s", more);
+	return rc;
+}
+
 static void unlock_files(struct lease_files *f)
 {
 	if (f->lock_fd >= 0)
@@ -97,11 +106,9 @@ static int read_journal(const struct lease_files *f, struct smpol_lease_state *s
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	rc = smpol_read_text(f->journal, buf, sizeof(buf));
-	if (rc == -ENOENT)
-		return -ENOENT;
+	rc = smpol_statedir_read(f->host, JOURNAL_NAME, buf, sizeof(buf), err, errlen);
 	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "cannot read the lease journal %s: %s", f->journal, strerror(-rc));
+		return rc;
 	owner = strchr(buf, '\n');
 	saved = owner ? strchr(owner + 1, '\n') : NULL;
 	if (saved) {
@@ -174,7 +181,7 @@ int smpol_lease_acquire(const struct smpol_host *h, const struct smpol_lease_own
 
 	rc = lock_files(h, true, LOCK_EX, &f, err, errlen);
 	if (rc < 0)
-		return rc;
+		return append(err, errlen, rc, "; nothing was written");
 	rc = read_journal(&f, &st, err, errlen);
 	if (rc == 0 && same_owner(&st.owner, owner)) {
 		ours = true;
@@ -238,7 +245,8 @@ int smpol_lease_release(const struct smpol_host *h, const struct smpol_lease_own
 	if (rc == -ENOENT)
 		return smpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", h->statedir);
 	if (rc < 0)
-		return rc;
+		return append(err, errlen, rc, "; the weights stay as journaled until the next step or "
+			      "'mpolctl recover' restores them");
 	rc = read_journal(&f, &st, err, errlen);
 	if (rc == -ENOENT)
 		rc = smpol_fail(err, errlen, ENOENT, "no weights lease is held under %s", h->statedir);

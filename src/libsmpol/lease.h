@@ -10,7 +10,8 @@
  *
  * Files in STATEDIR: "lock" (flock), "weights.journal" (three lines: a version line,
  * "owner job=J step=S uid=U pid=P start=T", "saved <smpol_wi_format text>"). Every
- * call takes the lock for its whole duration, so two steps never interleave writes.
+ * call takes the lock for its whole duration, so two steps never interleave writes,
+ * and waits for it at most the host's lock_timeout_ms (-ETIMEDOUT).
  */
 #ifndef SMPOL_LEASE_H
 #define SMPOL_LEASE_H
@@ -48,7 +49,8 @@ bool smpol_lease_owner_alive(const struct smpol_lease_owner *owner);
 
 /*
  * smpol_lease_acquire - journal the whole current table, then write weights[n] for n in
- * `which`. Creates statedir (0755) when missing. -EBUSY when a live process holds the
+ * `which`. Creates statedir (0700, statedir.h) when missing; a lock held longer than
+ * the host's lock_timeout_ms is -ETIMEDOUT (nothing is written). -EBUSY when a live process holds the
  * lease (err names its job, step, uid and pid): nothing is written. A dead holder's
  * journal is restored first. When writing fails, the journaled table is put back.
  * The same owner acquiring again rewrites the weights under its existing journal.

@@ -5,6 +5,7 @@ src_libsmpol_libsmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_libsmpol_libsmpol_la_LIBADD = $(JSONC_LIBS) -lm
 src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/error.c src/libsmpol/error.h \
+	src/libsmpol/number.c src/libsmpol/number.h \
 	src/libsmpol/host.c src/libsmpol/host.h \
 	src/libsmpol/bitmap.c src/libsmpol/bitmap.h \
 	src/libsmpol/sysfs.c src/libsmpol/sysfs.h \

@@ -350,11 +350,18 @@ static bool summary_names(json_object *summary, const char *node)
  * target share times the node's pages) add up so the step's target stays right,
  * drift is recomputed from the sums, and the largest per-node drift is kept.
  */
+/* A text every folded node shares (the mode asked for, applied), or "mixed". */
+static void fold_text(json_object *summary, json_object *entry, const char *key)
+{
+	const char *mine = json_object_get_string(get(entry, key)), *so_far = json_object_get_string(get(summary, key));
+
+	if (mine && (!so_far || strcmp(so_far, mine)))
+		json_object_object_add(summary, key, json_object_new_string(so_far ? "mixed" : mine));
+}
+
 static void fold_entry(json_object *summary, const char *node, json_object *entry)
 {
 	json_object *hosts = get(summary, "hosts"), *last = get(entry, "last");
-	const char *mode = json_object_get_string(get(entry, "mode"));
-	const char *smode = json_object_get_string(get(summary, "mode"));
 	double pages = 0, drift = get_double(entry, "drift", -1);
 	json_object *note = get(entry, "note");
 
@@ -365,8 +372,8 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 	json_object_object_add(summary, "n", json_object_new_int(add_counts_int(get_count(summary, "n"), 1)));
 	if (hosts)
 		json_object_array_add(hosts, json_object_new_string(node));
-	if (mode && (!smode || strcmp(smode, mode)))
-		json_object_object_add(summary, "mode", json_object_new_string(smode ? "mixed" : mode));
+	fold_text(summary, entry, "mode");
+	fold_text(summary, entry, "req");
 	if (!get(summary, "path") && get(entry, "path"))
 		json_object_object_add(summary, "path", json_object_get(get(entry, "path")));
 	json_object_object_add(summary, "tasks",

@@ -5,19 +5,22 @@
 #include <string.h>
 
 #include "error.h"
+#include "number.h"
 #include "site_config.h"
 
 #define MAX_SAMPLE_INTERVAL 86400
 #define MAX_WEIGHT_SUM_LIMIT 1024
 
-enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT, NKEYS };
+enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
+	   KEY_LOCK_TIMEOUT, NKEYS };
 
 static const char *const keys[NKEYS] = {
 	[KEY_DEFAULT] = "default", [KEY_SYSFS] = "sysfs", [KEY_ALGORITHM] = "algorithm",
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
-	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot",
+	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_LOCK_TIMEOUT] = "lock_timeout",
 };
-#define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot"
+#define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
+	"lock_timeout"
 
 static const char *const sysfs_names[] = {
 	[SMPOL_SYSFS_NEVER] = "never",
@@ -42,31 +45,29 @@ void smpol_config_default(struct smpol_site_config *cfg)
 	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
 }
 
-/* A whole decimal number in [lo, hi]. */
-static int parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned *out)
+/* A NUMBER (number.h) for plugstack argument `key`, scaled by 10^decimals, in [lo, hi]. */
+static int parse_number(const char *key, const char *value, unsigned decimals, uint64_t lo, uint64_t hi,
+			uint64_t *out, const char *meaning, char *err, size_t errlen)
 {
-	char *end;
-	unsigned long v;
+	char q[SMPOL_QUOTE_LEN], why[SMPOL_ERRLEN];
 
-	if (*text < '0' || *text > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (*end || errno || v < lo || v > hi)
-		return -EINVAL;
-	*out = (unsigned)v;
+	if (smpol_number_parse(value, decimals, lo, hi, out, why, sizeof(why)))
+		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s=%s: %s%s", key,
+				  smpol_quote(value, q, sizeof(q)), why, meaning);
 	return 0;
 }
 
 static int parse_one(enum key k, const char *value, struct smpol_site_config *cfg, char *err, size_t errlen)
 {
-	char why[SMPOL_ERRLEN];
+	char why[SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN];
+	uint64_t v;
 	int rc;
 
+	smpol_quote(value, q, sizeof(q));
 	switch (k) {
 	case KEY_DEFAULT:
 		if (smpol_spec_parse(value, &cfg->default_spec, why, sizeof(why)))
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument default='%s': %s", value, why);
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=%s: %s", q, why);
 		if (cfg->default_spec.mode == SMPOL_MODE_HELP)
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=help: a default must be a mode that places memory, or none");
 		return 0;
@@ -77,39 +78,41 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 				return 0;
 			}
 		}
-		return smpol_fail(err, errlen, EINVAL, "plugstack argument sysfs='%s': use never, exclusive or always",
-				 value);
+		return smpol_fail(err, errlen, EINVAL, "plugstack argument sysfs=%s: use never, exclusive or always", q);
 	case KEY_ALGORITHM:
 		if (!strcmp(value, "optimal"))
 			cfg->algorithm = SMPOL_ALGO_OPTIMAL;
 		else if (!strcmp(value, "kernel"))
 			cfg->algorithm = SMPOL_ALGO_KERNEL;
 		else
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument algorithm='%s': use optimal or kernel",
-					 value);
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument algorithm=%s: use optimal or kernel", q);
 		return 0;
 	case KEY_PRECISION:
 		if (smpol_precision_parse(value, &cfg->precision, why, sizeof(why)))
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument precision: %s", why);
 		return 0;
 	case KEY_MAX_SUM:
-		if (parse_uint(value, 1, MAX_WEIGHT_SUM_LIMIT, &cfg->max_weight_sum))
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument max_weight_sum='%s': give a whole number 1-%d",
-					 value, MAX_WEIGHT_SUM_LIMIT);
-		return 0;
+		rc = parse_number(keys[k], value, 0, 1, MAX_WEIGHT_SUM_LIMIT, &v, "", err, errlen);
+		cfg->max_weight_sum = rc ? cfg->max_weight_sum : (unsigned)v;
+		return rc;
 	case KEY_STATEDIR:
 		rc = smpol_host_set_statedir(&cfg->host, value, why, sizeof(why));
 		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument statedir: %s", why) : 0;
 	case KEY_SAMPLE:
-		if (parse_uint(value, 0, MAX_SAMPLE_INTERVAL, &cfg->sample_interval))
-			return smpol_fail(err, errlen, EINVAL,
-					 "plugstack argument sample_interval='%s': give whole seconds 0-%d (0 = one sample about 1 s after the tasks start)",
-					 value, MAX_SAMPLE_INTERVAL);
-		return 0;
+		rc = parse_number(keys[k], value, 0, 0, MAX_SAMPLE_INTERVAL, &v,
+				  " seconds (0 = one sample about 1 s after the tasks start)", err, errlen);
+		cfg->sample_interval = rc ? cfg->sample_interval : (unsigned)v;
+		return rc;
 	case KEY_FSROOT:
 		rc = *value ? smpol_host_set_fsroot(&cfg->host, value, why, sizeof(why)) : -EINVAL;
 		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument fsroot: %s",
 				       *value ? why : "give an absolute directory") : 0;
+	case KEY_LOCK_TIMEOUT:
+		/* milliseconds: seconds with up to 3 digits after the point */
+		rc = parse_number(keys[k], value, 3, 0, SMPOL_MAX_LOCK_TIMEOUT_MS, &v,
+				  " seconds (how long a step waits for a lock in the state directory)", err, errlen);
+		cfg->host.lock_timeout_ms = rc ? cfg->host.lock_timeout_ms : (unsigned)v;
+		return rc;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}
@@ -120,6 +123,7 @@ int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *c
 {
 	struct smpol_site_config c = *cfg;
 	bool given[NKEYS] = { false };
+	char q[SMPOL_QUOTE_LEN];
 
 	for (int i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
@@ -131,11 +135,11 @@ int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *c
 			if (strlen(keys[k]) == klen && !strncmp(argv[i], keys[k], klen))
 				break;
 		if (k == NKEYS)
-			return smpol_fail(err, errlen, EINVAL, "unknown plugstack argument '%.*s' (known: %s)", (int)klen,
-					 argv[i], KNOWN_KEYS);
+			return smpol_fail(err, errlen, EINVAL, "unknown plugstack argument %s (known: %s)",
+					  smpol_quote_n(argv[i], klen, q, sizeof(q)), KNOWN_KEYS);
 		if (!eq || !eq[1])
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument '%s' has no value (write %s=VALUE)",
-					 argv[i], keys[k]);
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument %s has no value (write %s=VALUE)",
+					  smpol_quote(argv[i], q, sizeof(q)), keys[k]);
 		if (given[k])
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is given twice", keys[k]);
 		given[k] = true;

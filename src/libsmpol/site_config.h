@@ -8,9 +8,11 @@
  *   statedir=DIR             weights lease journal and lock (/run/slurm-mempolicy)
  *   sample_interval=SECONDS  placement sampling period, 0 = one sample about 1 s after start
  *   fsroot=DIR               read sysfs under DIR (tests and containers)
+ *   lock_timeout=SECONDS     the longest wait for a lock in statedir (default 5, 0-300,
+ *                            up to 3 digits after the point)
  * An unknown key, a bad value or a key given twice is an error that names it.
  * default= takes smpol_spec_parse's syntax (not help); statedir and fsroot must be
- * absolute; sample_interval is 0..86400.
+ * absolute; sample_interval is 0..86400; numbers follow number.h.
  */
 #ifndef SMPOL_SITE_CONFIG_H
 #define SMPOL_SITE_CONFIG_H

@@ -1,13 +1,20 @@
 /* spec.c - the --mem-interleave value: parse, check, format (see spec.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "number.h"
 #include "spec.h"
+
+/* A precision has at most 9 digits after the point: 0.000000001 to 1. */
+#define PRECISION_DECIMALS 9
+#define PRECISION_ONE 1000000000ULL
 
 #define KNOWN "modes: weighted, auto, interleave, none, help; " \
 	"options: quiet, verbose, nodes=, weights=, scope=, precision=, strict"
@@ -62,73 +69,53 @@ static int parse_verbosity(const char *word, struct smpol_spec *s, struct seen *
 	return 1;
 }
 
-/* One number of weights=, [p, end): decimal, within [lo, hi]. */
-static int weight_number(const char *p, const char *end, long lo, long hi, long *out)
-{
-	long v = 0;
-
-	if (p == end || end - p > 6)
-		return -1;
-	for (; p < end; p++) {
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	*out = v;
-	return v >= lo && v <= hi ? 0 : 1;
-}
-
 /* weights=N:W[:N:W...] into w[] (0 = not named). */
 static int parse_weights(const char *text, uint8_t *w, struct smpol_bitmap *nodes, char *err, size_t errlen)
 {
+	char q[SMPOL_QUOTE_LEN], part[SMPOL_QUOTE_LEN], why[SMPOL_ERRLEN];
 	const char *p = text;
 
 	memset(w, 0, SMPOL_MAX_NODES);
 	smpol_bitmap_clear(nodes);
 	if (!*text)
 		return smpol_fail(err, errlen, EINVAL, "weights= needs node:weight pairs, such as weights=0:3:2:1");
+	smpol_quote(text, q, sizeof(q));
 	while (*p) {
 		const char *colon = strchr(p, ':'), *wend;
-		long node, weight;
-		int rc;
+		uint64_t node, weight;
 
 		if (!colon)
-			return smpol_fail(err, errlen, EINVAL,
-					 "bad weights '%s': '%s' has no weight; give node:weight pairs", text, p);
+			return smpol_fail(err, errlen, EINVAL, "bad weights %s: %s has no weight; give node:weight pairs",
+					  q, smpol_quote(p, part, sizeof(part)));
 		wend = strchr(colon + 1, ':');
 		if (!wend)
 			wend = colon + strlen(colon);
-		rc = weight_number(p, colon, 0, SMPOL_MAX_NODES - 1, &node);
-		if (rc)
-			return smpol_fail(err, errlen, EINVAL, "bad weights '%s': node '%.*s' is %s", text,
-					 (int)(colon - p), p,
-					 rc < 0 ? "not a number" : "too large (node ids are 0-1023)");
-		rc = weight_number(colon + 1, wend, 1, SMPOL_WEIGHT_MAX, &weight);
-		if (rc)
-			return smpol_fail(err, errlen, EINVAL, "bad weight '%.*s' for node %ld: weights are 1-%d",
-					 (int)(wend - colon - 1), colon + 1, node, SMPOL_WEIGHT_MAX);
+		if (smpol_number_parse_span(p, (size_t)(colon - p), 0, 0, SMPOL_MAX_NODES - 1, &node, why, sizeof(why)))
+			return smpol_fail(err, errlen, EINVAL, "bad weights %s: node %s: %s", q,
+					  smpol_quote_n(p, (size_t)(colon - p), part, sizeof(part)), why);
+		if (smpol_number_parse_span(colon + 1, (size_t)(wend - colon - 1), 0, 1, SMPOL_WEIGHT_MAX, &weight,
+					    why, sizeof(why)))
+			return smpol_fail(err, errlen, EINVAL, "bad weight %s for node %" PRIu64 ": %s",
+					  smpol_quote_n(colon + 1, (size_t)(wend - colon - 1), part, sizeof(part)), node, why);
 		if (w[node])
-			return smpol_fail(err, errlen, EINVAL, "bad weights '%s': node %ld is given twice", text,
-					 node);
+			return smpol_fail(err, errlen, EINVAL, "bad weights %s: node %" PRIu64 " is given twice", q, node);
 		w[node] = (uint8_t)weight;
 		smpol_bitmap_set(nodes, (int)node);
 		p = *wend ? wend + 1 : wend;
 		if (*wend && !*p)
-			return smpol_fail(err, errlen, EINVAL, "bad weights '%s': it ends with ':'", text);
+			return smpol_fail(err, errlen, EINVAL, "bad weights %s: it ends with ':'", q);
 	}
 	return 0;
 }
 
 int smpol_precision_parse(const char *text, double *out, char *err, size_t errlen)
 {
-	char *end;
-	double p;
+	char q[SMPOL_QUOTE_LEN], why[SMPOL_ERRLEN];
+	uint64_t billionths;
 
-	errno = 0;
-	p = strtod(text, &end);
-	if (!*text || *end || errno || !(p > 0 && p <= 1))
-		return smpol_fail(err, errlen, EINVAL, "bad precision '%s': give a number P with 0 < P <= 1", text);
-	*out = p;
+	if (smpol_number_parse(text, PRECISION_DECIMALS, 1, PRECISION_ONE, &billionths, why, sizeof(why)))
+		return smpol_fail(err, errlen, EINVAL, "bad precision %s: %s", smpol_quote(text, q, sizeof(q)), why);
+	*out = (double)billionths / (double)PRECISION_ONE;
 	return 0;
 }
 
@@ -137,20 +124,22 @@ int smpol_precision_parse(const char *text, double *out, char *err, size_t errle
 static int parse_option(const char *key, const char *value, struct smpol_spec *s, struct seen *seen,
 			char *err, size_t errlen)
 {
-	char why[SMPOL_ERRLEN];
+	char why[SMPOL_ERRLEN], qk[SMPOL_QUOTE_LEN], qv[SMPOL_QUOTE_LEN];
 	int rc;
 
 	seen->options++;
+	smpol_quote(key, qk, sizeof(qk));
+	smpol_quote(value, qv, sizeof(qv));
 	if (!strcmp(key, "strict")) {
 		if (value)
-			return smpol_fail(err, errlen, EINVAL, "strict takes no value (found 'strict=%s')", value);
+			return smpol_fail(err, errlen, EINVAL, "strict takes no value (found strict=%s)", qv);
 		s->strict = true;
 		return 0;
 	}
 	if (!value)
-		return smpol_fail(err, errlen, EINVAL, "unknown word '%s' (%s)", key, KNOWN);
+		return smpol_fail(err, errlen, EINVAL, "unknown word %s (%s)", qk, KNOWN);
 	if (!*value)
-		return smpol_fail(err, errlen, EINVAL, "%s= has no value", key);
+		return smpol_fail(err, errlen, EINVAL, "the key %s has no value", qk);
 	if (!strcmp(key, "nodes")) {
 		struct smpol_bitmap nodes;
 
@@ -162,8 +151,8 @@ static int parse_option(const char *key, const char *value, struct smpol_spec *s
 		if (s->has_nodes && !smpol_bitmap_equal(&nodes, &s->nodes))
 			return smpol_fail(err, errlen, EINVAL,
 					 seen->weights ? "nodes=%s names other nodes than weights=; give one of them"
-						       : "nodes= given twice with different lists ('%s' is the second)",
-					 value);
+						       : "nodes= given twice with different lists (%s is the second)",
+					 qv);
 		s->has_nodes = true;
 		s->nodes = nodes;
 		return 0;
@@ -176,11 +165,11 @@ static int parse_option(const char *key, const char *value, struct smpol_spec *s
 		if (rc)
 			return rc;
 		if (seen->weights && memcmp(w, s->weights, sizeof(w)))
-			return smpol_fail(err, errlen, EINVAL, "weights= given twice with different values ('%s' is the second)",
-					 value);
+			return smpol_fail(err, errlen, EINVAL, "weights= given twice with different values (%s is the second)",
+					 qv);
 		if (s->has_nodes && !smpol_bitmap_equal(&nodes, &s->nodes))
 			return smpol_fail(err, errlen, EINVAL,
-					 "weights=%s names other nodes than nodes=; give one of them", value);
+					 "weights=%s names other nodes than nodes=; give one of them", qv);
 		seen->weights = s->has_weights = s->has_nodes = true;
 		memcpy(s->weights, w, sizeof(w));
 		s->nodes = nodes;
@@ -194,7 +183,7 @@ static int parse_option(const char *key, const char *value, struct smpol_spec *s
 		else if (!strcmp(value, "all"))
 			scope = SMPOL_SCOPE_ALL;
 		else
-			return smpol_fail(err, errlen, EINVAL, "bad scope '%s': use socket or all", value);
+			return smpol_fail(err, errlen, EINVAL, "bad scope %s: use socket or all", qv);
 		if (s->has_scope && s->scope != scope)
 			return smpol_fail(err, errlen, EINVAL, "scope= given twice with different values");
 		s->has_scope = true;
@@ -213,7 +202,7 @@ static int parse_option(const char *key, const char *value, struct smpol_spec *s
 		s->precision = p;
 		return 0;
 	}
-	return smpol_fail(err, errlen, EINVAL, "unknown key '%s=' (%s)", key, KNOWN);
+	return smpol_fail(err, errlen, EINVAL, "unknown key %s (%s)", qk, KNOWN);
 }
 
 /* A part that continues nodes=LIST after a comma: it starts with a digit. */
@@ -251,7 +240,8 @@ int smpol_spec_parse(const char *text, struct smpol_spec *spec, char *err, size_
 	if (strlen(text) >= sizeof(buf))
 		return smpol_fail(err, errlen, EINVAL, "the value is too long (%zu characters)", strlen(text));
 	if (text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,"))
-		return smpol_fail(err, errlen, EINVAL, "'%s' has an empty part between commas", text);
+		return smpol_fail(err, errlen, EINVAL, "%s has an empty part between commas",
+				  smpol_quote(text, buf, sizeof(buf)));
 	strcpy(buf, text);
 	for (part = strtok_r(buf, ",", &save); part && !rc; part = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(part, '=');
@@ -275,7 +265,7 @@ int smpol_spec_parse(const char *text, struct smpol_spec *spec, char *err, size_
 				strcpy(list, eq + 1);
 				last_key = "nodes";
 				if (!*list)
-					rc = smpol_fail(err, errlen, EINVAL, "nodes= has no value");
+					rc = smpol_fail(err, errlen, EINVAL, "the key 'nodes' has no value");
 				continue;
 			}
 			rc = parse_option(part, eq + 1, &s, &seen, err, errlen);
@@ -295,14 +285,10 @@ int smpol_spec_parse(const char *text, struct smpol_spec *spec, char *err, size_
 	return 0;
 }
 
-/* Shortest decimal that reads back as the same double. */
+/* The precision as the grammar writes it: parse(format(p)) == p. */
 static void format_precision(double p, char *buf, size_t len)
 {
-	for (int digits = 1; digits <= 17; digits++) {
-		snprintf(buf, len, "%.*g", digits, p);
-		if (strtod(buf, NULL) == p)
-			return;
-	}
+	smpol_number_format((uint64_t)llround(p * (double)PRECISION_ONE), PRECISION_DECIMALS, buf, len);
 }
 
 static int append(char *buf, size_t len, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -13,7 +13,6 @@
 #include "proc_stat.h"
 #include "statedir.h"
 #include "step_state.h"
-#include "sysfs.h"
 
 #define FILE_PREFIX "step."
 #define FILE_SUFFIX ".json"
@@ -289,10 +288,10 @@ static int read_file(const struct smpol_host *h, const char *name, struct smpol_
 	text = malloc(FILE_MAX);
 	if (!text)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
-	rc = smpol_read_text(path, text, FILE_MAX);
+	rc = smpol_statedir_read(h, name, text, FILE_MAX, err, errlen);
 	if (rc < 0) {
 		free(text);
-		return rc == -ENOENT ? -ENOENT : smpol_fail(err, errlen, -rc, "cannot read %s: %s", path, strerror(-rc));
+		return rc;
 	}
 	o = json_tokener_parse(text);
 	free(text);
@@ -335,10 +334,9 @@ int smpol_step_state_list(const struct smpol_host *h, struct smpol_step_state **
 	*nstates = 0;
 	if (nbad)
 		*nbad = 0;
-	d = opendir(h->statedir);
-	if (!d)
-		return errno == ENOENT ? 0 : smpol_fail(err, errlen, errno, "cannot read the state directory %s: %s",
-							h->statedir, strerror(errno));
+	rc = smpol_statedir_list(h, &d, err, errlen);
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : rc;
 	while (!rc && (de = readdir(d))) {
 		struct smpol_step_state st;
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -37,16 +38,32 @@ int smpol_fs_path(const char *fsroot, char *buf, size_t len, const char *fmt, ..
 	return 0;
 }
 
-int smpol_read_text(const char *path, char *buf, size_t len)
+const char *smpol_read_error(int rc)
 {
-	size_t used = 0;
-	int fd, rc = 0;
+	if (rc == -SMPOL_ENOTREG)
+		return "it is not a regular file (a FIFO, device, socket or directory), so it is not read";
+	if (rc == -EFBIG)
+		return "it is larger than any value this file may hold";
+	return strerror(-rc);
+}
 
+int smpol_read_fd(int fd, char *buf, size_t len)
+{
+	struct stat st;
+	size_t used = 0;
+	int rc = 0;
+
+	/* a FIFO would block its reader (slurmstepd) until someone writes to it */
 	if (!len)
-		return -ENOSPC;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+		rc = -ENOSPC;
+	else if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -SMPOL_ENOTREG;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
 	/* sysfs hands out a file in one read, but procfs and fixtures may not */
 	while (used < len - 1) {
 		ssize_t got = read(fd, buf + used, len - 1 - used);
@@ -74,6 +91,13 @@ int smpol_read_text(const char *path, char *buf, size_t len)
 	while (used && buf[used - 1] == '\n')
 		buf[--used] = '\0';
 	return 0;
+}
+
+int smpol_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	return fd < 0 ? -errno : smpol_read_fd(fd, buf, len);
 }
 
 int smpol_read_u64(const char *path, uint64_t *out)
@@ -108,10 +132,17 @@ int smpol_write_text(const char *path, const char *text)
 	ssize_t done;
 	int fd, rc = 0;
 
-	/* O_TRUNC: sysfs ignores it, a regular file (a fixture) must not keep a longer old value. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	struct stat st;
+
+	/* O_TRUNC: sysfs ignores it, a regular file (a fixture) must not keep a longer old value.
+	 * O_NONBLOCK: a FIFO must not block the writer. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -SMPOL_ENOTREG;
+	}
 	do
 		done = write(fd, text, len);
 	while (done < 0 && errno == EINTR);

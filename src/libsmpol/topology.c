@@ -69,7 +69,7 @@ static int read_nodelist(struct smpol_topology *topo, const char *path, struct s
 	if (rc == -ENOENT)
 		return 0;
 	if (rc)
-		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+		return add_warning(topo, "cannot read %s: %s", path, smpol_read_error(rc));
 	if (smpol_bitmap_parse_list(text, SMPOL_MAX_NODES, out, why, sizeof(why)))
 		return add_warning(topo, "ignoring %s: %s", path, why);
 	*found = true;
@@ -79,13 +79,13 @@ static int read_nodelist(struct smpol_topology *topo, const char *path, struct s
 /* Quote what a file holds instead of a number, so the admin sees the problem. */
 static int warn_bad_number(struct smpol_topology *topo, const char *path)
 {
-	char text[32];
+	char text[32], q[SMPOL_QUOTE_LEN];
 
 	if (smpol_read_text(path, text, sizeof(text)))
 		snprintf(text, sizeof(text), "(unreadable)");
 	if (!text[0])
 		return add_warning(topo, "ignoring %s: the file is empty", path);
-	return add_warning(topo, "ignoring %s: '%s' is not a number in range", path, text);
+	return add_warning(topo, "ignoring %s: %s is not a number in range", path, smpol_quote(text, q, sizeof(q)));
 }
 
 /*
@@ -101,7 +101,7 @@ static int read_number(struct smpol_topology *topo, const char *path, uint64_t *
 		return 0;
 	if (rc == -EINVAL || rc == -ERANGE)
 		return warn_bad_number(topo, path);
-	return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+	return add_warning(topo, "cannot read %s: %s", path, smpol_read_error(rc));
 }
 
 /* One HMAT number (bandwidth MB/s or latency ns); 0 means unknown. */
@@ -170,7 +170,7 @@ static int read_meminfo(struct smpol_topology *topo, struct smpol_node *n)
 	if (rc == -EFBIG)
 		rc = 0;   /* the two lines we want come first; the rest is cut off */
 	if (rc)
-		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+		return add_warning(topo, "cannot read %s: %s", path, smpol_read_error(rc));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned long long kb;
 		char key[32], unit[4];
@@ -202,7 +202,7 @@ static int read_cpulist(struct smpol_topology *topo, struct smpol_node *n)
 		return 0;
 	rc = smpol_read_text(path, text, sizeof(text));
 	if (rc)
-		return add_warning(topo, "cannot read %s: %s", path, strerror(-rc));
+		return add_warning(topo, "cannot read %s: %s", path, smpol_read_error(rc));
 	if (smpol_bitmap_parse_list(text, SMPOL_MAX_CPUS, &n->cpus, why, sizeof(why))) {
 		smpol_bitmap_clear(&n->cpus);
 		return add_warning(topo, "ignoring %s: %s", path, why);
@@ -213,7 +213,7 @@ static int read_cpulist(struct smpol_topology *topo, struct smpol_node *n)
 /* One distance per online node, in the order of topo->nodes. */
 static int read_distance(struct smpol_topology *topo, struct smpol_node *n)
 {
-	char path[PATH_MAX], text[TEXT_MAX], *p, *end;
+	char path[PATH_MAX], text[TEXT_MAX], q[SMPOL_QUOTE_LEN], *p, *end;
 	int *dist, i;
 
 	if (node_file(topo, path, n->id, "distance"))
@@ -236,8 +236,8 @@ static int read_distance(struct smpol_topology *topo, struct smpol_node *n)
 		p++;
 	if (i < topo->nnodes || *p) {
 		free(dist);
-		return add_warning(topo, "ignoring %s: expected %d distances (one per online node) but read '%s'",
-				   path, topo->nnodes, text);
+		return add_warning(topo, "ignoring %s: expected %d distances (one per online node) but read %s",
+				   path, topo->nnodes, smpol_quote(text, q, sizeof(q)));
 	}
 	n->distance = dist;
 	return 0;
@@ -403,7 +403,7 @@ int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo,
 	rc = smpol_read_text(path, text, sizeof(text));
 	if (rc)
 		return smpol_fail(err, errlen, -rc, "cannot read the online node list %s: %s%s", path,
-				 strerror(-rc), rc == -ENOENT ? " (is this a NUMA kernel, and is --fsroot right?)" : "");
+				 smpol_read_error(rc), rc == -ENOENT ? " (is this a NUMA kernel, and is --fsroot right?)" : "");
 	if (smpol_bitmap_parse_list(text, SMPOL_MAX_NODES, &topo->online, why, sizeof(why)))
 		return smpol_fail(err, errlen, EINVAL, "cannot use the online node list %s: %s", path, why);
 	if (smpol_bitmap_empty(&topo->online))

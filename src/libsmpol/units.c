@@ -2,17 +2,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
+#include "number.h"
 #include "units.h"
 
-/* Shift from KiB for each suffix; no suffix is MiB, as Slurm's --mem. */
+/* Shift from KiB for each suffix (no suffix is MiB, as Slurm's --mem). */
 static int suffix_shift(char c)
 {
 	switch (toupper((unsigned char)c)) {
 	case 'K':
 		return 0;
-	case '\0':
 	case 'M':
 		return 10;
 	case 'G':
@@ -25,30 +26,27 @@ static int suffix_shift(char c)
 
 int smpol_parse_size(const char *text, uint64_t *kib, char *err, size_t errlen)
 {
-	const char *p = text;
-	uint64_t v = 0;
-	int shift;
+	char q[SMPOL_QUOTE_LEN];
+	size_t n = text ? strlen(text) : 0;
+	int shift = 10, rc;
+	uint64_t v;
 
-	if (!text || !*text)
+	if (!n)
 		return smpol_fail(err, errlen, EINVAL,
 				 "empty size: give a number with K, M, G or T (e.g. 4G)");
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return smpol_fail(err, errlen, ERANGE, "size '%s' is too large", text);
-		v = v * 10 + d;
+	smpol_quote(text, q, sizeof(q));
+	if (isalpha((unsigned char)text[n - 1])) {
+		shift = suffix_shift(text[n - 1]);
+		if (shift < 0)
+			return smpol_fail(err, errlen, EINVAL, "bad size %s: its suffix is not K, M, G or T", q);
+		n--;
 	}
-	if (p == text || (p[0] && p[1]))
+	rc = smpol_number_parse_span(text, n, 0, 0, UINT64_MAX >> shift, &v, NULL, 0);
+	if (rc == -EINVAL)
 		return smpol_fail(err, errlen, EINVAL,
-				 "bad size '%s': give whole digits and at most one suffix K, M, G or T (e.g. 4G, 512M)",
-				 text);
-	shift = suffix_shift(*p);
-	if (shift < 0)
-		return smpol_fail(err, errlen, EINVAL,
-				 "bad size suffix '%c' in '%s': use K, M, G or T", *p, text);
-	if (shift && v > (UINT64_MAX >> shift))
-		return smpol_fail(err, errlen, ERANGE, "size '%s' is too large", text);
+				 "bad size %s: give whole digits and at most one suffix K, M, G or T (e.g. 4G, 512M)", q);
+	if (rc < 0)
+		return smpol_fail(err, errlen, ERANGE, "size %s is too large", q);
 	*kib = v << shift;
 	return 0;
 }

@@ -47,24 +47,25 @@ static int read_weight(const char *path, int node, uint8_t *w, char *err, size_t
 	if (rc == -EINVAL || (rc == 0 && v > 255))
 		return smpol_fail(err, errlen, EINVAL, "%s does not hold a weight 0-255 for node %d", path, node);
 	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "cannot read %s: %s", path, strerror(-rc));
+		return smpol_fail(err, errlen, -rc, "cannot read %s: %s", path, smpol_read_error(rc));
 	*w = (uint8_t)v;
 	return 0;
 }
 
 static int read_auto(const char *path, int *enabled, char *err, size_t errlen)
 {
-	char buf[32];
+	char buf[32], q[SMPOL_QUOTE_LEN];
 	int rc = smpol_read_text(path, buf, sizeof(buf));
 
 	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "cannot read %s: %s", path, strerror(-rc));
+		return smpol_fail(err, errlen, -rc, "cannot read %s: %s", path, smpol_read_error(rc));
 	if (!strcmp(buf, "true") || !strcmp(buf, "1"))
 		*enabled = 1;
 	else if (!strcmp(buf, "false") || !strcmp(buf, "0"))
 		*enabled = 0;
 	else
-		return smpol_fail(err, errlen, EINVAL, "%s holds '%s', expected true or false", path, buf);
+		return smpol_fail(err, errlen, EINVAL, "%s holds %s, expected true or false", path,
+				  smpol_quote(buf, q, sizeof(q)));
 	return 0;
 }
 
@@ -128,7 +129,7 @@ static int write_node(const struct smpol_host *h, int node, unsigned weight, cha
 				 "node %d has no weighted-interleave weight file (%s): it is offline or has no memory",
 				 node, path);
 	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "cannot write weight %u to %s: %s", weight, path, strerror(-rc));
+		return smpol_fail(err, errlen, -rc, "cannot write weight %u to %s: %s", weight, path, smpol_read_error(rc));
 	return 0;
 }
 
@@ -184,7 +185,7 @@ int smpol_wi_set_auto(const struct smpol_host *h, char *err, size_t errlen)
 		return smpol_fail(err, errlen, ENODEV, "the kernel refused auto=true (ENODEV): it has no bandwidth "
 				 "data (HMAT) to compute weights from, so auto stays off");
 	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "cannot turn auto mode on (%s): %s", path, strerror(-rc));
+		return smpol_fail(err, errlen, -rc, "cannot turn auto mode on (%s): %s", path, smpol_read_error(rc));
 	return 0;
 }
 
@@ -269,26 +270,29 @@ int smpol_wi_format(const struct smpol_wi_table *t, char *buf, size_t len)
 
 static int parse_entry(const char *tok, struct smpol_wi_table *t, bool *seen_auto, char *err, size_t errlen)
 {
-	char *end;
+	char *end, q[SMPOL_QUOTE_LEN];
 	long node, weight;
 
 	if (!strncmp(tok, "auto=", 5)) {
 		if (*seen_auto)
-			return smpol_fail(err, errlen, EINVAL, "'auto=' appears twice in the weights '%s'", tok);
+			return smpol_fail(err, errlen, EINVAL, "'auto=' appears twice in the weights (%s)",
+					  smpol_quote(tok, q, sizeof(q)));
 		*seen_auto = true;
 		if (!strcmp(tok + 5, "1") || !strcmp(tok + 5, "0") || !strcmp(tok + 5, "-1")) {
 			t->auto_enabled = atoi(tok + 5);
 			return 0;
 		}
-		return smpol_fail(err, errlen, EINVAL, "bad auto state '%s': expected auto=1, auto=0 or auto=-1", tok);
+		return smpol_fail(err, errlen, EINVAL, "bad auto state %s: expected auto=1, auto=0 or auto=-1",
+				  smpol_quote(tok, q, sizeof(q)));
 	}
 	node = isdigit((unsigned char)tok[0]) ? strtol(tok, &end, 10) : -1;
 	if (node < 0 || *end != ':' || node >= SMPOL_MAX_NODES)
-		return smpol_fail(err, errlen, EINVAL, "bad entry '%s': expected NODE:WEIGHT with NODE 0-%d",
-				 tok, SMPOL_MAX_NODES - 1);
+		return smpol_fail(err, errlen, EINVAL, "bad entry %s: expected NODE:WEIGHT with NODE 0-%d",
+				 smpol_quote(tok, q, sizeof(q)), SMPOL_MAX_NODES - 1);
 	weight = isdigit((unsigned char)end[1]) ? strtol(end + 1, &end, 10) : -1;
 	if (weight < 0 || *end || weight > 255)
-		return smpol_fail(err, errlen, EINVAL, "bad entry '%s': the weight must be 0-255", tok);
+		return smpol_fail(err, errlen, EINVAL, "bad entry %s: the weight must be 0-255",
+				  smpol_quote(tok, q, sizeof(q)));
 	if (smpol_bitmap_test(&t->has_file, (int)node))
 		return smpol_fail(err, errlen, EINVAL, "node %ld appears twice in the weights", node);
 	smpol_bitmap_set(&t->has_file, (int)node);
@@ -298,7 +302,7 @@ static int parse_entry(const char *tok, struct smpol_wi_table *t, bool *seen_aut
 
 int smpol_wi_parse(const char *text, struct smpol_wi_table *t, char *err, size_t errlen)
 {
-	char tok[64];
+	char tok[64], q[SMPOL_QUOTE_LEN];
 	bool seen_auto = false;
 	const char *p = text;
 	int rc;
@@ -314,7 +318,8 @@ int smpol_wi_parse(const char *text, struct smpol_wi_table *t, char *err, size_t
 		if (!n)
 			break;
 		if (n >= sizeof(tok))
-			return smpol_fail(err, errlen, EINVAL, "entry '%.20s...' in the weights is too long", p);
+			return smpol_fail(err, errlen, EINVAL, "entry %s in the weights is too long",
+					  smpol_quote_n(p, n, q, sizeof(q)));
 		memcpy(tok, p, n);
 		tok[n] = '\0';
 		rc = parse_entry(tok, t, &seen_auto, err, errlen);
@@ -323,7 +328,8 @@ int smpol_wi_parse(const char *text, struct smpol_wi_table *t, char *err, size_t
 		p += n;
 	}
 	if (!seen_auto)
-		return smpol_fail(err, errlen, EINVAL, "the weights '%s' lack the auto state (auto=1|0|-1)", text);
+		return smpol_fail(err, errlen, EINVAL, "the weights %s lack the auto state (auto=1|0|-1)",
+				  smpol_quote(text, q, sizeof(q)));
 	return 0;
 }
 

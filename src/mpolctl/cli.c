@@ -9,31 +9,81 @@
 
 #include "cli.h"
 #include "error.h"
+#include "number.h"
+
+/* What this run owes a script that asked for --json: one JSON object on stdout. */
+static struct {
+	bool json;              /* --json is among the words */
+	bool printed;           /* an answer went out (cli_print_json) */
+	char error[1024];       /* the first error sentence */
+} run;
+
+void cli_begin(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		run.json = run.json || !strcmp(argv[i], "--json");
+}
+
+/* Say msg on stderr ("mpolctl VERB: msg", or "mpolctl: msg" without a verb) and keep
+ * the first one for the JSON answer. */
+static void say_error(const char *verb, const char *fmt, va_list ap)
+{
+	char msg[sizeof(run.error)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "mpolctl%s%s: %s\n", verb ? " " : "", verb ? verb : "", msg);
+	if (!run.error[0])
+		snprintf(run.error, sizeof(run.error), "%s", msg);
+}
+
+void cli_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_error(verb, fmt, ap);
+	va_end(ap);
+}
+
+int cli_finish(int status)
+{
+	if (run.json && status != 0 && !run.printed) {
+		json_object *o = json_object_new_object();
+
+		if (!run.error[0])
+			snprintf(run.error, sizeof(run.error), "failed (exit status %d); its standard error says why",
+				 status);
+		json_object_object_add(o, "error", json_object_new_string(run.error));
+		cli_print_json(o);
+	}
+	return status;
+}
 
 void cli_usage_error(const char *verb, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "mpolctl %s: ", verb);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_error(verb, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'mpolctl %s --help'.\n", verb);
-	exit(2);
+	fprintf(stderr, "Try 'mpolctl %s --help'.\n", verb);
+	exit(cli_finish(2));
 }
 
 /* A root that is not a directory would only show up later as "cannot read
  * .../online": say what is wrong while we still know where the value came from. */
 static void checked_fsroot(const char *verb, const char *dir, const char *from)
 {
+	char q[SMPOL_QUOTE_LEN];
 	struct stat st;
 
 	if (!*dir)
 		cli_usage_error(verb, "%s is empty; give a directory (or leave it out for /)", from);
+	smpol_quote(dir, q, sizeof(q));
 	if (stat(dir, &st))
-		cli_usage_error(verb, "%s '%s': %s", from, dir, strerror(errno));
+		cli_usage_error(verb, "%s %s: %s", from, q, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		cli_usage_error(verb, "%s '%s' is not a directory", from, dir);
+		cli_usage_error(verb, "%s %s is not a directory", from, q);
 }
 
 void cli_common_init(struct cli_common *c)
@@ -57,7 +107,9 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 		       void (*usage)(FILE *out))
 {
 	/* getopt leaves optind past the offending word */
-	const char *word = optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?";
+	char word[SMPOL_QUOTE_LEN];
+
+	smpol_quote(optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?", word, sizeof(word));
 
 	switch (opt) {
 	case CLI_OPT_FSROOT:
@@ -77,23 +129,39 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 		usage(stdout);
 		exit(0);
 	case ':':
-		cli_usage_error(verb, "option '%s' needs a value", word);
+		cli_usage_error(verb, "option %s needs a value", word);
 	case '?':
-		if (optopt && optopt < 0x100)
-			cli_usage_error(verb, "unknown option '-%c'", optopt);
-		cli_usage_error(verb, "unknown option '%s'", word);
+		if (optopt && optopt < 0x100) {
+			char letter = (char)optopt;
+
+			cli_usage_error(verb, "unknown option -%s", smpol_quote_n(&letter, 1, word, sizeof(word)));
+		}
+		cli_usage_error(verb, "unknown option %s", word);
 	}
-	cli_usage_error(verb, "option '%s' is not handled (a bug in mpolctl)", word);
+	cli_usage_error(verb, "option %s is not handled (a bug in mpolctl)", word);
 }
 
 void cli_no_operands(struct cli_common *c, const char *verb, int argc, char **argv)
 {
 	const char *env;
 
+	char q[SMPOL_QUOTE_LEN];
+
 	if (optind < argc)
-		cli_usage_error(verb, "unexpected argument '%s'", argv[optind]);
+		cli_usage_error(verb, "unexpected argument %s", smpol_quote(argv[optind], q, sizeof(q)));
 	if (!c->fsroot_given && (env = getenv("MPOL_FSROOT")))
 		set_fsroot(c, verb, env, "MPOL_FSROOT");
+}
+
+uint64_t cli_number(const char *verb, const char *opt, const char *text, unsigned decimals, uint64_t min,
+		    uint64_t max)
+{
+	char q[SMPOL_QUOTE_LEN], why[SMPOL_ERRLEN];
+	uint64_t v;
+
+	if (smpol_number_parse(text, decimals, min, max, &v, why, sizeof(why)))
+		cli_usage_error(verb, "bad %s %s: %s", opt, smpol_quote(text, q, sizeof(q)), why);
+	return v;
 }
 
 int cli_print_json(struct json_object *obj)
@@ -106,6 +174,7 @@ int cli_print_json(struct json_object *obj)
 	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text || puts(text) == EOF || fflush(stdout))
 		rc = 1;
+	run.printed = true;
 	json_object_put(obj);
 	return rc;
 }

@@ -21,6 +21,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "host.h"
@@ -62,9 +63,32 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
  * $MPOL_FSROOT when --fsroot was not given (checked like --fsroot). */
 void cli_no_operands(struct cli_common *c, const char *verb, int argc, char **argv);
 
-/* cli_usage_error - "mpolctl VERB: MESSAGE" and a pointer to --help on stderr; exits 2. */
+/*
+ * Failures and --json: a script that pipes `mpolctl VERB --json` to a JSON parser gets
+ * an answer on stdout whatever happens: when the run fails before it printed its
+ * object, {"error": "<the first error sentence>"} (the exit status stays 1 or 2).
+ * main calls cli_begin with the whole command line (so a usage error before --json
+ * is parsed still answers in JSON) and returns cli_finish(status).
+ */
+void cli_begin(int argc, char **argv);
+int cli_finish(int status);
+
+/* cli_error - "mpolctl VERB: MESSAGE" on stderr (verb NULL: "mpolctl: MESSAGE"),
+ * remembered for the JSON answer. */
+void cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_usage_error - cli_error and a pointer to --help on stderr; exits 2. */
 void cli_usage_error(const char *verb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+
+/*
+ * cli_number - the value of option opt as a NUMBER (number.h, mpolctl(8)) with at most
+ * `decimals` digits after the point, scaled by 10^decimals, within [min, max]; exits 2
+ * naming the option and the range otherwise ("bad --batch '0': give a whole number
+ * from 1 to 65536").
+ */
+uint64_t cli_number(const char *verb, const char *opt, const char *text, unsigned decimals, uint64_t min,
+		    uint64_t max);
 
 /* cli_print_json - print obj (pretty, one object) on stdout and drop the reference.
  * Returns 0, or 1 when stdout failed. */

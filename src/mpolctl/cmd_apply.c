@@ -48,13 +48,13 @@ static int system_table(const struct smpol_topology *topo, struct smpol_wi_table
 
 	smpol_plan_opts_default(&opts);
 	if (smpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl apply: %s\n", err);
+		cli_error("apply", "%s", err);
 		return 1;
 	}
 	rc = smpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
 	free(plans);
 	if (rc < 0) {
-		fprintf(stderr, "mpolctl apply: %s\n", err);
+		cli_error("apply", "%s", err);
 		return 1;
 	}
 	return 0;
@@ -95,12 +95,12 @@ static int apply_auto(const struct cli_common *c, const struct smpol_wi_table *n
 	char err[SMPOL_ERRLEN];
 
 	if (!now->auto_name[0]) {
-		fprintf(stderr, "mpolctl apply: this kernel has no auto mode for weighted interleave "
-			"(needs Linux 6.16); the weights stay as they are\n");
+		cli_error("apply", "this kernel has no auto mode for weighted interleave "
+			  "(needs Linux 6.16); the weights stay as they are");
 		return 1;
 	}
 	if (!dry_run && smpol_lease_set_system(&c->host, NULL, NULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl apply: %s\n", err);
+		cli_error("apply", "%s", err);
 		return 1;
 	}
 	if (c->json) {
@@ -146,18 +146,18 @@ int cmd_apply(int argc, char **argv)
 	if (!system)
 		cli_usage_error("apply", "say --system: the weights are global to the node");
 	if (smpol_wi_read(&c.host, &now, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl apply: %s\n", err);
+		cli_error("apply", "%s", err);
 		return 1;
 	}
 	if (!now.present) {
-		fprintf(stderr, "mpolctl apply: this kernel has no weighted interleave (needs Linux 6.9); "
-			"tasks use plain interleave and there are no weights to set\n");
+		cli_error("apply", "this kernel has no weighted interleave (needs Linux 6.9); "
+			  "tasks use plain interleave and there are no weights to set");
 		return 1;
 	}
 	if (want_auto)
 		return apply_auto(&c, &now, dry_run);
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl apply: %s\n", err);
+		cli_error("apply", "%s", err);
 		return 1;
 	}
 	rc = system_table(&topo, &want, &which);
@@ -165,7 +165,7 @@ int cmd_apply(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!dry_run && smpol_lease_set_system(&c.host, &want, &which, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl apply: %s\n", err);
+		cli_error("apply", "%s", err);
 		return 1;
 	}
 	print_change(&now, &want, &which, dry_run, c.json);

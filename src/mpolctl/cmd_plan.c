@@ -1,6 +1,5 @@
 /* cmd_plan.c - `mpolctl plan`: the nodes and weights a task would interleave over. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "plan.h"
+#include "spec.h"
 #include "topology.h"
 #include "units.h"
 
@@ -49,25 +49,12 @@ static void usage(FILE *out)
 		SMPOL_DEFAULT_PRECISION);
 }
 
-static double parse_precision(const char *text)
-{
-	char *end;
-	double p;
-
-	errno = 0;
-	p = strtod(text, &end);
-	if (end == text || *end || errno || !isfinite(p) || p <= 0 || p > 1)
-		cli_usage_error(VERB, "bad --precision '%s': give a number above 0 and at most 1 (e.g. 0.98)",
-				text);
-	return p;
-}
-
 static void parse_list(const char *opt, const char *text, int limit, struct smpol_bitmap *out)
 {
 	char err[SMPOL_ERRLEN];
 
 	if (smpol_bitmap_parse_list(text, limit, out, err, sizeof(err)))
-		cli_usage_error(VERB, "bad %s '%s': %s", opt, text, err);
+		cli_usage_error(VERB, "%s: %s", opt, err);
 	if (smpol_bitmap_empty(out))
 		cli_usage_error(VERB, "%s is empty; give a list such as 0-3,8", opt);
 }
@@ -91,7 +78,7 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 		{ "nodes", required_argument, NULL, OPT_NODES },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN];
 	int opt;
 
 	memset(a, 0, sizeof(*a));
@@ -113,10 +100,12 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 			else if (!strcmp(optarg, "kernel"))
 				a->opts.algorithm = SMPOL_ALGO_KERNEL;
 			else
-				cli_usage_error(VERB, "unknown --algorithm '%s' (known: optimal, kernel)", optarg);
+				cli_usage_error(VERB, "unknown --algorithm %s (known: optimal, kernel)",
+						smpol_quote(optarg, q, sizeof(q)));
 			break;
 		case OPT_PRECISION:
-			a->opts.weight.precision = parse_precision(optarg);
+			if (smpol_precision_parse(optarg, &a->opts.weight.precision, err, sizeof(err)) < 0)
+				cli_usage_error(VERB, "--precision: %s", err);
 			break;
 		case OPT_SCOPE:
 			if (!strcmp(optarg, "socket"))
@@ -124,7 +113,8 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 			else if (!strcmp(optarg, "all"))
 				a->opts.scope = SMPOL_SCOPE_ALL;
 			else
-				cli_usage_error(VERB, "unknown --scope '%s' (known: socket, all)", optarg);
+				cli_usage_error(VERB, "unknown --scope %s (known: socket, all)",
+						smpol_quote(optarg, q, sizeof(q)));
 			break;
 		case OPT_NODES:
 			parse_list("--nodes", optarg, SMPOL_MAX_NODES, &a->opts.nodes);
@@ -149,7 +139,7 @@ static int make_plans(const struct smpol_topology *topo, const struct plan_args 
 	} else {
 		rc = smpol_initiator_for_cpus(topo, &a->cpus, &init, err, sizeof(err));
 		if (rc == -ENOENT) {
-			fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
+			cli_error(VERB, "%s", err);
 			return 2;
 		}
 		if (!rc && !(*plans = calloc(1, sizeof(**plans))))
@@ -161,7 +151,7 @@ static int make_plans(const struct smpol_topology *topo, const struct plan_args 
 	}
 	if (!rc)
 		return 0;
-	fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
+	cli_error(VERB, "%s", err);
 	free(*plans);
 	*plans = NULL;
 	/* a node list the topology cannot serve is the caller's mistake */
@@ -297,7 +287,7 @@ int cmd_plan(int argc, char **argv)
 
 	parse_args(argc, argv, &a);
 	if (smpol_topology_read(&a.c.host, &topo, err, sizeof(err))) {
-		fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
+		cli_error(VERB, "%s", err);
 		return 1;
 	}
 	rc = make_plans(&topo, &a, &plans, &nplans);

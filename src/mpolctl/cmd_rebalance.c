@@ -22,8 +22,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "cpuset.h"
+#include "job_id.h"
 #include "job_pids.h"
 #include "lease.h"
+#include "number.h"
 #include "plan.h"
 #include "rebalance.h"
 #include "rebalance_report.h"
@@ -39,6 +41,8 @@ enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC,
        OPT_PMBIND_NR, OPT_BATCH, OPT_GROW_CPUSET };
 
 #define MAX_PIDS 4096
+#define PID_MAX 4194304                  /* the kernel's largest pid_max */
+#define RATE_MAX_MILLI 1000000000000ULL  /* --rate up to 1e9 MiB/s, in thousandths */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -67,13 +71,15 @@ static void usage(FILE *out)
 		"Ctrl-C stops after the current batch and reports; running it again resumes\n"
 		"where it stopped.\n"
 		"\n"
-		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids);\n"
+		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids;\n"
+		"                      an array task by its own job id, squeue -o %%A);\n"
 		"                      tasks that did not ask for --mem-interleave are skipped\n"
-		"  --pid PID[,PID...]  these processes (repeatable)\n"
+		"  --pid PID[,PID...]  these processes (repeatable; none empty, none twice)\n"
 		"  --dry-run           count and plan, move nothing, change no weights\n"
 		"  --backend B         auto (default): process_mbind when configured and confirmed,\n"
 		"                      else move_pages; migrate_pages only empties nodes left out\n"
-		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
+		"  --rate MB/s         move at most this many MiB per second, up to 3 digits after\n"
+		"                      the point (default: no limit)\n"
 		"  --spec SPEC         the request, as --mem-interleave takes it (default: the\n"
 		"                      step's kept request; without one, the mode the plugin\n"
 		"                      applied to the task, else 'weighted')\n"
@@ -91,7 +97,9 @@ static void usage(FILE *out)
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 done (tasks that exited meanwhile are reported, not errors),\n"
-		"1 a task could not be rebalanced or the run was interrupted, 2 bad arguments.\n",
+		"1 a task could not be rebalanced, a --pid names no process, or the run was\n"
+		"interrupted, 2 bad arguments. With --json a failure before the report prints\n"
+		"{\"error\": ...} instead.\n",
 		SMPOL_REBALANCE_BATCH);
 }
 
@@ -111,9 +119,8 @@ static void log_action(const char *fmt, ...)
 
 struct args {
 	struct cli_common c;
-	const char *job;
-	uint32_t job_id;
-	char step[24];
+	const char *job;          /* --job as given (no array task: job_id.h) */
+	struct job_id jid;
 	pid_t pids[MAX_PIDS];
 	int npids;
 	bool dry_run;
@@ -126,30 +133,32 @@ struct args {
 	bool grow_cpuset;
 };
 
-static long number_arg(const char *opt, const char *text, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < min || v > max)
-		cli_usage_error("rebalance", "%s '%s': give a whole number from %ld to %ld", opt, text, min, max);
-	return v;
-}
-
+/* --pid PID[,PID...]: every entry a pid, none empty, none twice (over all --pid). */
 static void add_pids(struct args *a, const char *text)
 {
-	char *copy = strdup(text), *save = NULL;
+	char q[SMPOL_QUOTE_LEN], part[SMPOL_QUOTE_LEN], why[SMPOL_ERRLEN];
+	const char *p = text;
 
-	if (!copy)
-		cli_usage_error("rebalance", "out of memory");
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	smpol_quote(text, q, sizeof(q));
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		uint64_t pid;
+
 		if (a->npids == MAX_PIDS)
 			cli_usage_error("rebalance", "at most %d processes per run", MAX_PIDS);
-		a->pids[a->npids++] = (pid_t)number_arg("--pid", tok, 1, 4194304);
+		if (!n)
+			cli_usage_error("rebalance", "bad --pid %s: it has an empty entry; give PID[,PID...]", q);
+		if (smpol_number_parse_span(p, n, 0, 1, PID_MAX, &pid, why, sizeof(why)) < 0)
+			cli_usage_error("rebalance", "bad --pid %s: the entry %s: %s", q,
+					smpol_quote_n(p, n, part, sizeof(part)), why);
+		for (int i = 0; i < a->npids; i++)
+			if (a->pids[i] == (pid_t)pid)
+				cli_usage_error("rebalance", "--pid names process %d twice", (int)pid);
+		a->pids[a->npids++] = (pid_t)pid;
+		if (!p[n])
+			return;
+		p += n + 1;
 	}
-	free(copy);
 }
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -168,7 +177,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[SMPOL_ERRLEN], *end;
+	char err[SMPOL_ERRLEN];
 	int opt;
 
 	memset(a, 0, sizeof(*a));
@@ -179,8 +188,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case OPT_JOB:
 			if (a->job)
 				cli_usage_error("rebalance", "--job given twice");
-			if (job_id_parse(optarg, &a->job_id, a->step, sizeof(a->step), err, sizeof(err)) < 0)
-				cli_usage_error("rebalance", "%s", err);
+			if (job_id_parse(optarg, false, &a->jid, err, sizeof(err)) < 0)
+				cli_usage_error("rebalance", "--job: %s", err);
 			a->job = optarg;
 			break;
 		case OPT_PID:
@@ -194,24 +203,23 @@ static void parse_args(int argc, char **argv, struct args *a)
 				cli_usage_error("rebalance", "%s", err);
 			break;
 		case OPT_RATE:
-			errno = 0;
-			a->rate = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(a->rate > 0) || a->rate > 1e9)
-				cli_usage_error("rebalance", "--rate '%s': give MiB per second, a number above 0", optarg);
+			/* MiB/s with up to 3 digits after the point */
+			a->rate = (double)cli_number("rebalance", "--rate", optarg, 3, 1, RATE_MAX_MILLI) / 1000;
 			break;
 		case OPT_SPEC:
 			if (smpol_spec_parse(optarg, &a->spec_parsed, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "--spec: %s", err);
 			if (a->spec_parsed.mode == SMPOL_MODE_NONE || a->spec_parsed.mode == SMPOL_MODE_HELP ||
 			    a->spec_parsed.mode == SMPOL_MODE_UNSET)
-				cli_usage_error("rebalance", "--spec '%s' names no interleave to rebalance to", optarg);
+				cli_usage_error("rebalance", "--spec %s names no interleave to rebalance to",
+						smpol_quote(optarg, err, sizeof(err)));
 			a->spec = optarg;
 			break;
 		case OPT_PMBIND_NR:
-			a->pmbind_nr = number_arg("--process-mbind-nr", optarg, 1, 4095);
+			a->pmbind_nr = (long)cli_number("rebalance", "--process-mbind-nr", optarg, 0, 1, 4095);
 			break;
 		case OPT_BATCH:
-			a->batch = (unsigned)number_arg("--batch", optarg, 1, 65536);
+			a->batch = (unsigned)cli_number("rebalance", "--batch", optarg, 0, 1, 65536);
 			break;
 		case OPT_GROW_CPUSET:
 			a->grow_cpuset = true;
@@ -323,15 +331,16 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 /* Does this pinned process still belong to the job (its environment says so)? */
 static bool in_job(const struct args *a, pid_t pid)
 {
+	struct job_id theirs;
 	char job[32], step[32];
 
 	task_env(pid, "SLURM_JOB_ID", job, sizeof(job));
-	if (strtoul(job, NULL, 10) != a->job_id)
+	if (job_id_parse(job, false, &theirs, NULL, 0) < 0 || theirs.job != a->jid.job)
 		return false;
-	if (!a->step[0])
+	if (!a->jid.step[0])
 		return true;
 	task_env(pid, "SLURM_STEP_ID", step, sizeof(step));
-	return !strcmp(step, a->step) || (!*step && !strcmp(a->step, "batch"));
+	return !strcmp(step, a->jid.step) || (!*step && !strcmp(a->jid.step, "batch"));
 }
 
 /* The plan's nodes must be in the task's cpuset: move_pages refuses others, and new
@@ -394,13 +403,16 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 
 	memset(tg, 0, sizeof(*tg));
 	rc = smpol_task_pin(pid, 0, &tg->t, tg->why, sizeof(tg->why));
-	if (rc == -ESRCH || rc == -ESTALE) {
+	/* a job's process may exit after listpids named it; a pid the admin named must exist */
+	if ((rc == -ESRCH || rc == -ESTALE) && jp) {
 		tg->rc = 1;
 		log_action("pid %d skipped: %s", (int)pid, tg->why);
 		return;
 	}
 	if (rc < 0) {
 		tg->rc = rc;
+		if (rc == -ESRCH || rc == -ESTALE)
+			snprintf(tg->why, sizeof(tg->why), "no process %d runs on this node", (int)pid);
 		log_action("pid %d: %s", (int)pid, tg->why);
 		return;
 	}
@@ -492,8 +504,8 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 	if (!a->job)
 		return 0;
 	rc = smpol_lease_inspect(&a->c.host, &st, err, sizeof(err));
-	if (rc < 0 || !st.held || st.owner.job_id != a->job_id || !st.holder_alive) {
-		snprintf(msg, msglen, "job %u does not hold the weights lease: sysfs weights unchanged", a->job_id);
+	if (rc < 0 || !st.held || st.owner.job_id != a->jid.job || !st.holder_alive) {
+		snprintf(msg, msglen, "job %u does not hold the weights lease: sysfs weights unchanged", a->jid.job);
 		return 0;
 	}
 	memset(&want, 0, sizeof(want));
@@ -511,7 +523,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 		return 0;
 	}
 	if (a->dry_run) {
-		snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights would be rewritten", a->job_id);
+		snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights would be rewritten", a->jid.job);
 		return 0;
 	}
 	rc = smpol_lease_acquire(&a->c.host, &st.owner, &want, &which, err, sizeof(err));
@@ -520,7 +532,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 		log_action("%s", msg);
 		return rc;
 	}
-	snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights were rewritten to the new plan", a->job_id);
+	snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights were rewritten to the new plan", a->jid.job);
 	log_action("%s", msg);
 	return 0;
 }
@@ -537,24 +549,24 @@ int cmd_rebalance(int argc, char **argv)
 	int n = 0, njp = 0, status = 0;
 
 	if (!a) {
-		fprintf(stderr, "mpolctl rebalance: out of memory\n");
+		cli_error("rebalance", "out of memory");
 		return 1;
 	}
 	parse_args(argc, argv, a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
 	if (smpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl rebalance: %s\n", err);
+		cli_error("rebalance", "%s", err);
 		free(a);
 		return 1;
 	}
 	if (a->job) {
 		if (job_pids_list(a->job, &jp, &njp, err, sizeof(err)) < 0) {
-			fprintf(stderr, "mpolctl rebalance: cannot list the processes of job %s: %s\n", a->job, err);
+			cli_error("rebalance", "cannot list the processes of job %s: %s", a->job, err);
 			free(a);
 			return 1;
 		}
 		if (njp == 0) {
-			fprintf(stderr, "mpolctl rebalance: job %s has no processes on this node\n", a->job);
+			cli_error("rebalance", "job %s has no processes on this node", a->job);
 			free(jp);
 			free(a);
 			return 1;
@@ -566,7 +578,7 @@ int cmd_rebalance(int argc, char **argv)
 	if (smpol_topology_read(&a->c.host, &now.topo, err, sizeof(err)) < 0 ||
 	    (!now.no_kept && (smpol_step_state_list(&a->c.host, &now.kept, &now.nkept, NULL, err, sizeof(err)) < 0 ||
 			      smpol_lease_inspect(&a->c.host, &now.lease, err, sizeof(err)) < 0))) {
-		fprintf(stderr, "mpolctl rebalance: %s\n", err);
+		cli_error("rebalance", "%s", err);
 		smpol_topology_free(&now.topo);
 		free(jp);
 		free(a);
@@ -582,7 +594,7 @@ int cmd_rebalance(int argc, char **argv)
 	for (int i = 0; tgs && i < (a->job ? njp : a->npids) && !stop_requested; i++) {
 		pid_t pid = a->job ? jp[i].pid : a->pids[i];
 
-		if (a->job && jp[i].job != a->job_id)
+		if (a->job && jp[i].job != a->jid.job)
 			continue;
 		rebalance_one(a, &now, backend, pid, a->job ? &jp[i] : NULL, &tgs[n]);
 		if (tgs[n].rc < 0 || tgs[n].r.interrupted)
@@ -590,7 +602,7 @@ int cmd_rebalance(int argc, char **argv)
 		n++;
 	}
 	if (!tgs) {
-		fprintf(stderr, "mpolctl rebalance: out of memory\n");
+		cli_error("rebalance", "out of memory");
 		status = 1;
 	} else {
 		if (update_lease(a, tgs, n, lease, sizeof(lease)) < 0)

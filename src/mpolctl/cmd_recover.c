@@ -78,7 +78,7 @@ int cmd_recover(int argc, char **argv)
 	}
 	cli_no_operands(&c, "recover", argc, argv);
 	if (smpol_lease_recover(&c.host, force, &st, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl recover: %s\n", err);
+		cli_error("recover", "%s", err);
 		return 1;
 	}
 	if (smpol_step_state_reap(&c.host, &removed, kerr, sizeof(kerr)) < 0) {

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "job_id.h"
 #include "job_record.h"
 #include "record.h"
 #include "topology.h"
@@ -28,7 +29,7 @@ static void usage(FILE *out)
 		"operators and admins every job; AdminComment reaches accounting when the job ends.\n"
 		"\n"
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
-		"                          of it (1234.0, 1234.batch)\n"
+		"                          of it (1234.0, 1234.batch); one job per run\n"
 		"  --json                  print the record as JSON ({\"job\":..., \"mempolicy\":...})\n"
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
 		"                          reporting on the job's own node (default: $MPOL_FSROOT)\n"
@@ -300,7 +301,8 @@ int cmd_report(int argc, char **argv)
 	};
 	struct cli_common c;
 	struct smpol_topology topo, *local;
-	char job[64], step[32], err[SMPOL_ERRLEN], host[256], *comment = NULL;
+	struct job_id id;
+	char err[SMPOL_ERRLEN], host[256], *comment = NULL, *job = id.job_text, *step = id.step;
 	const char *jobarg = NULL;
 	json_object *record = NULL, *steps;
 	int opt, rc, unit_kib;
@@ -309,6 +311,8 @@ int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":hj:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
+			if (jobarg)
+				cli_usage_error("report", "-j given twice; report one job per run");
 			jobarg = optarg;
 			break;
 		default:
@@ -318,22 +322,22 @@ int cmd_report(int argc, char **argv)
 	cli_no_operands(&c, "report", argc, argv);
 	if (!jobarg)
 		cli_usage_error("report", "which job? give -j JOBID[.STEP]");
-	if (job_id_split(jobarg, job, sizeof(job), step, sizeof(step), err, sizeof(err)) < 0)
-		cli_usage_error("report", "%s", err);
+	if (job_id_parse(jobarg, true, &id, err, sizeof(err)) < 0)
+		cli_usage_error("report", "-j: %s", err);
 
 	rc = job_admin_comment(job, &comment, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_record_find(comment, &record, err, sizeof(err));
 	if (rc < 0) {
 		if (comment && *comment && rc == -ENOENT)
-			fprintf(stderr, "mpolctl report: job %s has no placement record; its AdminComment holds "
-				"other text (%zu bytes), left as it is. Was it run with --mem-interleave?\n",
-				job, strlen(comment));
+			cli_error("report", "job %s has no placement record; its AdminComment holds "
+				  "other text (%zu bytes), left as it is. Was it run with --mem-interleave?",
+				  job, strlen(comment));
 		else if (comment && rc == -ENOENT)
-			fprintf(stderr, "mpolctl report: job %s has no placement record (empty AdminComment). "
-				"Was it run with --mem-interleave, and has it ended?\n", job);
+			cli_error("report", "job %s has no placement record (empty AdminComment). "
+				  "Was it run with --mem-interleave, and has it ended?", job);
 		else
-			fprintf(stderr, "mpolctl report: job %s: %s\n", job, err);
+			cli_error("report", "job %s: %s", job, err);
 		free(comment);
 		return 1;
 	}
@@ -341,17 +345,18 @@ int cmd_report(int argc, char **argv)
 
 	steps = get(record, "steps", json_type_object);
 	if (!steps) {
-		fprintf(stderr, "mpolctl report: job %s: the placement record has no steps (malformed)\n", job);
+		cli_error("report", "job %s: the placement record has no steps (malformed)", job);
 		json_object_put(record);
 		return 1;
 	}
 	if (*step && !json_object_object_get_ex(steps, step, NULL)) {
-		fprintf(stderr, "mpolctl report: job %s has no record of step %s; recorded steps:", job, step);
+		char recorded[512] = "";
+
 		json_object_object_foreach(steps, key, val) {
 			(void)val;
-			fprintf(stderr, " %s", key);
+			snprintf(recorded + strlen(recorded), sizeof(recorded) - strlen(recorded), " %s", key);
 		}
-		fprintf(stderr, "\n");
+		cli_error("report", "job %s has no record of step %s; recorded steps:%s", job, step, recorded);
 		json_object_put(record);
 		return 1;
 	}

@@ -259,7 +259,7 @@ int cmd_show(int argc, char **argv)
 	cli_no_operands(&c, "show", argc, argv);
 
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err))) {
-		fprintf(stderr, "mpolctl show: %s\n", err);
+		cli_error("show", "%s", err);
 		return 1;
 	}
 	k.error[0] = '\0';

@@ -91,19 +91,6 @@ struct watch_args {
 	const char *rate, *backend, *pmbind_nr;
 };
 
-/* Whole seconds 0..max, or exit 2 naming the option. */
-static unsigned seconds_arg(const char *opt, const char *text, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < 0 || v > max)
-		cli_usage_error("watch", "%s '%s': give whole seconds from 0 to %ld", opt, text, max);
-	return (unsigned)v;
-}
-
 static void parse_args(int argc, char **argv, struct watch_args *a)
 {
 	static const struct option options[] = {
@@ -129,10 +116,10 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SETTLE:
-			a->settle = seconds_arg("--settle", optarg, 3600);
+			a->settle = (unsigned)cli_number("watch", "--settle", optarg, 0, 0, 3600);
 			break;
 		case OPT_SCAN:
-			a->scan = seconds_arg("--scan", optarg, 86400);
+			a->scan = (unsigned)cli_number("watch", "--scan", optarg, 0, 0, 86400);
 			break;
 		case OPT_ONCE:
 			a->once = true;
@@ -283,7 +270,7 @@ int cmd_watch(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
 	if (smpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mpolctl watch: %s\n", err);
+		cli_error("watch", "%s", err);
 		return 1;
 	}
 	memset(&sa, 0, sizeof(sa));

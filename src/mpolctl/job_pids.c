@@ -12,57 +12,6 @@
 
 #define LISTPIDS_MAX_OUTPUT (16 << 20)
 
-static int step_ok(const char *s)
-{
-	if (!strcmp(s, "batch") || !strcmp(s, "extern") || !strcmp(s, "interactive"))
-		return 1;
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
-int job_step_number(const char *step, uint32_t *id)
-{
-	static const struct { const char *name; uint32_t id; } special[] = {
-		{ "batch", 0xfffffffbU }, { "extern", 0xfffffffcU }, { "interactive", 0xfffffffaU },
-	};
-	char *end;
-	unsigned long v;
-
-	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
-		if (!strcmp(step, special[i].name)) {
-			*id = special[i].id;
-			return 0;
-		}
-	errno = 0;
-	v = strtoul(step, &end, 10);
-	if (!isdigit((unsigned char)step[0]) || *end || errno || v >= 0xfffffff0UL)
-		return -EINVAL;
-	*id = (uint32_t)v;
-	return 0;
-}
-
-int job_id_parse(const char *text, uint32_t *job, char *step, size_t steplen, char *err, size_t errlen)
-{
-	const char *dot = strchr(text, '.');
-	char *end;
-	unsigned long id;
-
-	errno = 0;
-	id = strtoul(text, &end, 10);
-	if (!isdigit((unsigned char)text[0]) || errno || id == 0 || id > UINT32_MAX ||
-	    (end != dot && *end) || (dot && (strlen(dot + 1) >= steplen || !step_ok(dot + 1))))
-		return smpol_fail(err, errlen, EINVAL,
-				 "bad job '%s': give JOBID or JOBID.STEP (STEP a number, batch, extern or interactive)",
-				 text);
-	*job = (uint32_t)id;
-	snprintf(step, steplen, "%s", dot ? dot + 1 : "");
-	return 0;
-}
-
 int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *err, size_t errlen)
 {
 	struct job_pid *out = NULL;

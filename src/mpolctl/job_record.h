@@ -9,10 +9,6 @@
 
 #include <stddef.h>
 
-/* The job part of JOBID[.STEP] as sacct wants it ("123", "123_4"), and the step or "". */
-int job_id_split(const char *text, char *job, size_t joblen, char *step, size_t steplen,
-		 char *err, size_t errlen);
-
 /*
  * job_admin_comment - run `sacct -n -P -X -o JobID,AdminComment -j JOB` and return the
  * comment (malloc'ed, "" when empty). -ENOENT with a sentence when accounting has no

@@ -9,6 +9,7 @@ src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/cmd_plan.c \
 	src/mpolctl/cmd_apply.c \
 	src/mpolctl/cmd_recover.c \
+	src/mpolctl/job_id.c src/mpolctl/job_id.h \
 	src/mpolctl/cmd_report.c src/mpolctl/job_record.c src/mpolctl/job_record.h \
 	src/mpolctl/cmd_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_pids.h \
 	src/mpolctl/rebalance_report.c src/mpolctl/rebalance_report.h \

@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
+#include "error.h"
 
 struct verb {
 	const char *name;
@@ -30,9 +32,12 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	char q[SMPOL_QUOTE_LEN];
+
+	cli_begin(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return cli_finish(2);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -44,7 +49,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (!strcmp(argv[1], verbs[i].name))
-			return verbs[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "mpolctl: unknown verb '%s'; try 'mpolctl --help'\n", argv[1]);
-	return 2;
+			return cli_finish(verbs[i].run(argc - 1, argv + 1));
+	cli_error(NULL, "unknown verb %s; try 'mpolctl --help'", smpol_quote(argv[1], q, sizeof(q)));
+	return cli_finish(2);
 }

@@ -1,17 +1,19 @@
 /* fuzz_job_pids.c - job_pids_parse on any `scontrol listpids` output, and job_id_parse
- * on any job argument. Every row kept names a real pid and job. */
+ * on any job argument (with and without array tasks). Every row kept names a real pid
+ * and job. */
 #include <errno.h>
 
 #include "error.h"
 #include "fuzz.h"
+#include "job_id.h"
 #include "job_pids.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_string(data, size);
-	char err[SMPOL_ERRLEN] = "", step[24];
+	char err[SMPOL_ERRLEN] = "";
 	struct job_pid *pids = NULL;
-	uint32_t job;
+	struct job_id id;
 	int n = -1, rc;
 
 	rc = job_pids_parse(text, &pids, &n, err, sizeof(err));
@@ -27,10 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	free(pids);
-	rc = job_id_parse(text, &job, step, sizeof(step), err, sizeof(err));
-	fuzz_check(rc == 0 || (rc == -EINVAL && err[0]), "job id rc %d err '%s'", rc, err);
-	if (!rc)
-		fuzz_check(job > 0 && memchr(step, '\0', sizeof(step)), "job %u", job);
+	for (int array = 0; array < 2; array++) {
+		rc = job_id_parse(text, array, &id, err, sizeof(err));
+		fuzz_check(rc == 0 || (rc == -EINVAL && err[0]), "job id rc %d err '%s'", rc, err);
+		if (!rc)
+			fuzz_check(id.job > 0 && (array || !id.array) && memchr(id.step, '\0', sizeof(id.step)) &&
+				   memchr(id.job_text, '\0', sizeof(id.job_text)), "job %u", id.job);
+	}
 	free(text);
 	return 0;
 }

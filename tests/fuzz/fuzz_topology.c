@@ -14,6 +14,7 @@
 #define MAX_FILES 256
 
 static char root[256];
+static struct smpol_host host;   /* sysfs under root */
 static char *files[MAX_FILES];
 static int nfiles;
 
@@ -54,6 +55,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	atexit(remove_root);
+	smpol_host_default(&host);
+	if (smpol_host_set_fsroot(&host, root, NULL, 0) < 0) {
+		fprintf(stderr, "fuzz_topology: %s is not an absolute directory\n", root);
+		exit(2);
+	}
 	nftw(root, add_file, 16, FTW_PHYS);
 	if (!nfiles) {
 		fprintf(stderr, "fuzz_topology: no files under %s\n", root);
@@ -91,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	fuzz_check(len >= 0, "cannot read %s", path);
 	fuzz_check(write_file(path, data + 1, size - 1) == 0, "cannot write %s", path);
-	rc = smpol_topology_read(root, &topo, err, sizeof(err));
+	rc = smpol_topology_read(&host, &topo, err, sizeof(err));
 	if (rc)
 		fuzz_check(rc < 0 && err[0], "rc %d without a sentence (file %s)", rc, path);
 	else

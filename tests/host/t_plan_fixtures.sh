@@ -47,6 +47,19 @@ else
 	# HBM: 880000 vs 110000 MB/s is exactly 8:1
 	tp_plan "HBM + DRAM: optimal 1:8" "0 0,1 1:8" hbm-dram
 
+	# Read and write bandwidth differ: shares follow min(read, write) per node, 100000:40000
+	# (read alone would give 5:1, write alone 2:1).
+	tp_plan "read != write: min(read, write) per node gives 5:2" "0 0,1 5:2" asym-rw --cpus 0
+	tp_plan "read != write, kernel algorithm on min(read, write): 22:9" "0 0,1 22:9" asym-rw --cpus 0 \
+		--algorithm kernel
+	# The capacity cap: node1 has 1 GiB free. 1 GiB of job memory fits its 2/7 share,
+	# 4 GiB does not: node1 keeps 1 GiB (1/4), node0 the rest: 3:1.
+	tp_plan "--mem 1G fits every share: 5:2" "0 0,1 5:2" asym-rw --cpus 0 --mem 1G
+	tp_plan "--mem 4G caps the 1 GiB CXL node to a quarter: 3:1" "0 0,1 3:1" asym-rw --cpus 0 --mem 4G
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/asym-rw" --cpus 0 --mem 4G 2>&1)
+	t_expect_match "--mem 4G: the text says the shares were capped by free memory" \
+		"shares were capped by free memory \(--mem\)" "$tp_out"
+
 	# The JSON a plan carries, checked once in full on 7.3 boot.
 	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-boot" --cpus 0 --json 2>&1)
 	t_expect_match "plan --json: every field of a plan" '^0 \[0,2\] \[7,2\] true true optimal true$' \

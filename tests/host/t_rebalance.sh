@@ -66,20 +66,20 @@ rb_bad "no target" "exactly one of --job" rebalance
 rb_bad "both --job and --pid" "exactly one of --job" rebalance --job 5 --pid 1
 rb_bad "pid not a number" "--pid 'abc'" rebalance --pid abc
 rb_bad "pid zero" "--pid '0'" rebalance --pid 0
-rb_bad "pid list with a hole" "--pid ''|--pid" rebalance --pid 1,,x
-rb_bad "job id with a bad step" "bad job '12.x'" rebalance --job 12.x
-rb_bad "job id zero" "bad job '0'" rebalance --job 0
+rb_bad "pid list with a hole" "bad --pid '1,,x': it has an empty entry" rebalance --pid 1,,x
+rb_bad "job id with a bad step" "--job: '12.x' names no step" rebalance --job 12.x
+rb_bad "job id zero" "--job: '0' is not a job id" rebalance --job 0
 rb_bad "rate zero" "--rate '0'" rebalance --pid 1 --rate 0
 rb_bad "rate not a number" "--rate 'fast'" rebalance --pid 1 --rate fast
 rb_bad "unknown backend" "unknown backend 'mbind'" rebalance --pid 1 --backend mbind
 rb_bad "process_mbind without its number" "process-mbind-nr" rebalance --pid 1 --backend process_mbind
 rb_bad "batch zero" "--batch '0'" rebalance --pid 1 --batch 0
 rb_bad "spec none" "names no interleave" rebalance --pid 1 --spec none
-rb_bad "spec malformed" "--spec" rebalance --pid 1 --spec weighted,bogus=1
-rb_bad "unknown option" "." rebalance --pid 1 --frobnicate
-rb_bad "stray operand" "." rebalance --pid 1 extra
+rb_bad "spec malformed" "--spec: unknown key 'bogus'" rebalance --pid 1 --spec weighted,bogus=1
+rb_bad "unknown option" "unknown option '--frobnicate'" rebalance --pid 1 --frobnicate
+rb_bad "stray operand" "unexpected argument 'extra'" rebalance --pid 1 extra
 rb_bad "watch: settle not a number" "--settle 'soon'" watch --settle soon
-rb_bad "watch: --json" "--json" watch --json
+rb_bad "watch: --json" "--json is not available: watch logs one line per action" watch --json
 out=$("$MPOLCTL" rebalance --help 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q -- '--dry-run' <<<"$out" && grep -q -- '--rate MB/s' <<<"$out" &&
 	t_pass "rebalance --help" || t_fail "rebalance --help" "exit $rc: $out"
@@ -146,10 +146,11 @@ else
 		fi
 		kill "$RB_PID" 2>/dev/null
 		wait "$RB_PID" 2>/dev/null
+		# a pid the admin names must exist: gone before the run is a failure, not a skip
 		out=$("$MPOLCTL" rebalance --pid "$RB_PID" 2>&1); rc=$?
-		[ $rc -eq 0 ] && grep -q "skipped: process $RB_PID has exited" <<<"$out" &&
-			t_pass "rebalance: a process that is gone is skipped cleanly" ||
-			t_fail "rebalance: a process that is gone is skipped cleanly" "exit $rc: $out"
+		[ $rc -eq 1 ] && grep -q "pid $RB_PID: no process $RB_PID runs on this node" <<<"$out" &&
+			t_pass "rebalance: a --pid that is gone before the run fails (exit 1) naming it" ||
+			t_fail "rebalance: a --pid that is gone before the run fails (exit 1) naming it" "exit $rc: $out"
 	fi
 
 	# --- a plan naming nodes outside the task's cpuset: a four-node fixture topology
@@ -251,6 +252,9 @@ else
 				"exit $rc, $ms ms, pages '$pages': $(cat "$RB_TMP/sparse.err" | tail -n 3)"
 		fi
 		kill "$RB_PID" 2>/dev/null
+	else
+		t_fail "rebalance: a 64 GiB mapping with one page touched is walked quickly" \
+			"the page holder did not start: $(cat "$RB_TMP/sparse.out")"
 	fi
 
 	# --- a process exiting mid-rebalance: a long walk (1 GiB touched, one page per
@@ -273,6 +277,9 @@ else
 			t_fail "rebalance: a process exiting mid-run is skipped cleanly (exit 0, status exited)" \
 				"exit $rc status '$st': $(cat "$RB_TMP/exit.json" "$RB_TMP/exit.err" | tail -n 8)"
 		fi
+	else
+		t_fail "rebalance: a process exiting mid-run is skipped cleanly (exit 0, status exited)" \
+			"the page holder did not start: $(cat "$RB_TMP/exiting.out")"
 	fi
 
 	# --- SIGINT stops after the current batch and reports
@@ -291,6 +298,9 @@ else
 				"exit $rc: $(cat "$RB_TMP/intr.txt" "$RB_TMP/intr.err" | tail -n 8)"
 		fi
 		kill "$RB_PID" 2>/dev/null
+	else
+		t_fail "rebalance: SIGINT stops after the batch, reports, exits 1, task intact" \
+			"the page holder did not start: $(cat "$RB_TMP/intr.out")"
 	fi
 
 	# --- --job through (a fake) scontrol listpids

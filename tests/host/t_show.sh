@@ -89,7 +89,21 @@ else
 	fi
 
 	ts_run plan
-	t_expect_match "plan: a plan for every CPU node on this host" "^initiator node0 \(CPUs [0-9]" "$TS_OUT"
+	ts_missing=
+	ts_ncpu_nodes=0
+	for ts_dir in $TS_NODE/node[0-9]*; do
+		ts_cpus=$(cat "$ts_dir/cpulist")
+		[ -n "$ts_cpus" ] || continue
+		ts_ncpu_nodes=$((ts_ncpu_nodes + 1))
+		grep -Eq "^initiator ${ts_dir##*/} \(CPUs $ts_cpus\): nodes " <<<"$TS_OUT" || ts_missing="$ts_missing ${ts_dir##*/}"
+	done
+	if [ "$TS_RC" -eq 0 ] && [ "$ts_ncpu_nodes" -gt 0 ] && [ -z "$ts_missing" ] &&
+		[ "$(grep -c '^initiator node' <<<"$TS_OUT")" -eq "$ts_ncpu_nodes" ]; then
+		t_pass "plan: one plan for each of the $ts_ncpu_nodes CPU node(s) on this host"
+	else
+		t_fail "plan: one plan for each of the $ts_ncpu_nodes CPU node(s) on this host" \
+			"exit $TS_RC, missing:${ts_missing:- none}: $TS_OUT"
+	fi
 	ts_run plan --cpus 0 --json
 	t_expect_match "plan --cpus 0: node0's plan" '^0 ' \
 		"$(jq -r '.plans[] | "\(.initiator) \(.nodes|join(",")) \(.weights|join(":"))"' <<<"$TS_OUT" 2>&1)"
@@ -119,17 +133,17 @@ else
 		t_fail "show: a root without sysfs fails (exit 1) naming the file" "exit $TS_RC: $TS_OUT $TS_ERR"
 	fi
 	rmdir "$ts_empty"
-	ts_usage "plan: size with a bad suffix" "--mem: bad size suffix 'X'" plan --mem 4X
+	ts_usage "plan: size with a bad suffix" "--mem: bad size '4X': its suffix is not K, M, G or T" plan --mem 4X
 	ts_usage "plan: fractional size" "--mem: bad size '1.5G'" plan --mem 1.5G
 	ts_usage "plan: negative size" "--mem: bad size '-1G'" plan --mem -1G
-	ts_usage "plan: precision 0" "bad --precision '0'" plan --precision 0
-	ts_usage "plan: precision above 1" "bad --precision '1.5'" plan --precision 1.5
-	ts_usage "plan: precision not a number" "bad --precision 'nan'" plan --precision nan
+	ts_usage "plan: precision 0" "--precision: bad precision '0': give a number above 0" plan --precision 0
+	ts_usage "plan: precision above 1" "--precision: bad precision '1.5'" plan --precision 1.5
+	ts_usage "plan: precision not a number" "--precision: bad precision 'nan'" plan --precision nan
 	ts_usage "plan: unknown scope" "unknown --scope 'node' \(known: socket, all\)" plan --scope node
 	ts_usage "plan: unknown algorithm" "unknown --algorithm 'fast'" plan --algorithm fast
-	ts_usage "plan: bad CPU list" "bad --cpus '0-'" plan --cpus 0-
+	ts_usage "plan: bad CPU list" "--cpus: bad CPU list '0-': a range is missing a number" plan --cpus 0-
 	ts_usage "plan: empty node list" "--nodes is empty" plan --nodes ""
-	ts_usage "plan: CPU that no node holds" "." plan --cpus 8000
+	ts_usage "plan: CPU that no node holds" "none of the CPUs 8000 belongs to an online NUMA node" plan --cpus 8000
 	ts_usage "plan: node without memory" "node 999" plan --nodes 999
 	ts_usage "plan: missing value" "option '--mem' needs a value" plan --mem
 

@@ -34,7 +34,7 @@ t_expect_match "weights=0:3 implies nodes=0" '^0$' "$(field "$OUT" nodes)"
 
 # A node this machine does not have is caught on the node, with a clear message.
 run_job srun -w "$HOST" --mem-interleave=weighted,nodes=5 "$SHOW"
-if [ $RC -ne 0 ] && grep -q 'mem_interleave: .*5' <<<"$OUT"; then
+if [ $RC -ne 0 ] && grep -q 'mem_interleave: node 5 is not online; nodes with memory: ' <<<"$OUT"; then
 	t_pass "nodes=5 on a one-node machine fails naming node 5"
 else
 	t_fail "nodes=5 on a one-node machine fails naming node 5" "exit $RC: $OUT"
@@ -61,4 +61,23 @@ run_job srun -w "$HOST" "$SHOW"
 check_task "plugstack default=weighted applies without the option" "$OUT" weighted '^weighted interleave:0$'
 run_job srun -w "$HOST" --mem-interleave=none "$SHOW"
 check_task "the user's none overrides default=weighted" "$OUT" none '^default$'
+
+# The site's default never fails a job that did not ask: where it cannot apply (node 5
+# is not on this machine) the job runs without a policy and says so.
+plugstack default=weighted,nodes=5
+mark=$(log_mark "$SLURMD_LOG")
+run_job srun -w "$HOST" sh -c "$SHOW; echo \"note=\$SLURM_MEM_INTERLEAVE_NOTE\""
+check_task "default=weighted,nodes=5 without node 5: a job that gave no option runs without a policy" \
+	"$(grep '^task ' <<<"$OUT")" none '^default$'
+t_expect_match "default=weighted,nodes=5: SLURM_MEM_INTERLEAVE_NOTE says the default cannot apply" \
+	"^note=the site's default 'weighted,nodes=5' cannot apply on this node: node 5 is not online" "$OUT"
+t_expect_match "default=weighted,nodes=5: slurmd's log says so" \
+	"mem_interleave: job [0-9]+ step [0-9]+: the site's default 'weighted,nodes=5' cannot apply on this node: node 5 is not online" \
+	"$(log_since "$SLURMD_LOG" "$mark")"
+run_job srun -w "$HOST" --mem-interleave=weighted,nodes=5 "$SHOW"
+if [ $RC -ne 0 ] && grep -q 'mem_interleave: node 5 is not online' <<<"$OUT"; then
+	t_pass "default=weighted,nodes=5: a job that asks for node 5 itself still fails naming it"
+else
+	t_fail "default=weighted,nodes=5: a job that asks for node 5 itself still fails naming it" "exit $RC: $OUT"
+fi
 plugstack

@@ -1,15 +1,18 @@
 # t_plugin_50_plugstack.sh - bad plugstack arguments are reported in slurmd's log with
 # the bad key or value named, and never take down a job that did not ask for the plugin.
 
-# ARGUMENT|the part the log must name
+# ARGUMENT|what the log must say
 bad_args=(
-	'bogus_key=1|bogus_key'
-	'sysfs=sometimes|sometimes'
-	'algorithm=magic|magic'
-	'precision=7|7'
-	'max_weight_sum=0|max_weight_sum'
-	'default=bogus|bogus'
-	'statedir=|statedir'
+	"bogus_key=1|unknown plugstack argument 'bogus_key' (known: default, sysfs"
+	"sysfs=sometimes|plugstack argument sysfs='sometimes': use never, exclusive or always"
+	"algorithm=magic|plugstack argument algorithm='magic': use optimal or kernel"
+	"precision=7|plugstack argument precision: bad precision '7': give a number above 0 and at most 1"
+	"precision=1e-300|bad precision '1e-300'"
+	"max_weight_sum=0|plugstack argument max_weight_sum='0': give a whole number from 1 to 1024"
+	"lock_timeout=1e3|plugstack argument lock_timeout='1e3': give a number from 0 to 300"
+	"default=bogus|plugstack argument default='bogus': unknown word 'bogus'"
+	"statedir=|plugstack argument 'statedir=' has no value"
+	"statedir=relative/dir|the state directory 'relative/dir' is not an absolute path"
 )
 for entry in "${bad_args[@]}"; do
 	arg=${entry%|*} part=${entry##*|}
@@ -23,9 +26,9 @@ for entry in "${bad_args[@]}"; do
 	fi
 	log=$(log_since "$SLURMD_LOG" "$mark")
 	if grep 'mem_interleave: ' <<<"$log" | grep -qF -- "$part"; then
-		t_pass "plugstack '$arg': slurmd's log names '$part'"
+		t_pass "plugstack '$arg': slurmd's log says why"
 	else
-		t_fail "plugstack '$arg': slurmd's log names '$part'" \
+		t_fail "plugstack '$arg': slurmd's log says \"$part\"" \
 			"new log lines: $(grep -i 'mem_interleave\|spank' <<<"$log" | tail -n 3)"
 	fi
 done

@@ -60,14 +60,16 @@ else
 		t_expect_match "after SIGKILL of slurmstepd the weight $w stays (journaled)" "^$w\$" "$(wi_node0)"
 		out=$("$MPOLCTL" recover --statedir "$STATEDIR" 2>&1)
 		rc=$?
-		if [ $rc -eq 0 ] && [ "$(wi_node0)" = "$before" ]; then
+		if [ $rc -eq 0 ] && [ "$(wi_node0)" = "$before" ] &&
+			grep -q "^restored the weights journaled by job [0-9]* step 0 (uid 0, pid [0-9]*, no longer running): " <<<"$out"; then
 			t_pass "mpolctl recover restores node0=$before ($(head -n 1 <<<"$out"))"
 		else
 			t_fail "mpolctl recover restores node0=$before" "exit $rc, node0=$(wi_node0): $out"
 		fi
 		out=$("$MPOLCTL" recover --statedir "$STATEDIR" 2>&1)
 		rc=$?
-		if [ $rc -eq 0 ] && [ "$(wi_node0)" = "$before" ]; then
+		if [ $rc -eq 0 ] && [ "$(wi_node0)" = "$before" ] &&
+			[ "$out" = "nothing to recover: no weights journal in $STATEDIR" ]; then
 			t_pass "mpolctl recover again: nothing to do, nothing changed ($(head -n 1 <<<"$out"))"
 		else
 			t_fail "mpolctl recover again: nothing to do, nothing changed" "exit $rc, node0=$(wi_node0): $out"

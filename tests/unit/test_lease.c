@@ -121,6 +121,41 @@ static void test_acquire_release(void **state)
 	assert_non_null(strstr(err, "no weights lease is held"));
 }
 
+/* The lock held by someone else: acquire and release each give up after lock_timeout,
+ * say what happened, and leave the table and the journal consistent (the alarm fails
+ * an unbounded wait). */
+static void test_lock_held_too_long(void **state)
+{
+	struct fixture *fx = *state;
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_host h = *fake_host(fx->root, fx->statedir);
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
+	int held;
+
+	h.lock_timeout_ms = 100;
+	job_weights(&w, &which, 9);
+	assert_int_equal(smpol_statedir_lock(&h, "lock", true, LOCK_EX, &held, err, sizeof(err)), 0);
+	alarm(20);
+	assert_int_equal(smpol_lease_acquire(&h, &me, &w, &which, err, sizeof(err)), -ETIMEDOUT);
+	assert_non_null(strstr(err, "held it for longer than 0.100 s (lock_timeout=); 'lslocks' names the holder; "
+				    "nothing was written"));
+	assert_original(fx->root);
+	close(held);
+	assert_int_equal(smpol_lease_acquire(&h, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_lock(&h, "lock", true, LOCK_EX, &held, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(&h, &me, NULL, err, sizeof(err)), -ETIMEDOUT);
+	alarm(0);
+	assert_non_null(strstr(err, "the weights stay as journaled until the next step or 'mpolctl recover' "
+				    "restores them"));
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
+	assert_string_not_equal(journal_text(fx), "<missing>");
+	close(held);
+	assert_int_equal(smpol_lease_release(&h, &me, NULL, err, sizeof(err)), 0);
+	assert_original(fx->root);
+}
+
 static void test_live_holder_refuses(void **state)
 {
 	struct fixture *fx = *state;
@@ -445,35 +480,12 @@ static void test_statedir_unusable(void **state)
 	assert_original(fx->root);
 }
 
-/* The state directory's locks: made on demand, exclusive, and a missing directory
- * without create is -ENOENT (nothing was ever locked there). */
-static void test_statedir_lock(void **state)
-{
-	char *root = fake_tree_new(), dir[4200], err[SMPOL_ERRLEN];
-	int fd, other;
-
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/state", root);
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX, &fd, err, sizeof(err)), -ENOENT);
-	assert_int_equal(fd, -1);
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", true, LOCK_EX, &fd, err, sizeof(err)), 0);
-	assert_true(fd >= 0);
-	/* held: another open file description cannot take it */
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)),
-			 -EWOULDBLOCK);
-	assert_non_null(strstr(err, "cannot lock"));
-	close(fd);
-	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
-	close(other);
-	fake_tree_free(root);
-}
-
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_statedir_lock),
 		T(test_acquire_release),
+		T(test_lock_held_too_long),
 		T(test_live_holder_refuses),
 		T(test_holder_killed_after_write),
 		T(test_crash_between_journal_and_write),

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -25,6 +26,7 @@
 #include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
 #include "accounting.h"
 #include "fake_tree.h"
+#include "statedir.h"
 /* The plugin's files are included, not linked, so that each case can start from the
  * fresh per-process state a real srun or slurmstepd starts with (plugin.c's step,
  * options.c's option) and look at it. */
@@ -340,13 +342,30 @@ static void test_local_bad_value(void **state)
 	fake.context = S_CTX_ALLOCATOR;
 	assert_int_equal(give_option("weighted,weights=0:0", 0), -1);
 	/* One line, naming the option value and the bad part. */
-	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: --mem-interleave=weighted,weights=0:0: "));
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: --mem-interleave='weighted,weights=0:0': "));
 	assert_non_null(strchr(fake.log, '\n'));
 	assert_null(strchr(strchr(fake.log, '\n') + 1, '\n'));
 	memset(fake.log, 0, sizeof(fake.log));
 	assert_int_equal(fake.registered[0]->cb(0, "sideways", 0), -1);
 	assert_non_null(strstr(fake.log, "sideways"));
 	assert_int_equal(fake.registered[0]->cb(0, NULL, 0), -1);
+}
+
+/* Slurm cuts a message at about 1.5 KB: a 900-character value is quoted as an
+ * excerpt, so the reason stays in the line. */
+static void test_local_long_value_keeps_reason(void **state)
+{
+	char value[1000];
+
+	(void)state;
+	fake.context = S_CTX_LOCAL;
+	strcpy(value, "weighted,precision=");
+	memset(value + strlen(value), '9', 900);
+	value[919] = '\0';
+	assert_int_equal(give_option(value, 0), -1);
+	assert_non_null(strstr(fake.log, "(919 bytes): bad precision '9999"));
+	assert_non_null(strstr(fake.log, "give a number above 0 and at most 1"));
+	assert_true(strlen(fake.log) < 1024);
 }
 
 static void test_local_help_exits_zero(void **state)
@@ -573,9 +592,8 @@ static void test_node_not_on_this_machine(void **state)
 	start_step("weighted,nodes=7", 1, argv);
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, -1);
-	assert_non_null(strstr(err, "mem_interleave: "));
-	assert_non_null(strstr(err, "7"));
-	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: job 42 step 0: "));
+	assert_non_null(strstr(err, "mem_interleave: node 7 is not online; nodes with memory: "));
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: job 42 step 0: node 7 is not online"));
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -662,6 +680,30 @@ static void test_lease_busy(void **state)
 	slurm_spank_exit(NULL, 0, NULL);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
 	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &other, NULL, err, sizeof(err)), 0);
+}
+
+/* The lease's lock held by someone else: the step waits lock_timeout at most, then
+ * runs on the current weights and says why (the alarm fails an unbounded wait). */
+static void test_lease_lock_held(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always", "lock_timeout=0.2" };
+	char err[SMPOL_ERRLEN];
+	struct mi_step *c = &step;
+	int held;
+
+	assert_int_equal(smpol_statedir_lock(fake_host(fx->root, fx->statedir), "lock", true, LOCK_EX, &held,
+					     err, sizeof(err)), 0);
+	alarm(30);
+	start_step("weighted", 4, argv);
+	alarm(0);
+	assert_true(c->pl.active);
+	assert_false(c->lease_held);
+	assert_non_null(strstr(c->pl.note, "another process held it for longer than 0.200 s"));
+	assert_non_null(strstr(fake.log, "weights not written: cannot lock"));
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
+	slurm_spank_exit(NULL, 0, NULL);
+	close(held);
 }
 
 /* A step killed while holding the lease: the next step puts the table back first. */
@@ -867,6 +909,7 @@ int main(void)
 		T(test_local_accepts_and_rejects),
 		T(test_local_step_overrides_job),
 		T(test_local_bad_value),
+		T(test_local_long_value_keeps_reason),
 		T(test_local_help_exits_zero),
 		T(test_step_weighted),
 		T(test_step_quiet_auto),
@@ -881,6 +924,7 @@ int main(void)
 		T(test_lease_always),
 		T(test_lease_exclusive),
 		T(test_lease_busy),
+		T(test_lease_lock_held),
 		T(test_dead_lease_recovered_by_next_step),
 		T(test_release_same_or_unknown),
 		T(test_release_other_adopted),

@@ -22,6 +22,7 @@
 #include "cpuset.h"
 #include "error.h"
 #include "hotplug.h"
+#include "job_id.h"
 #include "job_pids.h"
 #include "pages.h"
 #include "proc_stat.h"
@@ -288,8 +289,7 @@ static void test_listpids_parse(void **state)
 		"4300     17       batch    0       0\n"
 		"4301     17       extern   -       -\n";
 	struct job_pid *p;
-	char err[SMPOL_ERRLEN], step[24];
-	uint32_t job;
+	char err[SMPOL_ERRLEN];
 	int n;
 
 	(void)state;
@@ -308,17 +308,44 @@ static void test_listpids_parse(void **state)
 	assert_non_null(strstr(err, "row 1"));
 	assert_int_equal(job_pids_parse("", &p, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(job_id_parse("17.batch", &job, step, sizeof(step), err, sizeof(err)), 0);
-	assert_int_equal(job, 17);
-	assert_string_equal(step, "batch");
-	assert_int_equal(job_id_parse("17", &job, step, sizeof(step), err, sizeof(err)), 0);
-	assert_string_equal(step, "");
-	assert_int_equal(job_id_parse("17.x", &job, step, sizeof(step), err, sizeof(err)), -EINVAL);
-	assert_int_equal(job_id_parse("0", &job, step, sizeof(step), err, sizeof(err)), -EINVAL);
-	assert_int_equal(job_id_parse("-1", &job, step, sizeof(step), err, sizeof(err)), -EINVAL);
-	assert_int_equal(job_id_parse("12a", &job, step, sizeof(step), err, sizeof(err)), -EINVAL);
-	assert_int_equal(job_id_parse("99999999999", &job, step, sizeof(step), err, sizeof(err)), -EINVAL);
-	assert_int_equal(job_id_parse("5.", &job, step, sizeof(step), err, sizeof(err)), -EINVAL);
+}
+
+/* One parser of job ids for every verb: report takes array tasks, rebalance does not. */
+static void test_job_id(void **state)
+{
+	static const char *const bad[] = { "0", "-1", "+1", "12a", "99999999999", "4294967296", "5.", "17.x",
+					   "17.-1", ".0", "", " 17", "17 ", "0x11", "17_", "_7", "17_7_1", "17.4294967295",
+					   "00000000000017" };
+	struct job_id id;
+	char err[SMPOL_ERRLEN];
+	uint32_t step;
+
+	(void)state;
+	assert_int_equal(job_id_parse("17.batch", false, &id, err, sizeof(err)), 0);
+	assert_int_equal(id.job, 17);
+	assert_string_equal(id.job_text, "17");
+	assert_string_equal(id.step, "batch");
+	assert_int_equal(job_id_parse("4294967295", false, &id, err, sizeof(err)), 0);
+	assert_string_equal(id.step, "");
+	assert_int_equal(job_id_parse("216_7.0", true, &id, err, sizeof(err)), 0);
+	assert_true(id.array);
+	assert_int_equal(id.job, 216);
+	assert_int_equal(id.array_task, 7);
+	assert_string_equal(id.job_text, "216_7");
+	assert_string_equal(id.step, "0");
+	assert_int_equal(job_id_parse("216_7", false, &id, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'216_7' is an array task: give its own job id (squeue -o %A"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (job_id_parse(bad[i], true, &id, err, sizeof(err)) != -EINVAL || !err[0])
+			fail_msg("'%s' was accepted as a job id", bad[i]);
+	}
+	assert_int_equal(job_step_number("batch", &step), 0);
+	assert_int_equal(step, 0xfffffffbU);
+	assert_int_equal(job_step_number("3", &step), 0);
+	assert_int_equal(step, 3);
+	assert_int_equal(job_step_number("4294967295", &step), -EINVAL);
+	assert_int_equal(job_step_number("+3", &step), -EINVAL);
 }
 
 #define UEV(s) s, sizeof(s)
@@ -528,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_backend_choice),
 		cmocka_unit_test(test_pmbind_probe),
 		cmocka_unit_test(test_listpids_parse),
+		cmocka_unit_test(test_job_id),
 		cmocka_unit_test(test_uevent_parse),
 		cmocka_unit_test(test_hotplug_burst_settles),
 		cmocka_unit_test(test_cpuset_grow),

@@ -262,6 +262,9 @@ static void test_many_nodes_summarized(void **state)
 	assert_non_null(sum);
 	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 400);
 	assert_int_equal(json_object_get_int(path_get(sum, "notes", NULL, NULL)), 1);
+	/* what was asked for and applied survive the fold (mpolctl report printed "requested ?") */
+	assert_string_equal(json_object_get_string(path_get(sum, "req", NULL, NULL)), "weighted");
+	assert_string_equal(json_object_get_string(path_get(sum, "mode", NULL, NULL)), "weighted");
 	assert_int_equal(json_object_get_int64(path_get(sum, "last", "0", NULL)), 399 * 700 + 100);
 	/* the largest single drift: node007 at 0.5/0.5 against 0.75/0.25 */
 	assert_float_equal(json_object_get_double(path_get(sum, "drift_max", NULL, NULL)), 0.25, 1e-9);

@@ -29,6 +29,7 @@ static void test_defaults(void **state)
 	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
 	assert_int_equal(c.sample_interval, SMPOL_DEFAULT_SAMPLE_INTERVAL);
 	assert_string_equal(c.host.fsroot, "/");
+	assert_int_equal(c.host.lock_timeout_ms, SMPOL_DEFAULT_LOCK_TIMEOUT_MS);
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
@@ -38,7 +39,7 @@ static void test_every_key(void **state)
 {
 	char *const argv[] = { "default=verbose,weighted,scope=all", "sysfs=always", "algorithm=kernel",
 			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
-			       "sample_interval=0", "fsroot=/srv/tree" };
+			       "sample_interval=0", "fsroot=/srv/tree", "lock_timeout=2.5" };
 	struct smpol_site_config c;
 	char err[SMPOL_ERRLEN] = "";
 
@@ -55,6 +56,7 @@ static void test_every_key(void **state)
 	assert_string_equal(c.host.statedir, "/tmp/state");
 	assert_int_equal(c.sample_interval, 0);
 	assert_string_equal(c.host.fsroot, "/srv/tree");
+	assert_int_equal(c.host.lock_timeout_ms, 2500);
 }
 
 static void test_bad(void **state)
@@ -82,6 +84,13 @@ static void test_bad(void **state)
 		{ "default=help", "default=help" },
 		{ "default=weighted,weights=0:0", "bad weight '0' for node 0" },
 		{ "Sysfs=never", "unknown plugstack argument 'Sysfs'" },
+		{ "lock_timeout=301", "lock_timeout='301': give a number from 0 to 300, with at most 3 digits" },
+		{ "lock_timeout=0.0001", "lock_timeout='0.0001'" },
+		{ "lock_timeout=-1", "lock_timeout='-1'" },
+		{ "lock_timeout=1e3", "lock_timeout='1e3'" },
+		{ "sample_interval= 5", "sample_interval=' 5'" },
+		{ "max_weight_sum=0x10", "max_weight_sum='0x10'" },
+		{ "precision=1e-300", "bad precision '1e-300'" },
 	};
 	struct smpol_site_config c, before;
 	char err[SMPOL_ERRLEN];

@@ -80,7 +80,7 @@ static void test_bad(void **state)
 	static const struct { const char *text, *says; } cases[] = {
 		{ "", "empty" },
 		{ "bogus", "unknown word 'bogus' (modes: weighted" },
-		{ "weighted,bogus=1", "unknown key 'bogus='" },
+		{ "weighted,bogus=1", "unknown key 'bogus'" },
 		{ "weighted,,strict", "empty part" },
 		{ "weighted,", "empty part" },
 		{ ",weighted", "empty part" },
@@ -91,22 +91,26 @@ static void test_bad(void **state)
 		{ "help,verbose", "help takes nothing else" },
 		{ "help,nodes=1", "help takes nothing else" },
 		{ "none,nodes=0", "none takes no options" },
-		{ "weighted,nodes=", "nodes= has no value" },
-		{ "weighted,nodes=abc", "'abc' is not a number" },
+		{ "weighted,nodes=", "the key 'nodes' has no value" },
+		{ "weighted,nodes=abc", "id 'abc': give a whole number from 0 to 1023" },
 		{ "weighted,nodes=3-1", "'3-1' goes backwards" },
-		{ "weighted,nodes=1024", "1024 is too large" },
+		{ "weighted,nodes=1024", "id '1024': give a whole number from 0 to 1023" },
 		{ "weighted,nodes=0,x", "unknown word 'x'" },
 		{ "weighted,nodes=0,nodes=1", "nodes= given twice with different lists" },
-		{ "weighted,weights=0:0", "bad weight '0' for node 0: weights are 1-255" },
+		{ "weighted,weights=0:0", "bad weight '0' for node 0: give a whole number from 1 to 255" },
 		{ "weighted,weights=0:256", "bad weight '256' for node 0" },
 		{ "weighted,weights=0:-1", "bad weight '-1' for node 0" },
 		{ "weighted,weights=0", "'0' has no weight" },
 		{ "weighted,weights=0:1:2", "'2' has no weight" },
 		{ "weighted,weights=0:1:", "ends with ':'" },
-		{ "weighted,weights=x:1", "node 'x' is not a number" },
-		{ "weighted,weights=1024:1", "node '1024' is too large" },
+		{ "weighted,weights=x:1", "node 'x': give a whole number from 0 to 1023" },
+		{ "weighted,weights=1024:1", "node '1024': give a whole number from 0 to 1023" },
+		{ "weighted,weights=0: 1", "bad weight ' 1' for node 0" },
+		{ "weighted,weights= 0:1", "node ' 0'" },
+		{ "weighted,weights=0:+1", "bad weight '+1'" },
+		{ "weighted,weights=0:0x1", "bad weight '0x1'" },
 		{ "weighted,weights=0:1:0:2", "node 0 is given twice" },
-		{ "weighted,weights=", "weights= has no value" },
+		{ "weighted,weights=", "the key 'weights' has no value" },
 		{ "weighted,weights=0:3,weights=0:4", "weights= given twice with different values" },
 		{ "weighted,nodes=1,weights=0:3", "names other nodes than nodes=" },
 		{ "weighted,weights=0:3,nodes=0-1", "names other nodes than weights=" },
@@ -118,6 +122,20 @@ static void test_bad(void **state)
 		{ "weighted,precision=zero", "bad precision 'zero'" },
 		{ "weighted,precision=nan", "bad precision 'nan'" },
 		{ "weighted,precision=0.9x", "bad precision '0.9x'" },
+		/* one decimal grammar (number.h): no exponent, hex, space, sign, or more than 9
+		 * digits after the point, judged on the digits written, not on a rounded double */
+		{ "weighted,precision=1e-300", "bad precision '1e-300': give a number above 0 and at most 1" },
+		{ "weighted,precision=4.9e-324", "bad precision '4.9e-324'" },
+		{ "weighted,precision=0x1p-1", "bad precision '0x1p-1'" },
+		{ "weighted,precision= 0.5", "bad precision ' 0.5'" },
+		{ "weighted,precision=0.5 ", "bad precision '0.5 '" },
+		{ "weighted,precision=+0.5", "bad precision '+0.5'" },
+		{ "weighted,precision=.5", "bad precision '.5'" },
+		{ "weighted,precision=1.", "bad precision '1.'" },
+		{ "weighted,precision=1.0000000000000001", "with at most 9 digits after the point" },
+		{ "weighted,precision=1.000000001", "bad precision '1.000000001'" },
+		{ "weighted,precision=0.0000000001", "bad precision '0.0000000001'" },
+		{ "weighted,precision=inf", "bad precision 'inf'" },
 		{ "weighted,precision=0.9,precision=0.8", "precision= given twice" },
 		{ "weighted,strict=yes", "strict takes no value" },
 		{ "WEIGHTED", "unknown word 'WEIGHTED'" },
@@ -155,6 +173,25 @@ static void test_too_long(void **state)
 	assert_non_null(strstr(err, "too long"));
 }
 
+/* A long bad value is quoted as a bounded, escaped excerpt: the reason always fits. */
+static void test_long_value_keeps_reason(void **state)
+{
+	char text[1200], err[SMPOL_ERRLEN];
+	struct smpol_spec s;
+
+	(void)state;
+	memset(text, 'a', 800);
+	strcpy(text + 800, "\033[2J");
+	assert_int_equal(smpol_spec_parse(text, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown word 'aaaa"));
+	assert_non_null(strstr(err, "...aaaaaaaaaaaa\\x1b[2J' (804 bytes)"));
+	assert_non_null(strstr(err, "(modes: weighted, auto, interleave, none, help;"));
+	assert_null(strchr(err, '\033'));
+	snprintf(text, sizeof(text), "weighted,precision=0.%0800d", 5);
+	assert_int_equal(smpol_spec_parse(text, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "(802 bytes): give a number above 0 and at most 1"));
+}
+
 /* The canonical text, and parse(format(parse(x))) == parse(x). */
 static void test_format_roundtrip(void **state)
 {
@@ -169,7 +206,10 @@ static void test_format_roundtrip(void **state)
 		{ "weighted,nodes=2,0,weights=0:3:2:1", "weighted,weights=0:3:2:1" },
 		{ "weighted,precision=0.90,scope=socket", "weighted,scope=socket,precision=0.9" },
 		{ "weighted,precision=1", "weighted,precision=1" },
-		{ "weighted,precision=0.123456789012345678", "weighted,precision=0.12345678901234568" },
+		{ "weighted,precision=0.123456789", "weighted,precision=0.123456789" },
+		{ "weighted,precision=0.000000001", "weighted,precision=0.000000001" },
+		{ "weighted,precision=0.980000000", "weighted,precision=0.98" },
+		{ "weighted,precision=01", "weighted,precision=1" },
 		{ "auto,scope=all,nodes=0-3", "auto,nodes=0-3,scope=all" },
 	};
 	struct smpol_spec s, back;
@@ -258,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_long_value_keeps_reason),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_random_values),

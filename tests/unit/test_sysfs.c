@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fake_tree.h"
@@ -69,7 +72,34 @@ static void test_read_text(void **state)
 	assert_string_equal(buf, "123456789012345");
 	fake_tree_write(root, "/big", "1234567890123456");
 	assert_int_equal(smpol_read_text(at(root, "/big"), buf, sizeof(buf)), -EFBIG);
-	assert_int_equal(smpol_read_text(root, buf, sizeof(buf)), -EISDIR);
+	assert_int_equal(smpol_read_text(root, buf, sizeof(buf)), -SMPOL_ENOTREG);
+}
+
+/* A FIFO, a device or a directory where a sysfs file should be is refused at once: a
+ * FIFO would block the reader (slurmstepd) until someone writes into it. The alarm
+ * turns a blocked read into a failed test instead of a hung one. */
+static void test_not_regular(void **state)
+{
+	const char *root = *state;
+	char buf[64], path[4200];
+	uint64_t v;
+	int reader;
+
+	snprintf(path, sizeof(path), "%s/fifo", root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(smpol_read_text(path, buf, sizeof(buf)), -SMPOL_ENOTREG);
+	assert_int_equal(smpol_read_u64(path, &v), -SMPOL_ENOTREG);
+	/* with a reader at the other end, a write would go into the pipe */
+	reader = open(path, O_RDONLY | O_NONBLOCK);
+	assert_true(reader >= 0);
+	assert_int_equal(smpol_write_text(path, "1"), -SMPOL_ENOTREG);
+	close(reader);
+	alarm(0);
+	assert_int_equal(smpol_read_text("/dev/zero", buf, sizeof(buf)), -SMPOL_ENOTREG);
+	assert_non_null(strstr(smpol_read_error(-SMPOL_ENOTREG), "not a regular file"));
+	assert_non_null(strstr(smpol_read_error(-EFBIG), "larger"));
+	assert_string_equal(smpol_read_error(-ENOENT), strerror(ENOENT));
 }
 
 static void test_read_u64(void **state)
@@ -113,6 +143,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fs_path),
 		cmocka_unit_test_setup_teardown(test_read_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_regular, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_u64, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_text, setup, teardown),
 	};

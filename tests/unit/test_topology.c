@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "error.h"
 #include "fake_tree.h"
+#include "sysfs.h"
 #include "topology.h"
 #include "wi.h"
 
@@ -319,6 +321,44 @@ static void test_bare_tree(void **state)
 	fake_tree_free(root);
 }
 
+/* A FIFO where a sysfs file should be would block slurmstepd until written: refused at
+ * once (the alarm fails a blocked read). Binary or huge contents are escaped or refused,
+ * never echoed raw into a warning. */
+static void test_fifo_binary_huge_files(void **state)
+{
+	char *root = fake_tree_new(), path[PATH_MAX], huge[20000];
+	struct smpol_topology topo;
+	struct smpol_wi_table t;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	fake_tree_write(root, NODE_DIR "/online", "0\n");
+	fake_tree_write(root, NODE_DIR "/node0/meminfo", "Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
+	snprintf(path, sizeof(path), "%s" NODE_DIR "/node0/cpulist", root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	fake_tree_write(root, NODE_DIR "/node0/access1/initiators/read_bandwidth", "\033[2J\a\377");
+	memset(huge, '1', sizeof(huge) - 1);
+	huge[sizeof(huge) - 1] = '\0';
+	fake_tree_write(root, NODE_DIR "/node0/distance", huge);
+	fake_tree_wi(root, "auto", "true", "0:7");
+	snprintf(path, sizeof(path), "%s" FAKE_WI_DIR "/node1", root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(20);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), &t, err, sizeof(err)), -SMPOL_ENOTREG);
+	alarm(0);
+	assert_non_null(strstr(err, "node1: it is not a regular file"));
+	assert_true(warned(&topo, "node0/cpulist", "it is not a regular file"));
+	assert_true(warned(&topo, "read_bandwidth", "'\\x1b[2J\\x07\\xff' is not a number"));
+	assert_true(warned(&topo, "node0/distance", NULL));
+	for (int i = 0; i < topo.nwarnings; i++)
+		for (const char *c = topo.warnings[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				fail_msg("a raw byte 0x%02x in warning: %s", (unsigned char)*c, topo.warnings[i]);
+	smpol_topology_free(&topo);
+	fake_tree_free(root);
+}
+
 /* An initiator link to a node that is not online (dangling) is ignored; distance decides. */
 static void test_dangling_initiator(void **state)
 {
@@ -366,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_node_list_errors),
 		cmocka_unit_test(test_bare_tree),
+		cmocka_unit_test(test_fifo_binary_huge_files),
 		cmocka_unit_test(test_dangling_initiator),
 		cmocka_unit_test(test_kind_names),
 	};

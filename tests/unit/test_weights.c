@@ -53,6 +53,33 @@ static void check_kernel(const uint32_t *bw, int n, const unsigned *want)
 	expect_weights(w, want, n);
 }
 
+/* Ties go to the lowest index (weights.h): equal thirds at precision 0.6 stop at two
+ * seats, and those are nodes 0 and 1, not 1 and 2. Shares equal but for rounding
+ * (1/3 each as 3 divisions) tie the same way. */
+static void test_ties_lowest_index(void **state)
+{
+	struct smpol_weight_opts o = smpol_weight_opts_default();
+	double third = 1.0 / 3, thirds[3] = { third, third, 1 - 2 * third }, eff;
+	unsigned w[4];
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	o.precision = 0.6;
+	assert_int_equal(smpol_weights_optimal(thirds, 3, &o, w, &eff, err, sizeof(err)), 0);
+	expect_weights(w, (unsigned[]){ 1, 1, 0 }, 3);
+	assert_float_equal(eff, 2.0 / 3, 1e-9);
+	o.precision = 0.7;
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.25, 0.25, 0.25, 0.25 }, 4, &o, w, &eff, err, sizeof(err)), 0);
+	expect_weights(w, (unsigned[]){ 1, 1, 1, 0 }, 4);
+	/* one seat: the first of two equal nodes */
+	o.precision = 0.5;
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.1, 0.45, 0.45 }, 3, &o, w, &eff, err, sizeof(err)), 0);
+	expect_weights(w, (unsigned[]){ 0, 1, 1 }, 3);
+	o.precision = 0.4;
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.1, 0.45, 0.45 }, 3, &o, w, &eff, err, sizeof(err)), 0);
+	expect_weights(w, (unsigned[]){ 0, 1, 0 }, 3);
+}
+
 /* The required cases, in several units: only the ratios may matter. */
 static void test_required_optimal(void **state)
 {
@@ -349,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_capacity),
 		cmocka_unit_test(test_optimal_shapes),
+		cmocka_unit_test(test_ties_lowest_index),
 		cmocka_unit_test(test_efficiency),
 		cmocka_unit_test(test_properties),
 		cmocka_unit_test(test_capacity_properties),

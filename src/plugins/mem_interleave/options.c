@@ -48,7 +48,7 @@ static int reject(const char *why)
 static int option_cb(int val, const char *optarg, int remote)
 {
 	struct smpol_spec spec;
-	char err[SMPOL_ERRLEN], text[sizeof(parsed.text)], why[3 * SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], text[sizeof(parsed.text)], why[3 * SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN];
 
 	(void)val;
 	/* Another Slurm release: refused whatever the value (slurmstepd: in step.c). */
@@ -57,7 +57,8 @@ static int option_cb(int val, const char *optarg, int remote)
 		return remote ? 0 : reject(release_mismatch());
 	}
 	if (smpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
-		snprintf(why, sizeof(why), "--mem-interleave=%s: %s", optarg ? optarg : "", err);
+		/* a bounded excerpt: Slurm cuts long messages, and the reason must survive */
+		snprintf(why, sizeof(why), "--mem-interleave=%s: %s", smpol_quote(optarg, q, sizeof(q)), err);
 		return reject(why);
 	}
 	if (spec.mode == SMPOL_MODE_HELP) {

@@ -21,6 +21,11 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "${4:+$4: }expected '$2', got '$3'"; fi
 }
 
+# in_list N LIST: N is in the kernel's list syntax LIST ("0-1,3").
+in_list() {
+	echo "$2" | tr ',' '\n' | awk -F- -v n="$1" '($2 == "" && $1 == n) || ($2 != "" && n >= $1 && n <= $2) { f = 1 } END { exit !f }'
+}
+
 # A program the host failed to build is listed in /checks/missing.txt.
 need_prog() {
 	if grep -qx "$1" /checks/missing.txt 2>/dev/null || ! command -v "$1" >/dev/null; then

@@ -31,11 +31,18 @@ done
 # Memory-only nodes: CPU-less with memory (node2); the empty hot-plug node has none.
 expect_eq memory-only-node2 "false true" "$(get '.nodes[id=2].has_cpu') $(get '.nodes[id=2].has_memory')" \
 	"node2 has_cpu has_memory"
+# The hot-plug node: listed without memory when online, not listed when not online;
+# a failed query of an online node is a failure, not a pass.
 hp=$VM_HOTPLUG_NODE
-if got=$(jq-get ".nodes[id=$hp].has_memory" </tmp/show.json 2>/dev/null); then
+read -r online <$NODES/online
+if got=$(jq-get ".nodes[id=$hp].has_memory" </tmp/show.json 2>/tmp/hp.err); then
 	expect_eq "empty-node$hp" false "$got" "node$hp has_memory"
+elif in_list "$hp" "$online"; then
+	fail "empty-node$hp" "node$hp is online ($online) but mpolctl show --json has no entry for it: $(cat /tmp/hp.err)"
+elif [ "$(get '.nodes#')" -gt 0 ] 2>/dev/null; then
+	pass "empty-node$hp"   # not online at boot ($online), so not listed
 else
-	pass "empty-node$hp"
+	fail "empty-node$hp" "no node list to look in: $(get '.nodes#')"
 fi
 expect_eq kinds "DRAM DRAM CXL" "$(get '.nodes[id=0].kind') $(get '.nodes[id=1].kind') $(get '.nodes[id=2].kind')" \
 	"kinds of nodes 0 1 2"
@@ -48,9 +55,7 @@ for n in 0 1 2; do
 	for d in /sys/devices/virtual/memory_tiering/memory_tier*; do
 		[ -f "$d/nodelist" ] || continue
 		read -r l <"$d/nodelist"
-		# nodelist is a list with ranges ("0-1,3")
-		echo "$l" | tr ',' '\n' | awk -F- -v n=$n '($2 == "" && $1 == n) || ($2 != "" && n >= $1 && n <= $2) { f = 1 } END { exit !f }' &&
-			t=${d##*memory_tier}
+		in_list "$n" "$l" && t=${d##*memory_tier}
 	done
 	want="$want $t" got="$got $(get ".nodes[id=$n].tier")"
 done
@@ -75,5 +80,14 @@ case $VM_KERNEL in
 6.12 | pmbind) expect_eq wi-kernel "true none" "$present ${auto:-none}" "6.12: sysfs weights, no auto file" ;;
 newest) expect_eq wi-kernel "true true" "$present $auto_val" "newest: auto weights on" ;;
 esac
-# The text table works too and names every node.
-if out=$(mpolctl show 2>&1) && echo "$out" | grep -q 2; then pass text; else fail text "mpolctl show: $out"; fi
+# The text table works too and has a row for every online node: its id and its kind.
+if ! out=$(mpolctl show 2>&1); then
+	fail text "mpolctl show: $out"
+else
+	missing=""
+	for n in $VM_NODES; do
+		in_list "$n" "$online" || continue
+		echo "$out" | grep -Eq "^$n +$(get ".nodes[id=$n].kind") " || missing="$missing node$n"
+	done
+	if [ -z "$missing" ]; then pass text; else fail text "no row for$missing in: $out"; fi
+fi
