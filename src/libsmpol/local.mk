@@ -24,4 +24,7 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/statedir.c src/libsmpol/statedir.h \
 	src/libsmpol/numa_maps.c src/libsmpol/numa_maps.h \
 	src/libsmpol/record.c src/libsmpol/record.h \
-	src/libsmpol/record_store.c src/libsmpol/record_store.h
+	src/libsmpol/record_store.c src/libsmpol/record_store.h \
+	src/libsmpol/record_gather.c src/libsmpol/record_gather.h \
+	src/libsmpol/sampling.c src/libsmpol/sampling.h \
+	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h

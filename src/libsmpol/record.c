@@ -154,12 +154,29 @@ double smpol_placement_drift(const double *target, const uint64_t *pages, int ma
 	return dist / 2;
 }
 
+/* Ours: an object of exactly our version. Another version (a future "v":2, someone's
+ * "v":99) is left alone as foreign text: merging into a format we do not know could
+ * drop what it holds. */
 static bool is_ours(json_object *obj)
 {
 	json_object *v;
 
 	return json_object_is_type(obj, json_type_object) &&
-	       json_object_object_get_ex(obj, "v", &v) && json_object_is_type(v, json_type_int);
+	       json_object_object_get_ex(obj, "v", &v) && json_object_is_type(v, json_type_int) &&
+	       json_object_get_int64(v) == SMPOL_RECORD_VERSION;
+}
+
+/* Why obj, found where our record would be, is not ours (for the reader's sentence). */
+static void not_ours_why(json_object *obj, const char *where, char *why, size_t whylen)
+{
+	json_object *v;
+
+	if (json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, "v", &v) &&
+	    json_object_is_type(v, json_type_int))
+		snprintf(why, whylen, "%s is a placement record of version %lld, which this build (version %d) "
+			 "leaves alone", where, (long long)json_object_get_int64(v), SMPOL_RECORD_VERSION);
+	else
+		snprintf(why, whylen, "%s is not a placement record", where);
 }
 
 /* Parse an object starting at text; *used = bytes it took. NULL if it is not one. */
@@ -198,8 +215,10 @@ static json_object *find_marked(const char *text, size_t *start, size_t *end, ch
 			continue;
 		obj = parse_object_at(p + marklen, len - at - marklen, &used);
 		if (!is_ours(obj)) {
-			snprintf(why, whylen, "the text after '%s' at byte %zu is not a placement record",
-				 SMPOL_RECORD_MARK, at);
+			char where[64];
+
+			snprintf(where, sizeof(where), "the text after '%s' at byte %zu", SMPOL_RECORD_MARK, at);
+			not_ours_why(obj, where, why, whylen);
 			json_object_put(obj);
 			continue;
 		}
@@ -234,8 +253,7 @@ static void locate(const char *comment, struct located *loc)
 			loc->record = json_object_get(rec);
 			return;
 		}
-		snprintf(loc->why, sizeof(loc->why),
-			 "the comment's \"%s\" key holds something else than a placement record", SMPOL_RECORD_KEY);
+		not_ours_why(rec, "the comment's \"" SMPOL_RECORD_KEY "\" key", loc->why, sizeof(loc->why));
 	}
 	json_object_put(root);
 	loc->form = FORM_TEXT;
@@ -464,8 +482,8 @@ static char *splice(const char *text, size_t start, size_t end, const char *inse
 	return out;
 }
 
-int smpol_record_merge(const char *comment, const char *step, const char *node,
-		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen)
+int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,
+			    char **merged, char *err, size_t errlen)
 {
 	json_object *record, *nodes, *summary;
 	struct located loc;
@@ -473,9 +491,14 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 	int rc;
 
 	*merged = NULL;
-	if (!step || !*step || !node || !*node || !strcmp(node, SMPOL_RECORD_SUMMARY))
-		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step and a node name, not '%s'/'%s'",
-				 step ? step : "", node ? node : "");
+	if (!step || !*step || !json_object_is_type(entries, json_type_object))
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step ('%s') and node entries",
+				 step ? step : "");
+	json_object_object_foreach(entries, name, e) {
+		(void)e;
+		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
+			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
+	}
 	locate(comment, &loc);
 	if (!loc.record) {
 		loc.record = json_object_new_object();
@@ -485,10 +508,12 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 	record = loc.record;
 	nodes = child_object(child_object(record, "steps"), step);
 	summary = get(nodes, SMPOL_RECORD_SUMMARY);
-	if (summary)
-		fold_entry(summary, node, entry);
-	else
-		json_object_object_add(nodes, node, json_object_get(entry));
+	json_object_object_foreach(entries, node, entry) {
+		if (summary)
+			fold_entry(summary, node, entry);
+		else
+			json_object_object_add(nodes, node, json_object_get(entry));
+	}
 	rc = fit_budget(record, budget, err, errlen);
 	if (rc < 0)
 		goto out;
@@ -520,6 +545,23 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 out:
 	free(marked);
 	located_free(&loc);
+	return rc;
+}
+
+int smpol_record_merge(const char *comment, const char *step, const char *node,
+		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen)
+{
+	json_object *entries = json_object_new_object();
+	int rc;
+
+	*merged = NULL;
+	if (!node || !*node) {
+		json_object_put(entries);
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name");
+	}
+	json_object_object_add(entries, node, json_object_get(entry));
+	rc = smpol_record_merge_nodes(comment, step, entries, budget, merged, err, errlen);
+	json_object_put(entries);
 	return rc;
 }
 

@@ -12,7 +12,8 @@
  *   - a JSON object (without a foreign "mempolicy" key): our key is added or replaced,
  *     every other key is kept (json-c rewrites the object in compact form);
  *   - anything else (plain text, a JSON array, malformed JSON, an object whose
- *     "mempolicy" is not ours): the text is kept byte for byte and the record follows
+ *     "mempolicy" is not ours, which includes a record of another version such as a
+ *     future "v":2): the text is kept byte for byte and the record follows
  *     the marker SMPOL_RECORD_MARK (" mempolicy=" then the object); an existing marked
  *     record is replaced in place, so text after it survives too.
  *
@@ -77,6 +78,11 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
  */
 int smpol_record_merge(const char *comment, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen);
+
+/* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
+ * (a step's collector writes them in one update). */
+int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,
+			    char **merged, char *err, size_t errlen);
 
 /*
  * smpol_record_contains - whether comment holds this entry for step/node (equal

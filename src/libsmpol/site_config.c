@@ -10,14 +10,28 @@
 #define MAX_SAMPLE_INTERVAL 86400
 #define MAX_WEIGHT_SUM_LIMIT 1024
 
-enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT, NKEYS };
+enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
+	   KEY_RECORD, KEY_PROMETHEUS, NKEYS };
 
 static const char *const keys[NKEYS] = {
 	[KEY_DEFAULT] = "default", [KEY_SYSFS] = "sysfs", [KEY_ALGORITHM] = "algorithm",
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
-	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot",
+	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_RECORD] = "record",
+	[KEY_PROMETHEUS] = "prometheus_dir",
 };
-#define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot"
+#define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
+	"record, prometheus_dir"
+
+static const char *const record_names[] = {
+	[SMPOL_RECORD_ADMIN_COMMENT] = "admincomment",
+	[SMPOL_RECORD_EXTRA] = "extra",
+	[SMPOL_RECORD_NONE] = "none",
+};
+
+const char *smpol_record_target_name(enum smpol_record_target t)
+{
+	return (unsigned)t < sizeof(record_names) / sizeof(record_names[0]) ? record_names[t] : "unknown";
+}
 
 static const char *const sysfs_names[] = {
 	[SMPOL_SYSFS_NEVER] = "never",
@@ -105,6 +119,21 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 			return smpol_fail(err, errlen, EINVAL,
 					 "plugstack argument sample_interval='%s': give whole seconds 0-%d (0 = one sample about 1 s after the tasks start)",
 					 value, MAX_SAMPLE_INTERVAL);
+		return 0;
+	case KEY_RECORD:
+		for (unsigned i = 0; i < sizeof(record_names) / sizeof(record_names[0]); i++) {
+			if (!strcmp(value, record_names[i])) {
+				cfg->record = i;
+				return 0;
+			}
+		}
+		return smpol_fail(err, errlen, EINVAL, "plugstack argument record='%s': use admincomment, extra or none",
+				 value);
+	case KEY_PROMETHEUS:
+		if (value[0] != '/' || strlen(value) >= sizeof(cfg->prometheus_dir))
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument prometheus_dir='%s': give an absolute "
+					 "directory (node_exporter's --collector.textfile.directory)", value);
+		snprintf(cfg->prometheus_dir, sizeof(cfg->prometheus_dir), "%s", value);
 		return 0;
 	case KEY_FSROOT:
 		rc = *value ? smpol_host_set_fsroot(&cfg->host, value, why, sizeof(why)) : -EINVAL;

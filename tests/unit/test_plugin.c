@@ -52,7 +52,7 @@ static struct {
 	int nenv;
 	char log[16384];           /* every slurm_* message, one per line */
 	int step_begins, task_begins, task_ends, step_ends;
-	const char *node_name;     /* SLURMD_NODENAME, NULL = unset */
+	const char *job_env_node_name;     /* SLURMD_NODENAME in the job's environment */
 	struct step_placement placement;
 	bool placement_sysfs;
 } fake;
@@ -113,12 +113,13 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 	return ESPANK_SUCCESS;
 }
 
+/* The job's environment: what the user (or the batch script's environment) set. */
 spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
 {
 	(void)sp;
-	if (strcmp(var, "SLURMD_NODENAME") || !fake.node_name)
+	if (strcmp(var, "SLURMD_NODENAME") || !fake.job_env_node_name)
 		return ESPANK_ENV_NOEXIST;
-	snprintf(buf, (size_t)len, "%s", fake.node_name);
+	snprintf(buf, (size_t)len, "%s", fake.job_env_node_name);
 	return ESPANK_SUCCESS;
 }
 
@@ -145,30 +146,40 @@ FAKE_LOG(slurm_error)
 FAKE_LOG(slurm_info)
 FAKE_LOG(slurm_verbose)
 
-int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen)
+/* The step's accounting context: any non-NULL pointer the fake hands back. */
+static int fake_acct;
+
+int accounting_step_begin(const struct step_placement *sp, struct acct **acct, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
 	fake.step_begins++;
 	fake.placement = *sp;
+	*acct = (struct acct *)&fake_acct;
 	return 0;
 }
 
-void accounting_task_begin(pid_t pid)
+void accounting_task_begin(struct acct *acct, pid_t pid)
 {
+	assert_ptr_equal(acct, &fake_acct);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_begins++;
 }
 
-void accounting_task_end(pid_t pid)
+void accounting_task_end(struct acct *acct, pid_t pid)
 {
+	assert_ptr_equal(acct, &fake_acct);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_ends++;
 }
 
-void accounting_step_end(void)
+void accounting_step_end(struct acct **acct)
 {
-	fake.step_ends++;
+	if (*acct) {
+		assert_ptr_equal(*acct, &fake_acct);
+		fake.step_ends++;
+	}
+	*acct = NULL;
 }
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -361,7 +372,9 @@ static void test_step_weighted(void **state)
 	int rc;
 
 	fake.step_mem_mb = 512;
-	fake.node_name = "n7";
+	/* slurmstepd's own SLURMD_NODENAME is the node; the job's copy is the user's */
+	setenv("SLURMD_NODENAME", "n7", 1);
+	fake.job_env_node_name = "evil\033[2J";
 	start_step("verbose,weighted", 3, argv);
 	assert_true(c->active);
 	assert_string_equal(c->failure, "");
@@ -371,8 +384,8 @@ static void test_step_weighted(void **state)
 	assert_int_equal(fake.placement.pl->nplans, 2);
 	assert_false(fake.placement.sysfs_written);
 	assert_string_equal(fake.placement.node_name, "n7");
-	assert_int_equal(fake.placement.job_nnodes, 1);
-	assert_string_equal(fake.placement.host->statedir, fx->statedir);
+	assert_int_equal(fake.placement.step_nnodes, 1);
+	assert_string_equal(fake.placement.site->host.statedir, fx->statedir);
 	assert_ptr_equal(fake.placement.topo, &c->topo);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(fake.task_begins, 1);
