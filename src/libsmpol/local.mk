@@ -12,6 +12,7 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/topology.c src/libsmpol/topology.h \
 	src/libsmpol/kernel.c src/libsmpol/kernel.h \
 	src/libsmpol/units.c src/libsmpol/units.h \
+	src/libsmpol/text.c src/libsmpol/text.h \
 	src/libsmpol/weights.c src/libsmpol/weights.h \
 	src/libsmpol/plan.c src/libsmpol/plan.h \
 	src/libsmpol/spec.c src/libsmpol/spec.h \

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "job_record.h"
 #include "record.h"
+#include "text.h"
 #include "topology.h"
 #include "units.h"
 
@@ -33,6 +34,15 @@ static void usage(FILE *out)
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
 		"                          reporting on the job's own node (default: $MPOL_FSROOT)\n"
 		"  -h, --help              show this help\n");
+}
+
+/* Text of the record as it may be printed: anyone who could write the field wrote it.
+ * Up to four at a time (one per slot) in one printf. */
+static const char *safe(const char *text, int slot)
+{
+	static char buf[4][512];
+
+	return smpol_text_printable(text, buf[slot & 3], sizeof(buf[0]));
 }
 
 static json_object *get(json_object *o, const char *key, json_type type)
@@ -179,7 +189,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	if (summary)
 		snprintf(label, sizeof(label), "%d nodes", json_object_get_int(get(entry, "n", json_type_int)));
 	else
-		snprintf(label, sizeof(label), "%s", node);
+		snprintf(label, sizeof(label), "%s", safe(node, 0));
 	add_ids(last, ids, &n, SMPOL_MAX_NODES);
 	add_ids(peak, ids, &n, SMPOL_MAX_NODES);
 	add_ids(target, ids, &n, SMPOL_MAX_NODES);
@@ -194,7 +204,8 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		format_share(value_at(last, id), lsum, ashare, sizeof(ashare));
 		format_pages(value_at(last, id), unit_kib, lsize, sizeof(lsize));
 		format_pages(value_at(peak, id), unit_kib, psize, sizeof(psize));
-		printf("%-16s %4d  %-7s %7s %9s %9s %9s\n", i ? "" : label, ids[i], kind, tshare, ashare, lsize, psize);
+		printf("%-16s %4d  %-7s %7s %9s %9s %9s\n", i ? "" : label, ids[i], safe(kind, 0), tshare, ashare,
+		       lsize, psize);
 		if (tsum > 0 && lsum > 0)
 			add_tier(tiers, ntiers, kind, value_at(last, id), value_at(target, id) / tsum * lsum);
 		else
@@ -203,15 +214,15 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	if (n == 0)
 		printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", label, "-", "-", "-", "-", "-", "-");
 
-	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, get_str(entry, "req", "?"),
-	       get_str(entry, "mode", "?"), get_str(entry, "path", "?"),
+	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, safe(get_str(entry, "req", "?"), 1),
+	       safe(get_str(entry, "mode", "?"), 2), safe(get_str(entry, "path", "?"), 3),
 	       json_object_get_boolean(get(entry, "sysfs", json_type_boolean)) ? ", wrote the node's weights" : "");
 	if (get(entry, "plans", json_type_array)) {
 		printf("  ");
 		print_plans(get(entry, "plans", json_type_array));
 	}
 	if (get(entry, "policy", json_type_string))
-		printf("  policy seen on the tasks' memory: %s\n", get_str(entry, "policy", ""));
+		printf("  policy seen on the tasks' memory: %s\n", safe(get_str(entry, "policy", ""), 0));
 	if (summary) {
 		printf("  tasks: %d; largest drift of one node: %s; nodes with a note: %d\n",
 		       json_object_get_int(get(entry, "tasks", json_type_int)),
@@ -230,7 +241,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 			printf("  no page counts: the tasks ended before the first sample (about 1 s after start)\n");
 	}
 	if (get(entry, "note", json_type_string))
-		printf("  note: %s\n", get_str(entry, "note", ""));
+		printf("  note: %s\n", safe(get_str(entry, "note", ""), 0));
 }
 
 static void print_step(const char *job, const char *step, json_object *nodes, int unit_kib,
@@ -240,11 +251,11 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 	int ntiers = 0, nnodes = 0;
 	double lsum = 0, esum = 0;
 
-	printf("job %s step %s\n", job, step);
+	printf("job %s step %s\n", job, safe(step, 0));
 	printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", "NODE", "NUMA", "KIND", "TARGET", "ACHIEVED", "LAST", "PEAK");
 	json_object_object_foreach(nodes, node, entry) {
 		if (!json_object_is_type(entry, json_type_object)) {
-			printf("%-16s (malformed entry, skipped)\n", node);
+			printf("%-16s (malformed entry, skipped)\n", safe(node, 0));
 			continue;
 		}
 		print_entry(node, entry, unit_kib, local, local_host, tiers, &ntiers);
@@ -261,7 +272,7 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 
 			format_share(tiers[i].last, lsum, a, sizeof(a));
 			format_share(tiers[i].expect, esum, t, sizeof(t));
-			printf("%s %s %s (target %s)", i ? "," : "", tiers[i].kind, a, t);
+			printf("%s %s %s (target %s)", i ? "," : "", safe(tiers[i].kind, 0), a, t);
 		}
 		printf("\n");
 	}
@@ -333,7 +344,7 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "mpolctl report: job %s has no placement record (empty AdminComment). "
 				"Was it run with --mem-interleave, and has it ended?\n", job);
 		else
-			fprintf(stderr, "mpolctl report: job %s: %s\n", job, err);
+			fprintf(stderr, "mpolctl report: job %s: %s\n", job, safe(err, 0));
 		free(comment);
 		return 1;
 	}
@@ -349,7 +360,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "mpolctl report: job %s has no record of step %s; recorded steps:", job, step);
 		json_object_object_foreach(steps, key, val) {
 			(void)val;
-			fprintf(stderr, " %s", key);
+			fprintf(stderr, " %s", safe(key, 0));
 		}
 		fprintf(stderr, "\n");
 		json_object_put(record);
@@ -378,7 +389,7 @@ int cmd_report(int argc, char **argv)
 		if (*step && strcmp(key, step))
 			continue;
 		if (!json_object_is_type(nodes, json_type_object)) {
-			printf("job %s step %s: malformed record, skipped\n\n", job, key);
+			printf("job %s step %s: malformed record, skipped\n\n", job, safe(key, 0));
 			continue;
 		}
 		print_step(job, key, nodes, unit_kib, local, host);
