@@ -8,7 +8,8 @@ build_pkgs=(build-essential autoconf automake libtool pkg-config
 	libjson-c-dev libcmocka-dev libslurm-dev jq
 	clang-14 libclang-rt-14-dev)
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
-	iproute2 procps util-linux)
+	iproute2 procps util-linux
+	prometheus-node-exporter python3-prometheus-client curl)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3)
 
 case ${1:-all} in

@@ -499,6 +499,12 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
 		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
 			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
 	}
+	/* jobstats decodes everything after "JS1:" as base64: a record after it breaks
+	 * that summary, and one before it hides it */
+	if (comment && !strncmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK)))
+		return smpol_fail(err, errlen, EEXIST, "the field holds a jobstats summary (" SMPOL_JOBSTATS_MARK
+				 "...), which any text of ours would break; with jobstats, record=extra keeps "
+				 "the placement record beside it");
 	locate(comment, &loc);
 	if (!loc.record) {
 		loc.record = json_object_new_object();

@@ -7,7 +7,8 @@
  * pages per NUMA node (last sample and peak, in 4 KiB pages) and the drift; doc/
  * mem_interleave.8 (RECORD) has the full schema.
  *
- * Where it lives in the AdminComment, so that other text is never lost:
+ * Where it lives in the AdminComment, so that other text is never lost (a comment
+ * that starts with jobstats' "JS1:" is not written into at all: -EEXIST):
  *   - empty comment: the comment becomes {"mempolicy":{...}};
  *   - a JSON object (without a foreign "mempolicy" key): our key is added or replaced,
  *     every other key is kept (json-c rewrites the object in compact form);
@@ -36,6 +37,9 @@
 #define SMPOL_RECORD_VERSION 1
 /* Marks the record in a comment that is not a JSON object: "text mempolicy={...}". */
 #define SMPOL_RECORD_MARK "mempolicy="
+/* Princeton's jobstats keeps "JS1:" + base64(gzip(JSON)) in AdminComment: a comment
+ * starting so is never written into (see smpol_record_merge). */
+#define SMPOL_JOBSTATS_MARK "JS1:"
 /* Bytes our object may take before steps are summarized. */
 #define SMPOL_RECORD_BUDGET 16384
 /* The key of a step's summary entry (no Slurm node is named "*"). */

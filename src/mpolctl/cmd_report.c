@@ -22,11 +22,12 @@ static void usage(FILE *out)
 		"usage: mpolctl report -j JOBID[.STEP] [--json] [--fsroot DIR]\n"
 		"\n"
 		"Show how a finished job's memory was placed, from the record mem_interleave.so\n"
-		"wrote into its AdminComment: per step and node, the mode asked for and applied,\n"
-		"the kernel path, the weights, and per NUMA node (with its kind: DRAM, CXL, HBM)\n"
-		"the target share, the share achieved at the last sample, and the pages at the\n"
-		"last sample and at the peak. Read through sacct: users see their own jobs,\n"
-		"operators and admins every job; AdminComment reaches accounting when the job ends.\n"
+		"wrote into its AdminComment (or its Extra, with record=extra): per step and\n"
+		"node, the mode asked for and applied, the kernel path, the weights, and per NUMA\n"
+		"node (with its kind: DRAM, CXL, HBM) the target share, the share achieved at\n"
+		"the last sample, and the pages at the last sample and at the peak. Read through\n"
+		"sacct: users see their own jobs, operators and admins every job; the fields\n"
+		"reach accounting when the job ends. Text from the record is printed escaped.\n"
 		"\n"
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
 		"                          of it (1234.0, 1234.batch)\n"
@@ -302,6 +303,19 @@ static struct smpol_topology *local_topology(json_object *steps, const struct sm
 	return topo;
 }
 
+/* The record in the job's Extra (record=extra, Slurm 23.02 on; an sacct without the
+ * field fails quietly). 0 with *record, or -ENOENT. */
+static int find_in_extra(const char *job, json_object **record)
+{
+	char err[SMPOL_ERRLEN], *extra = NULL;
+	int rc = job_record_field(job, "Extra", &extra, err, sizeof(err));
+
+	if (rc == 0)
+		rc = smpol_record_find(extra, record, err, sizeof(err));
+	free(extra);
+	return rc == 0 ? 0 : -ENOENT;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -332,11 +346,17 @@ int cmd_report(int argc, char **argv)
 	if (job_id_split(jobarg, job, sizeof(job), step, sizeof(step), err, sizeof(err)) < 0)
 		cli_usage_error("report", "%s", err);
 
-	rc = job_admin_comment(job, &comment, err, sizeof(err));
+	rc = job_record_field(job, "AdminComment", &comment, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_record_find(comment, &record, err, sizeof(err));
+	if (rc == -ENOENT && comment && find_in_extra(job, &record) == 0)
+		rc = 0;
 	if (rc < 0) {
-		if (comment && *comment && rc == -ENOENT)
+		if (comment && !strncmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK)) && rc == -ENOENT)
+			fprintf(stderr, "mpolctl report: job %s has no placement record; its AdminComment holds a "
+				"jobstats summary (" SMPOL_JOBSTATS_MARK "...), and Extra none (where record=extra "
+				"puts it beside jobstats)\n", job);
+		else if (comment && *comment && rc == -ENOENT)
 			fprintf(stderr, "mpolctl report: job %s has no placement record; its AdminComment holds "
 				"other text (%zu bytes), left as it is. Was it run with --mem-interleave?\n",
 				job, strlen(comment));

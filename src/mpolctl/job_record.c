@@ -46,14 +46,16 @@ int job_id_split(const char *text, char *job, size_t joblen, char *step, size_t 
 	return 0;
 }
 
-int job_admin_comment(const char *job, char **comment, char *err, size_t errlen)
+int job_record_field(const char *job, const char *field, char **comment, char *err, size_t errlen)
 {
-	char *argv[] = { "sacct", "-n", "-P", "-X", "-o", "JobID,AdminComment", "-j", (char *)job, NULL };
+	char format[64];
+	char *argv[] = { "sacct", "-n", "-P", "-X", "-o", format, "-j", (char *)job, NULL };
 	char *out = NULL, *bar, *end;
 	size_t joblen = strlen(job);
 	int rc;
 
 	*comment = NULL;
+	snprintf(format, sizeof(format), "JobID,%s", field);
 	rc = smpol_run_capture(argv, SACCT_MAX, &out, err, errlen);
 	if (rc < 0)
 		return rc;

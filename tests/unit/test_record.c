@@ -526,6 +526,24 @@ static void test_other_version_left_alone(void **state)
 	json_object_put(e);
 }
 
+/* jobstats' summary is the whole field: no text of ours before or after it. */
+static void test_jobstats_summary_untouched(void **state)
+{
+	json_object *e = make_entry(1, 2, NULL);
+	char err[SMPOL_ERRLEN], *out = NULL;
+
+	(void)state;
+	assert_int_equal(smpol_record_merge("JS1:H4sIAAAAAAAAA6tWyk", "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
+					    sizeof(err)), -EEXIST);
+	assert_null(out);
+	assert_non_null(strstr(err, "record=extra"));
+	/* "JS1:" elsewhere than at the start is someone's text like any other */
+	assert_int_equal(smpol_record_merge("see JS1:x", "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_memory_equal(out, "see JS1:x mempolicy={", 21);
+	free(out);
+	json_object_put(e);
+}
+
 /* One collector writes a step's nodes at once: one read, one write, all of them in. */
 static void test_store_nodes_sole_writer(void **state)
 {
@@ -579,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_store_errors_propagate),
 		cmocka_unit_test(test_other_version_left_alone),
 		cmocka_unit_test(test_store_nodes_sole_writer),
+		cmocka_unit_test(test_jobstats_summary_untouched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

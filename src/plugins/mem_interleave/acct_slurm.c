@@ -86,7 +86,8 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 	job_info_msg_t *msg = NULL;
 	const char *text = NULL;
 
-	if (slurm_load_job(&msg, f->job, SHOW_DETAIL) != SLURM_SUCCESS)
+	/* SHOW_LOCAL: the job is this cluster's; no federation lookup (one RPC less) */
+	if (slurm_load_job(&msg, f->job, SHOW_DETAIL | SHOW_LOCAL) != SLURM_SUCCESS)
 		return slurm_fail(f, err, errlen, "cannot read");
 	if (msg->record_count > 0) {
 #if HAVE_JOB_EXTRA
