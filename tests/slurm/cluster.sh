@@ -165,6 +165,13 @@ write_plugstack() {
 	} >"$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" "$DIR/etc/plugstack.conf"
 }
 
+# slurm_at_least MAJOR MINOR: the installed slurmctld is that release or later.
+slurm_at_least() {
+	local v
+	v=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	[ -n "$v" ] && set -- "$1" "$2" $v && { [ "$3" -gt "$1" ] || { [ "$3" -eq "$1" ] && [ "$4" -ge "$2" ]; }; }
+}
+
 write_config() {
 	local nodes=$1 cpus sockets cores threads mem real defmem i name
 	read -r cpus sockets cores threads mem < <(slurmd -C | sed -n \
@@ -216,7 +223,18 @@ AccountingStoragePass=$DIR/munge/munge.socket
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 PlugStackConfig=$DIR/etc/plugstack.conf
+# Runs every executable in etc/slurmctld-epilog.d (tests put one there, as jobstats does).
+EpilogSlurmctld=$DIR/etc/slurmctld-epilog.sh
 EOF
+	# Extra reaches accounting only with this flag (Slurm 23.02 on).
+	slurm_at_least 23 2 && echo "AccountingStoreFlags=job_extra" >>"$DIR/etc/slurm.conf"
+	mkdir -p "$DIR/etc/slurmctld-epilog.d"
+	cat >"$DIR/etc/slurmctld-epilog.sh" <<EOF
+#!/bin/sh
+for f in "$DIR"/etc/slurmctld-epilog.d/*; do [ -x "\$f" ] && "\$f"; done
+exit 0
+EOF
+	chmod 0755 "$DIR/etc/slurmctld-epilog.sh"
 	i=0
 	for name in $(node_names "$nodes"); do
 		echo "NodeName=$name NodeHostname=$name NodeAddr=127.0.0.1 Port=$((PORT_BASE + 3 + i)) CPUs=$cpus Boards=1 SocketsPerBoard=$sockets CoresPerSocket=$cores ThreadsPerCore=$threads RealMemory=$real State=UNKNOWN"
