@@ -27,5 +27,6 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/record.c src/libsmpol/record.h \
 	src/libsmpol/record_store.c src/libsmpol/record_store.h \
 	src/libsmpol/record_gather.c src/libsmpol/record_gather.h \
+	src/libsmpol/record_spool.c src/libsmpol/record_spool.h \
 	src/libsmpol/sampling.c src/libsmpol/sampling.h \
 	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h

@@ -1,5 +1,5 @@
-/* test_gather.c - a step's record collector: what it takes from whom, what it drops,
- * and text from a record made safe to print. */
+/* test_gather.c - a step's record collector: what it takes from whom, what it drops;
+ * the spool of records waiting for slurmctld; text from a record made safe to print. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "record_gather.h"
+#include "record_spool.h"
 #include "text.h"
 
 struct fx {
@@ -140,6 +141,61 @@ static void test_refuses(void **state)
 	json_object_put(entry);
 }
 
+static void test_spool(void **state)
+{
+	struct fx *fx = *state;
+	json_object *a = json_tokener_parse("{\"n1\":{\"tasks\":1}}"), *b = json_tokener_parse("{\"n2\":{\"tasks\":2}}");
+	json_object *got = NULL;
+	char err[SMPOL_ERRLEN], step[32], **names, path[200];
+	uint32_t job = 0;
+	int n, dropped;
+	FILE *f;
+
+	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(names);
+	assert_int_equal(smpol_spool_put(&fx->host, 7, "0", a, &dropped, err, sizeof(err)), 0);
+	/* a second writer of the same step: both entries kept */
+	assert_int_equal(smpol_spool_put(&fx->host, 7, "0", b, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, 8, "batch", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "7.0");         /* oldest first */
+	assert_int_equal(smpol_spool_get(&fx->host, names[0], &job, step, sizeof(step), &got, err, sizeof(err)), 0);
+	assert_int_equal(job, 7);
+	assert_string_equal(step, "0");
+	assert_int_equal(json_object_object_length(got), 2);
+	json_object_put(got);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	/* set aside: out of the list, still on disk for the admin */
+	assert_int_equal(smpol_spool_set_aside(&fx->host, "8.batch", err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/spool/8.batch.json.undelivered", fx->dir);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(smpol_spool_remove(&fx->host, "7.0", err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_get(&fx->host, "7.0", &job, step, sizeof(step), &got, err, sizeof(err)), -ENOENT);
+	/* a damaged file is named, not taken */
+	snprintf(path, sizeof(path), "%s/spool/9.0.json", fx->dir);
+	f = fopen(path, "w");
+	fputs("{\"job\":\"nine\"}", f);
+	fclose(f);
+	assert_int_equal(smpol_spool_get(&fx->host, "9.0", &job, step, sizeof(step), &got, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "9.0.json"));
+	unlink(path);
+	/* bounded: the oldest go */
+	for (uint32_t j = 100; j < 100 + SMPOL_SPOOL_MAX + 2; j++)
+		assert_int_equal(smpol_spool_put(&fx->host, j, "0", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, SMPOL_SPOOL_MAX);
+	assert_string_equal(names[n - 1], "357.0");
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	json_object_put(a);
+	json_object_put(b);
+}
+
 static void test_paths(void **state)
 {
 	struct smpol_host h;
@@ -175,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_takes_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spool, setup, teardown),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_printable),
 	};

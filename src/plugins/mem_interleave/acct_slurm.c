@@ -72,11 +72,24 @@ int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen)
 	return 0;
 }
 
+/* What a Slurm error means for the record: slurmctld away (try again later), the job
+ * gone or ended (it never takes the record now), or refused. */
+static int record_errno(int e)
+{
+	if ((e >= SLURM_COMMUNICATIONS_CONNECTION_ERROR && e <= SLURM_COMMUNICATIONS_MISSING_SOCKET_ERROR) ||
+	    (e >= SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR && e <= SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR) ||
+	    e == ESLURM_IN_STANDBY_MODE || e == ECONNREFUSED || e == ETIMEDOUT)
+		return ECONNREFUSED;
+	if (e == ESLURM_JOB_FINISHED || e == ESLURM_ALREADY_DONE || e == ESLURM_INVALID_JOB_ID)
+		return ESRCH;
+	return EIO;
+}
+
 static int slurm_fail(const struct field *f, char *err, size_t errlen, const char *what)
 {
 	int e = errno;          /* set by Slurm's API (slurm_get_errno, gone in 24.11, only read it) */
 
-	return smpol_fail(err, errlen, EIO, "%s %s of job %u: %s", what, field_name(f->target), f->job,
+	return smpol_fail(err, errlen, record_errno(e), "%s %s of job %u: %s", what, field_name(f->target), f->job,
 			 e && slurm_strerror ? slurm_strerror(e) : "error");
 }
 

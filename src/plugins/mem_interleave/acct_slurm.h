@@ -22,7 +22,9 @@ int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
  * sole_writer: this is the step's only writer (its collector): one read, one write.
  * Otherwise the read-write-confirm protocol of record_store.h; pause: whether
  * confirming reads pause (false when the node lock already orders every writer).
- * res may be NULL. 0 or -errno with a sentence.
+ * res may be NULL. 0 or -errno with a sentence: -ECONNREFUSED slurmctld did not
+ * answer (try later), -ESRCH the job is gone or has ended (slurmctld never takes its
+ * record now), -EEXIST the field is jobstats', others refused for good.
  */
 int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
 		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen);
