@@ -59,15 +59,15 @@ static json_object *plan_object(const struct smpol_plan *p)
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array(),
 		    *w = json_object_new_array(), *share = json_object_new_array();
 
-	json_object_object_add(o, "init", json_object_new_int(p->initiator));
+	json_object_object_add(o, SMPOL_REC_INIT, json_object_new_int(p->initiator));
 	for (int i = 0; i < p->nnodes; i++) {
 		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
 		json_object_array_add(w, json_object_new_int((int)p->weights[i]));
 		json_object_array_add(share, new_ratio(p->shares[i]));
 	}
-	json_object_object_add(o, "nodes", nodes);
-	json_object_object_add(o, "w", w);
-	json_object_object_add(o, "share", share);
+	json_object_object_add(o, SMPOL_REC_NODES, nodes);
+	json_object_object_add(o, SMPOL_REC_WEIGHTS, w);
+	json_object_object_add(o, SMPOL_REC_SHARE, share);
 	return o;
 }
 
@@ -95,21 +95,21 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 
 	if (!e)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory building the placement record");
-	add_string(e, "req", in->requested);
-	add_string(e, "mode", in->applied);
-	add_string(e, "path", in->path);
-	json_object_object_add(e, "sysfs", json_object_new_boolean(in->sysfs_written));
+	add_string(e, SMPOL_REC_REQ, in->requested);
+	add_string(e, SMPOL_REC_MODE, in->applied);
+	add_string(e, SMPOL_REC_PATH, in->path);
+	json_object_object_add(e, SMPOL_REC_SYSFS, json_object_new_boolean(in->sysfs_written));
 	plans = json_object_new_array();
 	for (int i = 0; i < in->nplans; i++)
 		json_object_array_add(plans, plan_object(&in->plans[i]));
-	json_object_object_add(e, "plans", plans);
-	add_string(e, "policy", in->policy);
-	json_object_object_add(e, "tasks", json_object_new_int(in->ntasks));
-	json_object_object_add(e, "samples", json_object_new_int(in->nsamples));
+	json_object_object_add(e, SMPOL_REC_PLANS, plans);
+	add_string(e, SMPOL_REC_POLICY, in->policy);
+	json_object_object_add(e, SMPOL_REC_TASKS, json_object_new_int(in->ntasks));
+	json_object_object_add(e, SMPOL_REC_SAMPLES, json_object_new_int(in->nsamples));
 	if (in->nsamples > 0) {
-		json_object_object_add(e, "t", json_object_new_int64(in->last_time));
-		json_object_object_add(e, "last", pages_object(in->last, in->max_node));
-		json_object_object_add(e, "peak", pages_object(in->peak, in->max_node));
+		json_object_object_add(e, SMPOL_REC_TIME, json_object_new_int64(in->last_time));
+		json_object_object_add(e, SMPOL_REC_LAST, pages_object(in->last, in->max_node));
+		json_object_object_add(e, SMPOL_REC_PEAK, pages_object(in->peak, in->max_node));
 	}
 	if (in->target) {
 		json_object *t = json_object_new_object();
@@ -121,10 +121,10 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 		for (int i = 0; sum > 0 && i <= in->max_node; i++)
 			if (in->target[i] > 0)
 				add_node_key(t, i, new_ratio(in->target[i] / sum));
-		json_object_object_add(e, "target", t);
+		json_object_object_add(e, SMPOL_REC_TARGET, t);
 		drift = in->nsamples > 0 ? smpol_placement_drift(in->target, in->last, in->max_node) : -1;
 		if (drift >= 0)
-			json_object_object_add(e, "drift", new_ratio(drift));
+			json_object_object_add(e, SMPOL_REC_DRIFT, new_ratio(drift));
 	}
 	if (in->kind) {
 		json_object *k = json_object_new_object();
@@ -132,9 +132,9 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 		for (int i = 0; i <= in->max_node; i++)
 			if (in->kind[i])
 				add_node_key(k, i, json_object_new_string(in->kind[i]));
-		json_object_object_add(e, "kind", k);
+		json_object_object_add(e, SMPOL_REC_KIND, k);
 	}
-	add_string(e, "note", in->note);
+	add_string(e, SMPOL_REC_NOTE, in->note);
 	*entry = e;
 	return canonical_form(entry, err, errlen);
 }
@@ -162,7 +162,7 @@ static bool is_ours(json_object *obj)
 	json_object *v;
 
 	return json_object_is_type(obj, json_type_object) &&
-	       json_object_object_get_ex(obj, "v", &v) && json_object_is_type(v, json_type_int) &&
+	       json_object_object_get_ex(obj, SMPOL_REC_VERSION, &v) && json_object_is_type(v, json_type_int) &&
 	       json_object_get_int64(v) == SMPOL_RECORD_VERSION;
 }
 
@@ -171,7 +171,7 @@ static void not_ours_why(json_object *obj, const char *where, char *why, size_t 
 {
 	json_object *v;
 
-	if (json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, "v", &v) &&
+	if (json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, SMPOL_REC_VERSION, &v) &&
 	    json_object_is_type(v, json_type_int))
 		snprintf(why, whylen, "%s is a placement record of version %lld, which this build (version %d) "
 			 "leaves alone", where, (long long)json_object_get_int64(v), SMPOL_RECORD_VERSION);
@@ -352,7 +352,7 @@ static json_object *get(json_object *obj, const char *key)
 
 static bool summary_names(json_object *summary, const char *node)
 {
-	json_object *hosts = get(summary, "hosts");
+	json_object *hosts = get(summary, SMPOL_REC_HOSTS);
 
 	/* names dropped to fit: the summary cannot say, so it does not deny */
 	if (!hosts)
@@ -370,40 +370,40 @@ static bool summary_names(json_object *summary, const char *node)
  */
 static void fold_entry(json_object *summary, const char *node, json_object *entry)
 {
-	json_object *hosts = get(summary, "hosts"), *last = get(entry, "last");
-	const char *mode = json_object_get_string(get(entry, "mode"));
-	const char *smode = json_object_get_string(get(summary, "mode"));
-	double pages = 0, drift = get_double(entry, "drift", -1);
-	json_object *note = get(entry, "note");
+	json_object *hosts = get(summary, SMPOL_REC_HOSTS), *last = get(entry, SMPOL_REC_LAST);
+	const char *mode = json_object_get_string(get(entry, SMPOL_REC_MODE));
+	const char *smode = json_object_get_string(get(summary, SMPOL_REC_MODE));
+	double pages = 0, drift = get_double(entry, SMPOL_REC_DRIFT, -1);
+	json_object *note = get(entry, SMPOL_REC_NOTE);
 
-	if (get(summary, "n") && hosts && summary_names(summary, node))
+	if (get(summary, SMPOL_REC_COUNT) && hosts && summary_names(summary, node))
 		return;
-	if (!get(summary, "n"))
-		json_object_object_add(summary, "hosts", hosts = json_object_new_array());
-	json_object_object_add(summary, "n", json_object_new_int(add_counts_int(get_count(summary, "n"), 1)));
+	if (!get(summary, SMPOL_REC_COUNT))
+		json_object_object_add(summary, SMPOL_REC_HOSTS, hosts = json_object_new_array());
+	json_object_object_add(summary, SMPOL_REC_COUNT, json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_COUNT), 1)));
 	if (hosts)
 		json_object_array_add(hosts, json_object_new_string(node));
 	if (mode && (!smode || strcmp(smode, mode)))
-		json_object_object_add(summary, "mode", json_object_new_string(smode ? "mixed" : mode));
-	if (!get(summary, "path") && get(entry, "path"))
-		json_object_object_add(summary, "path", json_object_get(get(entry, "path")));
-	json_object_object_add(summary, "tasks",
-			       json_object_new_int(add_counts_int(get_count(summary, "tasks"), get_count(entry, "tasks"))));
-	add_counts(child_object(summary, "last"), last, 1, true);
-	add_counts(child_object(summary, "peak"), get(entry, "peak"), 1, true);
+		json_object_object_add(summary, SMPOL_REC_MODE, json_object_new_string(smode ? "mixed" : mode));
+	if (!get(summary, SMPOL_REC_PATH) && get(entry, SMPOL_REC_PATH))
+		json_object_object_add(summary, SMPOL_REC_PATH, json_object_get(get(entry, SMPOL_REC_PATH)));
+	json_object_object_add(summary, SMPOL_REC_TASKS,
+			       json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_TASKS), get_count(entry, SMPOL_REC_TASKS))));
+	add_counts(child_object(summary, SMPOL_REC_LAST), last, 1, true);
+	add_counts(child_object(summary, SMPOL_REC_PEAK), get(entry, SMPOL_REC_PEAK), 1, true);
 	if (last && json_object_is_type(last, json_type_object)) {
 		json_object_object_foreach(last, key, val) {
 			(void)key;
 			pages += json_object_get_double(val);
 		}
 	}
-	add_counts(child_object(summary, "exp"), get(entry, "target"), pages, false);
-	if (isfinite(drift) && drift > get_double(summary, "drift_max", -1))
-		json_object_object_add(summary, "drift_max", new_ratio(drift));
+	add_counts(child_object(summary, SMPOL_REC_EXPECTED), get(entry, SMPOL_REC_TARGET), pages, false);
+	if (isfinite(drift) && drift > get_double(summary, SMPOL_REC_DRIFT_MAX, -1))
+		json_object_object_add(summary, SMPOL_REC_DRIFT_MAX, new_ratio(drift));
 	if (note) {
-		json_object_object_add(summary, "notes", json_object_new_int(add_counts_int(get_count(summary, "notes"), 1)));
-		if (!get(summary, "note"))
-			json_object_object_add(summary, "note", json_object_get(note));
+		json_object_object_add(summary, SMPOL_REC_NOTES, json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_NOTES), 1)));
+		if (!get(summary, SMPOL_REC_NOTE))
+			json_object_object_add(summary, SMPOL_REC_NOTE, json_object_get(note));
 	}
 }
 
@@ -441,7 +441,7 @@ static const char *largest_step(json_object *steps)
 /* Make the record fit the budget: fold the largest steps, then drop summary names. */
 static int fit_budget(json_object *record, size_t budget, char *err, size_t errlen)
 {
-	json_object *steps = get(record, "steps");
+	json_object *steps = get(record, SMPOL_REC_STEPS);
 	const char *step;
 
 	while (strlen(json_object_to_json_string_ext(record, TO_STRING_FLAGS)) > budget) {
@@ -456,8 +456,8 @@ static int fit_budget(json_object *record, size_t budget, char *err, size_t errl
 			json_object *summary = get(nodes, SMPOL_RECORD_SUMMARY);
 
 			(void)key;
-			if (summary && get(summary, "hosts")) {
-				json_object_object_del(summary, "hosts");
+			if (summary && get(summary, SMPOL_REC_HOSTS)) {
+				json_object_object_del(summary, SMPOL_REC_HOSTS);
 				dropped = true;
 			}
 		}
@@ -508,11 +508,11 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
 	locate(comment, &loc);
 	if (!loc.record) {
 		loc.record = json_object_new_object();
-		json_object_object_add(loc.record, "v", json_object_new_int(SMPOL_RECORD_VERSION));
-		json_object_object_add(loc.record, "unit_kib", json_object_new_int(4));
+		json_object_object_add(loc.record, SMPOL_REC_VERSION, json_object_new_int(SMPOL_RECORD_VERSION));
+		json_object_object_add(loc.record, SMPOL_REC_UNIT_KIB, json_object_new_int(4));
 	}
 	record = loc.record;
-	nodes = child_object(child_object(record, "steps"), step);
+	nodes = child_object(child_object(record, SMPOL_REC_STEPS), step);
 	summary = get(nodes, SMPOL_RECORD_SUMMARY);
 	json_object_object_foreach(entries, node, entry) {
 		if (summary)
@@ -578,7 +578,7 @@ bool smpol_record_contains(const char *comment, const char *step, const char *no
 
 	if (smpol_record_find(comment, &record, NULL, 0) < 0)
 		return false;
-	nodes = get(get(record, "steps"), step);
+	nodes = get(get(record, SMPOL_REC_STEPS), step);
 	summary = nodes ? get(nodes, SMPOL_RECORD_SUMMARY) : NULL;
 	if (summary)
 		found = summary_names(summary, node);

@@ -45,6 +45,38 @@
 /* The key of a step's summary entry (no Slurm node is named "*"). */
 #define SMPOL_RECORD_SUMMARY "*"
 
+/* The record's keys, one definition each: written and summarized by record.c, read
+ * by mpolctl report (doc/mem_interleave.8 RECORD has what each holds). */
+#define SMPOL_REC_VERSION "v"
+#define SMPOL_REC_UNIT_KIB "unit_kib"
+#define SMPOL_REC_STEPS "steps"
+/* a node's entry */
+#define SMPOL_REC_REQ "req"
+#define SMPOL_REC_MODE "mode"
+#define SMPOL_REC_PATH "path"
+#define SMPOL_REC_SYSFS "sysfs"
+#define SMPOL_REC_PLANS "plans"
+#define SMPOL_REC_INIT "init"           /* in a plan: its CPU node */
+#define SMPOL_REC_NODES "nodes"         /* in a plan: its memory nodes */
+#define SMPOL_REC_WEIGHTS "w"
+#define SMPOL_REC_SHARE "share"
+#define SMPOL_REC_POLICY "policy"
+#define SMPOL_REC_TASKS "tasks"
+#define SMPOL_REC_SAMPLES "samples"
+#define SMPOL_REC_TIME "t"
+#define SMPOL_REC_LAST "last"
+#define SMPOL_REC_PEAK "peak"
+#define SMPOL_REC_TARGET "target"
+#define SMPOL_REC_DRIFT "drift"
+#define SMPOL_REC_KIND "kind"
+#define SMPOL_REC_NOTE "note"
+/* a step's summary "*" (besides tasks, mode, path, last, peak, note) */
+#define SMPOL_REC_COUNT "n"
+#define SMPOL_REC_HOSTS "hosts"
+#define SMPOL_REC_EXPECTED "exp"
+#define SMPOL_REC_DRIFT_MAX "drift_max"
+#define SMPOL_REC_NOTES "notes"
+
 /* What one node saw of one step; arrays are indexed by NUMA node id, 0..max_node. */
 struct smpol_record_node {
 	const char *requested;          /* mode asked for: "weighted" */

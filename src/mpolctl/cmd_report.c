@@ -124,7 +124,7 @@ static void format_share(double part, double whole, char *buf, size_t len)
 /* The kind of NUMA node id: the record's, else this host's when the job ran here. */
 static const char *kind_of(json_object *entry, const char *id, const struct smpol_topology *local)
 {
-	const char *kind = get_str(get(entry, "kind", json_type_object), id, NULL);
+	const char *kind = get_str(get(entry, SMPOL_REC_KIND, json_type_object), id, NULL);
 	const struct smpol_node *n;
 
 	if (kind)
@@ -162,8 +162,8 @@ static void print_plans(json_object *plans)
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(plans, i);
-		json_object *nodes = get(p, "nodes", json_type_array), *w = get(p, "w", json_type_array);
-		json_object *init = get(p, "init", json_type_int);
+		json_object *nodes = get(p, SMPOL_REC_NODES, json_type_array), *w = get(p, SMPOL_REC_WEIGHTS, json_type_array);
+		json_object *init = get(p, SMPOL_REC_INIT, json_type_int);
 
 		printf("%s", i ? "; " : "weights ");
 		for (size_t j = 0; nodes && w && j < json_object_array_length(nodes); j++)
@@ -181,14 +181,14 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 			const char *local_host, struct tier_sum *tiers, int *ntiers)
 {
 	bool summary = !strcmp(node, SMPOL_RECORD_SUMMARY);
-	json_object *last = get(entry, "last", json_type_object), *peak = get(entry, "peak", json_type_object);
-	json_object *target = get(entry, summary ? "exp" : "target", json_type_object);
+	json_object *last = get(entry, SMPOL_REC_LAST, json_type_object), *peak = get(entry, SMPOL_REC_PEAK, json_type_object);
+	json_object *target = get(entry, summary ? SMPOL_REC_EXPECTED : SMPOL_REC_TARGET, json_type_object);
 	double lsum = sum_of(last), tsum = sum_of(target);
 	char label[64];
 	int ids[SMPOL_MAX_NODES], n = 0;
 
 	if (summary)
-		snprintf(label, sizeof(label), "%d nodes", json_object_get_int(get(entry, "n", json_type_int)));
+		snprintf(label, sizeof(label), "%d nodes", json_object_get_int(get(entry, SMPOL_REC_COUNT, json_type_int)));
 	else
 		snprintf(label, sizeof(label), "%s", safe(node, 0));
 	add_ids(last, ids, &n, SMPOL_MAX_NODES);
@@ -215,34 +215,34 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	if (n == 0)
 		printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", label, "-", "-", "-", "-", "-", "-");
 
-	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, safe(get_str(entry, "req", "?"), 1),
-	       safe(get_str(entry, "mode", "?"), 2), safe(get_str(entry, "path", "?"), 3),
-	       json_object_get_boolean(get(entry, "sysfs", json_type_boolean)) ? ", wrote the node's weights" : "");
-	if (get(entry, "plans", json_type_array)) {
+	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, safe(get_str(entry, SMPOL_REC_REQ, "?"), 1),
+	       safe(get_str(entry, SMPOL_REC_MODE, "?"), 2), safe(get_str(entry, SMPOL_REC_PATH, "?"), 3),
+	       json_object_get_boolean(get(entry, SMPOL_REC_SYSFS, json_type_boolean)) ? ", wrote the node's weights" : "");
+	if (get(entry, SMPOL_REC_PLANS, json_type_array)) {
 		printf("  ");
-		print_plans(get(entry, "plans", json_type_array));
+		print_plans(get(entry, SMPOL_REC_PLANS, json_type_array));
 	}
-	if (get(entry, "policy", json_type_string))
-		printf("  policy seen on the tasks' memory: %s\n", safe(get_str(entry, "policy", ""), 0));
+	if (get(entry, SMPOL_REC_POLICY, json_type_string))
+		printf("  policy seen on the tasks' memory: %s\n", safe(get_str(entry, SMPOL_REC_POLICY, ""), 0));
 	if (summary) {
 		printf("  tasks: %d; largest drift of one node: %s; nodes with a note: %d\n",
-		       json_object_get_int(get(entry, "tasks", json_type_int)),
-		       get(entry, "drift_max", json_type_double) ?
-		       json_object_get_string(get(entry, "drift_max", json_type_double)) : "-",
-		       json_object_get_int(get(entry, "notes", json_type_int)));
+		       json_object_get_int(get(entry, SMPOL_REC_TASKS, json_type_int)),
+		       get(entry, SMPOL_REC_DRIFT_MAX, json_type_double) ?
+		       json_object_get_string(get(entry, SMPOL_REC_DRIFT_MAX, json_type_double)) : "-",
+		       json_object_get_int(get(entry, SMPOL_REC_NOTES, json_type_int)));
 	} else {
-		int samples = json_object_get_int(get(entry, "samples", json_type_int));
-		json_object *drift = get(entry, "drift", json_type_double);
+		int samples = json_object_get_int(get(entry, SMPOL_REC_SAMPLES, json_type_int));
+		json_object *drift = get(entry, SMPOL_REC_DRIFT, json_type_double);
 
-		printf("  tasks: %d, samples: %d", json_object_get_int(get(entry, "tasks", json_type_int)), samples);
+		printf("  tasks: %d, samples: %d", json_object_get_int(get(entry, SMPOL_REC_TASKS, json_type_int)), samples);
 		if (drift)
 			printf(", drift from target %s (0 = exact, 1 = all elsewhere)", json_object_get_string(drift));
 		printf("\n");
 		if (samples == 0)
 			printf("  no page counts: the tasks ended before the first sample (about 1 s after start)\n");
 	}
-	if (get(entry, "note", json_type_string))
-		printf("  note: %s\n", safe(get_str(entry, "note", ""), 0));
+	if (get(entry, SMPOL_REC_NOTE, json_type_string))
+		printf("  note: %s\n", safe(get_str(entry, SMPOL_REC_NOTE, ""), 0));
 }
 
 static void print_step(const char *job, const char *step, json_object *nodes, int unit_kib,
@@ -370,7 +370,7 @@ int cmd_report(int argc, char **argv)
 	}
 	free(comment);
 
-	steps = get(record, "steps", json_type_object);
+	steps = get(record, SMPOL_REC_STEPS, json_type_object);
 	if (!steps) {
 		fprintf(stderr, "mpolctl report: job %s: the placement record has no steps (malformed)\n", job);
 		json_object_put(record);
@@ -392,10 +392,10 @@ int cmd_report(int argc, char **argv)
 		if (*step) {
 			/* the record with only the step asked for */
 			filtered = json_tokener_parse(json_object_to_json_string(record));
-			json_object_object_foreach(get(filtered, "steps", json_type_object), key, val) {
+			json_object_object_foreach(get(filtered, SMPOL_REC_STEPS, json_type_object), key, val) {
 				(void)val;
 				if (strcmp(key, step))
-					json_object_object_del(get(filtered, "steps", json_type_object), key);
+					json_object_object_del(get(filtered, SMPOL_REC_STEPS, json_type_object), key);
 			}
 			json_object_put(record);
 		}
@@ -403,7 +403,7 @@ int cmd_report(int argc, char **argv)
 		json_object_object_add(out, SMPOL_RECORD_KEY, filtered);
 		return cli_print_json(out);
 	}
-	unit_kib = get(record, "unit_kib", json_type_int) ? json_object_get_int(get(record, "unit_kib", json_type_int)) : 4;
+	unit_kib = get(record, SMPOL_REC_UNIT_KIB, json_type_int) ? json_object_get_int(get(record, SMPOL_REC_UNIT_KIB, json_type_int)) : 4;
 	local = local_topology(steps, &c.host, &topo, host, sizeof(host));
 	json_object_object_foreach(steps, key, nodes) {
 		if (*step && strcmp(key, step))
