@@ -554,19 +554,28 @@ out:
 	return rc;
 }
 
+int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen)
+{
+	*entries = NULL;
+	if (!node || !*node)
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name");
+	*entries = json_object_new_object();
+	if (!*entries)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory building the placement record");
+	json_object_object_add(*entries, node, json_object_get(entry));
+	return 0;
+}
+
 int smpol_record_merge(const char *comment, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen)
 {
-	json_object *entries = json_object_new_object();
+	json_object *entries;
 	int rc;
 
 	*merged = NULL;
-	if (!node || !*node) {
-		json_object_put(entries);
-		return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name");
-	}
-	json_object_object_add(entries, node, json_object_get(entry));
-	rc = smpol_record_merge_nodes(comment, step, entries, budget, merged, err, errlen);
+	rc = smpol_record_one_node(node, entry, &entries, err, errlen);
+	if (rc == 0)
+		rc = smpol_record_merge_nodes(comment, step, entries, budget, merged, err, errlen);
 	json_object_put(entries);
 	return rc;
 }

@@ -115,6 +115,9 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 int smpol_record_merge(const char *comment, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen);
 
+/* {NODE:ENTRY} of one node, a new object in *entries. -EINVAL without a node name. */
+int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen);
+
 /* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
  * (a step's collector writes them in one update). */
 int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,

@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "record_spool.h"
+#include "statedir.h"
 
 #define SPOOL_FILE_MAX (1024 * 1024)
 
@@ -162,35 +163,10 @@ int smpol_spool_set_aside(const struct smpol_host *h, const char *name, char *er
 	return 0;
 }
 
-static int write_whole(const char *dir, const char *name, const char *text, char *err, size_t errlen)
-{
-	char path[4300], tmp[4400];
-	size_t len = strlen(text);
-	int fd, rc = 0;
-
-	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.json.tmp", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return smpol_fail(err, errlen, errno, "cannot create %s: %s", tmp, strerror(errno));
-	errno = 0;
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc) {
-		unlink(tmp);
-		return smpol_fail(err, errlen, -rc, "cannot write %s: %s", path, strerror(-rc));
-	}
-	return 0;
-}
-
 int smpol_spool_put(const struct smpol_host *h, uint32_t job, const char *step, json_object *entries,
 		    int *dropped, char *err, size_t errlen)
 {
-	char dir[4200], name[64], **names = NULL;
+	char dir[4200], name[64], file[80], **names = NULL;
 	json_object *obj, *merged, *old = NULL;
 	uint32_t ojob;
 	char ostep[32];
@@ -215,7 +191,8 @@ int smpol_spool_put(const struct smpol_host *h, uint32_t job, const char *step, 
 	json_object_object_add(obj, "job", json_object_new_int64(job));
 	json_object_object_add(obj, "step", json_object_new_string(step));
 	json_object_object_add(obj, "entries", merged);
-	rc = write_whole(dir, name, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN), err, errlen);
+	snprintf(file, sizeof(file), "spool/%s.json", name);
+	rc = smpol_statedir_write(h, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN), err, errlen);
 	json_object_put(obj);
 	if (rc < 0)
 		return rc;

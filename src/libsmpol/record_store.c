@@ -98,15 +98,11 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 		      json_object *entry, size_t budget, int max_attempts,
 		      struct smpol_store_result *res, char *err, size_t errlen)
 {
-	json_object *entries = json_object_new_object();
-	int rc;
+	json_object *entries;
+	int rc = smpol_record_one_node(node, entry, &entries, err, errlen);
 
-	if (!node || !*node) {
-		json_object_put(entries);
-		return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name");
-	}
-	json_object_object_add(entries, node, json_object_get(entry));
-	rc = smpol_record_store_nodes(store, step, entries, budget, max_attempts, CONFIRMATIONS, res, err, errlen);
+	if (rc == 0)
+		rc = smpol_record_store_nodes(store, step, entries, budget, max_attempts, CONFIRMATIONS, res, err, errlen);
 	json_object_put(entries);
 	return rc;
 }

@@ -29,7 +29,8 @@ static int sync_dir(const char *dir)
 int smpol_statedir_write(const struct smpol_host *h, const char *name, const char *text,
 			 char *err, size_t errlen)
 {
-	char path[4200], tmp[4300];
+	char path[4200], tmp[4300], dir[4200];
+	const char *base = strrchr(name, '/');
 	size_t len = strlen(text);
 	int fd, rc = 0;
 
@@ -38,7 +39,12 @@ int smpol_statedir_write(const struct smpol_host *h, const char *name, const cha
 	if (mkdir(h->statedir, 0700) < 0 && errno != EEXIST)
 		return smpol_fail(err, errlen, errno, "cannot create the state directory %s: %s", h->statedir,
 				  strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", h->statedir, name);
+	/* NAME may be in a subdirectory (spool/...): the temporary file goes beside it */
+	if (base)
+		snprintf(dir, sizeof(dir), "%s/%.*s", h->statedir, (int)(base - name), name);
+	else
+		snprintf(dir, sizeof(dir), "%s", h->statedir);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, base ? base + 1 : name);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return smpol_fail(err, errlen, errno, "cannot create %s: %s", tmp, strerror(errno));
@@ -50,7 +56,7 @@ int smpol_statedir_write(const struct smpol_host *h, const char *name, const cha
 	if (!rc && rename(tmp, path) < 0)
 		rc = -errno;
 	if (!rc)
-		rc = sync_dir(h->statedir);
+		rc = sync_dir(dir);
 	if (rc) {
 		unlink(tmp);
 		return smpol_fail(err, errlen, -rc, "cannot write %s: %s", path, strerror(-rc));

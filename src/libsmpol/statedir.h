@@ -19,8 +19,9 @@ int smpol_statedir_lock(const struct smpol_host *h, const char *name, bool creat
 
 /*
  * smpol_statedir_write - replace the host's STATEDIR/NAME by text where a crash never
- * leaves half of it: a temporary file (mode 0600), fsync, rename, fsync of the
- * directory. The directory is made (0700) when missing. 0 or -errno with a sentence
+ * leaves half of it: a temporary file (mode 0600) beside it, fsync, rename, fsync of
+ * its directory. The state directory is made (0700) when missing; a subdirectory in
+ * NAME ("spool/7.0.json") must exist. 0 or -errno with a sentence
  * naming the file.
  */
 int smpol_statedir_write(const struct smpol_host *h, const char *name, const char *text,

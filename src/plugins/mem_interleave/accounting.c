@@ -457,11 +457,10 @@ static void finish(struct acct *a)
 			write_entries(a, entries, true, "by the step's collector");
 		json_object_put(entries);
 	} else if (entry && !forward_entry(a, entry)) {
-		entries = json_object_new_object();
-		if (entries) {
-			json_object_object_add(entries, a->node, json_object_get(entry));
+		if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) == 0)
 			write_entries(a, entries, false, "by this node");
-		}
+		else
+			slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
 		json_object_put(entries);
 	}
 	json_object_put(entry);
