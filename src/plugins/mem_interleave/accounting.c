@@ -449,12 +449,18 @@ static void finish(struct acct *a)
 		entry = NULL;   /* a collector still writes the others' entries */
 	}
 	if (a->gather) {
+		struct timespec t0;
+		char how[96];
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		entries = acct_gather_finish(a->gather, a->node, entry, GATHER_WAIT_MS, &missing);
 		if (missing)
 			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d s; "
 				   "they write them themselves", a->in.job_id, a->step, missing, GATHER_WAIT_MS / 1000);
+		/* how long this node's end waited for the last of the others */
+		snprintf(how, sizeof(how), "by the step's collector (after waiting %.0f ms for them)", ms_since(&t0));
 		if (entries && json_object_object_length(entries) > 0)
-			write_entries(a, entries, true, "by the step's collector");
+			write_entries(a, entries, true, how);
 		json_object_put(entries);
 	} else if (entry && !forward_entry(a, entry)) {
 		if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) == 0)
