@@ -62,3 +62,4 @@ fi
 [ -n "$job" ] && scancel "$job"
 wait "$srun_pid" 2>/dev/null
 rm -f "$OUTDIR/outage2.$$" "$STATEDIR/spool/$job.5.json"
+rmdir "$STATEDIR/spool" 2>/dev/null
