@@ -130,8 +130,8 @@ static bool printable_name(const char *s)
 	return true;
 }
 
-/* The message's entry, checked against this collector's job and step. */
-static int take_message(struct smpol_gather *g, const char *text, json_object *entries, char *err, size_t errlen)
+int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *text, json_object *entries,
+		       char *err, size_t errlen)
 {
 	json_object *msg = json_tokener_parse(text), *job, *step, *node, *entry;
 	int rc = 0;
@@ -142,14 +142,14 @@ static int take_message(struct smpol_gather *g, const char *text, json_object *e
 	    !json_object_object_get_ex(msg, "node", &node) || !json_object_is_type(node, json_type_string) ||
 	    !json_object_object_get_ex(msg, "entry", &entry) || !json_object_is_type(entry, json_type_object))
 		rc = smpol_fail(err, errlen, EBADMSG, "a record entry sent to the collector of job %u step %s "
-			       "is not {\"job\",\"step\",\"node\",\"entry\"}", g->job, g->step);
-	else if (json_object_get_int64(job) != g->job || strcmp(json_object_get_string(step), g->step))
+			       "is not {\"job\",\"step\",\"node\",\"entry\"}", want_job, want_step);
+	else if (json_object_get_int64(job) != want_job || strcmp(json_object_get_string(step), want_step))
 		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %lld step %.32s reached the collector "
 			       "of job %u step %s; dropped", (long long)json_object_get_int64(job),
-			       json_object_get_string(step), g->job, g->step);
+			       json_object_get_string(step), want_job, want_step);
 	else if (!printable_name(json_object_get_string(node)))
 		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %u step %s names no usable node "
-			       "(empty, too long, or with blanks or control characters); dropped", g->job, g->step);
+			       "(empty, too long, or with blanks or control characters); dropped", want_job, want_step);
 	else
 		json_object_object_add(entries, json_object_get_string(node), json_object_get(entry));
 	json_object_put(msg);
@@ -202,7 +202,7 @@ int smpol_gather_accept(struct smpol_gather *g, json_object *entries, char *err,
 		goto out;
 	}
 	text[ntohl(head[1])] = '\0';
-	rc = take_message(g, text, entries, err, errlen);
+	rc = smpol_gather_parse(g->job, g->step, text, entries, err, errlen);
 out:
 	free(text);
 	close(c);

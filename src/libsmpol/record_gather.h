@@ -52,6 +52,13 @@ int smpol_gather_fd(const struct smpol_gather *g);
  */
 int smpol_gather_accept(struct smpol_gather *g, json_object *entries, char *err, size_t errlen);
 
+/* The entry in a message (the data a sender delivered), checked against want_job and
+ * want_step, added to entries under the node it names. 0, or -EBADMSG with a sentence
+ * (malformed, another job or step, a node name that is empty, longer than 255 bytes or
+ * holds blanks or control characters), entries unchanged. */
+int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *text, json_object *entries,
+		       char *err, size_t errlen);
+
 /* Stop taking new senders (their connect then fails, and they write the record
  * themselves); connections already made are still taken by smpol_gather_accept. */
 void smpol_gather_stop(struct smpol_gather *g);
