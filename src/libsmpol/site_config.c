@@ -72,10 +72,19 @@ static int parse_uint(const char *text, unsigned long lo, unsigned long hi, unsi
 	return 0;
 }
 
+/* The index of value in names[0..n), or -1. */
+static int name_index(const char *const *names, size_t n, const char *value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(value, names[i]))
+			return (int)i;
+	return -1;
+}
+
 static int parse_one(enum key k, const char *value, struct smpol_site_config *cfg, char *err, size_t errlen)
 {
 	char why[SMPOL_ERRLEN];
-	int rc;
+	int rc, i;
 
 	switch (k) {
 	case KEY_DEFAULT:
@@ -85,11 +94,9 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=help: a default must be a mode that places memory, or none");
 		return 0;
 	case KEY_SYSFS:
-		for (unsigned i = 0; i < sizeof(sysfs_names) / sizeof(sysfs_names[0]); i++) {
-			if (!strcmp(value, sysfs_names[i])) {
-				cfg->sysfs = i;
-				return 0;
-			}
+		if ((i = name_index(sysfs_names, sizeof(sysfs_names) / sizeof(sysfs_names[0]), value)) >= 0) {
+			cfg->sysfs = (enum smpol_sysfs_policy)i;
+			return 0;
 		}
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument sysfs='%s': use never, exclusive or always",
 				 value);
@@ -121,11 +128,9 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 					 value, MAX_SAMPLE_INTERVAL);
 		return 0;
 	case KEY_RECORD:
-		for (unsigned i = 0; i < sizeof(record_names) / sizeof(record_names[0]); i++) {
-			if (!strcmp(value, record_names[i])) {
-				cfg->record = i;
-				return 0;
-			}
+		if ((i = name_index(record_names, sizeof(record_names) / sizeof(record_names[0]), value)) >= 0) {
+			cfg->record = (enum smpol_record_target)i;
+			return 0;
 		}
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument record='%s': use admincomment, extra or none",
 				 value);

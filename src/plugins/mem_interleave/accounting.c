@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,15 +20,14 @@
 #include "accounting.h"
 #include "acct_gather.h"
 #include "acct_slurm.h"
+#include "acct_write.h"
 #include "apply.h"
 #include "numa_maps.h"
 #include "plugin.h"
 #include "prom_textfile.h"
 #include "record.h"
 #include "record_gather.h"
-#include "record_spool.h"
 #include "sampling.h"
-#include "statedir.h"
 
 #define FIRST_SAMPLE_S 1
 /* processes followed per task (the task and its descendants) */
@@ -37,13 +35,6 @@
 /* How long the step's first node waits, after its own tasks ended, for the other
  * nodes' entries; a node later than that writes its entry itself. */
 #define GATHER_WAIT_MS 10000
-/* A step whose record went to the spool because slurmctld did not answer tries again
- * this often, for this long, at its end (slurmstepd cannot report the step complete
- * to an absent slurmctld either); later, the node's next steps deliver it. */
-#define SPOOL_RETRY_S 2
-#define SPOOL_RETRY_FOR_S 180
-/* Spooled records of other steps one step start delivers, at most. */
-#define SPOOL_DELIVER_MAX 8
 
 struct task {
 	pid_t pid;
@@ -69,6 +60,7 @@ struct acct {
 
 	struct acct_gather *gather;     /* the step's first node of several: the collector */
 	char collector[256];            /* other nodes: the first node's name, "" = none */
+	struct acct_write w;            /* this node's writes of the record */
 	bool written;
 	bool spooled;                   /* this step's record waits in the spool */
 };
@@ -102,8 +94,6 @@ static void take_sample(struct acct *a, const struct task *tasks, int ntasks, st
 		slurm_error(MI_LOG "job %u step %s: metrics: %s", a->in.job_id, a->step, err);
 }
 
-static void deliver_others(const struct acct *a);
-
 static void *sampler(void *arg)
 {
 	struct acct *a = arg;
@@ -113,7 +103,7 @@ static void *sampler(void *arg)
 
 	if (!u)
 		return NULL;
-	deliver_others(a);
+	acct_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
 		struct task *copy;
@@ -207,6 +197,7 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 	a->in = *sp;
 	node_name(sp, a->node, sizeof(a->node));
 	acct_slurm_step_key(sp->step_id, a->step, sizeof(a->step));
+	a->w = (struct acct_write){ sp->site, sp->job_id, a->step, sp->step_nnodes };
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
 		const struct smpol_node *n = &sp->topo->nodes[i];
 
@@ -269,122 +260,6 @@ void accounting_task_begin(struct acct *a, pid_t pid)
 	pthread_mutex_unlock(&a->lock);
 }
 
-/*
- * A node's writers (steps of its jobs, a collector) take turns under a node-wide
- * flock, so that steps on one node never race each other. Returns the lock's fd, or
- * -1 when it cannot be had (then the confirming reads guard the record).
- */
-static int lock_node_writers(const struct acct *a)
-{
-	int fd;
-
-	return smpol_statedir_lock(&a->in.site->host, "record.lock", true, LOCK_EX, &fd, NULL, 0) < 0 ? -1 : fd;
-}
-
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
-/* Store entries ({NODE:ENTRY}) of job/step into the record field, under the node
- * lock. 0 or -errno (acct_slurm_store's). */
-static int store_entries(const struct acct *a, uint32_t job, const char *step, json_object *entries,
-			 bool sole_writer, struct smpol_store_result *res, char *err, size_t errlen)
-{
-	int rc, lock_fd = lock_node_writers(a);
-
-	/* under the node lock, the steps of a one-node step's job all take turns here */
-	rc = acct_slurm_store(a->in.site->record, job, step, entries, sole_writer,
-			      lock_fd < 0 || a->in.step_nnodes > 1, res, err, errlen);
-	if (lock_fd >= 0)
-		close(lock_fd);     /* drops the flock */
-	return rc;
-}
-
-/* Write entries into the job's record field from this node; when slurmctld does not
- * answer, keep them in the spool. */
-static void write_entries(struct acct *a, json_object *entries, bool sole_writer, const char *how)
-{
-	struct smpol_store_result res = { 0 };
-	struct timespec t0;
-	char err[SMPOL_ERRLEN], serr[SMPOL_ERRLEN];
-	int rc, dropped;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = store_entries(a, a->in.job_id, a->step, entries, sole_writer, &res, err, sizeof(err));
-	if (rc == 0) {
-		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) written %s in %.0f ms "
-			   "(%d reads, %d writes, %d lost to other writers)", a->in.job_id, a->step,
-			   json_object_object_length(entries), how, ms_since(&t0), res.reads, res.writes, res.losses);
-		return;
-	}
-	if (rc != -ECONNREFUSED) {
-		slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) NOT written (%s): %s",
-			    a->in.job_id, a->step, json_object_object_length(entries), how, err);
-		return;
-	}
-	if (smpol_spool_put(&a->in.site->host, a->in.job_id, a->step, entries, &dropped, serr, sizeof(serr)) < 0) {
-		slurm_error(MI_LOG "job %u step %s: placement record NOT written (%s) and NOT spooled (%s)",
-			    a->in.job_id, a->step, err, serr);
-		return;
-	}
-	a->spooled = true;
-	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
-		    "answers (%s)%s", a->in.job_id, a->step, json_object_object_length(entries),
-		    a->in.site->host.statedir, err, dropped ? "; the oldest spooled records were dropped" : "");
-}
-
-/* Deliver spooled record name; own: this step's (its end retries it). 0 delivered, else
- * the store's error. */
-static int deliver_spooled(const struct acct *a, const char *name)
-{
-	char step[32], err[SMPOL_ERRLEN];
-	json_object *entries = NULL;
-	uint32_t job;
-	int rc;
-
-	rc = smpol_spool_get(&a->in.site->host, name, &job, step, sizeof(step), &entries, err, sizeof(err));
-	if (rc == -ENOENT)
-		return 0;       /* delivered meanwhile */
-	if (rc == 0)
-		rc = store_entries(a, job, step, entries, true, NULL, err, sizeof(err));
-	if (rc == 0) {
-		smpol_spool_remove(&a->in.site->host, name, NULL, 0);
-		slurm_info(MI_LOG "job %u step %s: spooled placement record of %d node(s) delivered", job, step,
-			   json_object_object_length(entries));
-	} else if (rc != -ECONNREFUSED) {
-		/* slurmctld answers but will never take it: the file stays for the admin,
-		 * out of the way of deliveries */
-		slurm_error(MI_LOG "spooled placement record %s cannot be delivered: %s; moved aside as "
-			    "%s/spool/%s.json.undelivered", name, err, a->in.site->host.statedir, name);
-		smpol_spool_set_aside(&a->in.site->host, name, NULL, 0);
-	}
-	json_object_put(entries);
-	return rc;
-}
-
-/* The spooled records of earlier steps on this node, a few per step start. */
-static void deliver_others(const struct acct *a)
-{
-	char **names = NULL, own[64];
-	int n = 0, tried = 0;
-
-	if (a->in.site->record == SMPOL_RECORD_NONE || smpol_spool_list(&a->in.site->host, &names, &n, NULL, 0) < 0)
-		return;
-	snprintf(own, sizeof(own), "%u.%s", a->in.job_id, a->step);
-	for (int i = 0; i < n; i++) {
-		if (tried < SPOOL_DELIVER_MAX && strcmp(names[i], own) && deliver_spooled(a, names[i]) != -ECONNREFUSED)
-			tried++;
-		else if (strcmp(names[i], own))
-			tried = SPOOL_DELIVER_MAX;      /* slurmctld is away: no use trying the rest */
-		free(names[i]);
-	}
-	free(names);
-}
-
 /* This node's entry, as the record holds it. */
 static int build_entry(struct acct *a, json_object **entry, char *err, size_t errlen)
 {
@@ -402,7 +277,6 @@ static int build_entry(struct acct *a, json_object **entry, char *err, size_t er
 		.note = a->in.pl->note[0] ? a->in.pl->note : NULL,
 	};
 
-	/* kinds[] covers SMPOL_MAX_NODES; the record reads 0..max_node */
 	return smpol_record_entry_build(&in, entry, err, errlen);
 }
 
@@ -449,22 +323,24 @@ static void finish(struct acct *a)
 		entry = NULL;   /* a collector still writes the others' entries */
 	}
 	if (a->gather) {
-		struct timespec t0;
+		struct timespec t0, t1;
 		char how[96];
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		entries = acct_gather_finish(a->gather, a->node, entry, GATHER_WAIT_MS, &missing);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (missing)
 			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d s; "
 				   "they write them themselves", a->in.job_id, a->step, missing, GATHER_WAIT_MS / 1000);
 		/* how long this node's end waited for the last of the others */
-		snprintf(how, sizeof(how), "by the step's collector (after waiting %.0f ms for them)", ms_since(&t0));
+		snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them)",
+			 (long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
 		if (entries && json_object_object_length(entries) > 0)
-			write_entries(a, entries, true, how);
+			a->spooled = acct_write_entries(&a->w, entries, true, how);
 		json_object_put(entries);
 	} else if (entry && !forward_entry(a, entry)) {
 		if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) == 0)
-			write_entries(a, entries, false, "by this node");
+			a->spooled = acct_write_entries(&a->w, entries, false, "by this node");
 		else
 			slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
 		json_object_put(entries);
@@ -501,16 +377,9 @@ void accounting_step_end(struct acct **ap)
 	if (!a)
 		return;
 	finish(a);
-	if (a->spooled) {
-		char own[64];
-		int rc = -ECONNREFUSED;
-
-		snprintf(own, sizeof(own), "%u.%s", a->in.job_id, a->step);
-		for (int waited = 0; rc == -ECONNREFUSED && waited < SPOOL_RETRY_FOR_S; waited += SPOOL_RETRY_S) {
-			sleep(SPOOL_RETRY_S);
-			rc = deliver_spooled(a, own);
-		}
-	}
+	/* slurmstepd cannot report the step complete to an absent slurmctld either */
+	if (a->spooled)
+		acct_write_retry_own(&a->w);
 	if (a->in.site->prometheus_dir[0] &&
 	    smpol_prom_remove(a->in.site->prometheus_dir, a->in.job_id, a->step, err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u step %s: metrics: %s", a->in.job_id, a->step, err);

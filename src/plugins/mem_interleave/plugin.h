@@ -12,8 +12,8 @@
  *              weights lease, the kept placement (calls accounting.c)
  *   task.c     each task (the user, after task/affinity): apply and export
  *   accounting.c  slurmstepd (root): samples and the placement record (calls
- *              acct_gather.c, the step's record collector, and acct_slurm.c, the
- *              record's Slurm I/O)
+ *              acct_gather.c, the step's record collector; acct_write.c, this
+ *              node's writes and spool; acct_slurm.c, the record's Slurm I/O)
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H
