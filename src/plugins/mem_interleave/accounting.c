@@ -34,7 +34,7 @@
 #define TREE_MAX 256
 /* How long the step's first node waits, after its own tasks ended, for the other
  * nodes' entries; a node later than that writes its entry itself. */
-#define GATHER_WAIT_MS 10000
+#define GATHER_WAIT_MS 5000
 
 struct task {
 	pid_t pid;
