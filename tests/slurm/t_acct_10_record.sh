@@ -8,6 +8,9 @@ if [ ! -x "$PY" ]; then
 fi
 
 # 1. One node, two tasks, 64 MiB each; AdminComment set by an admin while it runs.
+# Sampled every second: on a loaded machine the tasks may still be touching their
+# memory at the first sample, about 1 s after they start.
+plugstack sample_interval=1
 run_job srun -w "$HOST" -n 2 --mem-interleave=weighted bash -c \
 	'echo JOB=$SLURM_JOB_ID; [ "$SLURM_PROCID" = 0 ] && scontrol update JobId=$SLURM_JOB_ID AdminComment="ops: checked by admin"; exec '"$PY"' -c "'"$(toucher 64 2.5)"'"'
 job=$(acct_job "$OUT")
@@ -56,6 +59,8 @@ else
 		t_skip "report: another user's job is hidden" "the test cluster has no PrivateData=jobs, so sacct shows every job to every user"
 	fi
 fi
+
+plugstack
 
 # 2. A user's own job, reported by that user.
 run_job "${AS_USER[@]}" srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
