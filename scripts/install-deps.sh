@@ -13,7 +13,8 @@ compile_pkgs=(build-essential autoconf automake libtool pkg-config
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 # python3: the slurm tier's tasks touch memory with it.
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
-	iproute2 procps util-linux python3)
+	iproute2 procps util-linux python3
+	prometheus-node-exporter python3-prometheus-client curl)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
 	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
 # scripts/debian-root.sh: Debian roots of other releases (Slurm 24.11 from trixie).

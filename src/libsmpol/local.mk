@@ -13,6 +13,7 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/topology.c src/libsmpol/topology.h \
 	src/libsmpol/kernel.c src/libsmpol/kernel.h \
 	src/libsmpol/units.c src/libsmpol/units.h \
+	src/libsmpol/text.c src/libsmpol/text.h \
 	src/libsmpol/weights.c src/libsmpol/weights.h \
 	src/libsmpol/plan.c src/libsmpol/plan.h \
 	src/libsmpol/spec.c src/libsmpol/spec.h \
@@ -25,4 +26,8 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/statedir.c src/libsmpol/statedir.h \
 	src/libsmpol/numa_maps.c src/libsmpol/numa_maps.h \
 	src/libsmpol/record.c src/libsmpol/record.h \
-	src/libsmpol/record_store.c src/libsmpol/record_store.h
+	src/libsmpol/record_store.c src/libsmpol/record_store.h \
+	src/libsmpol/record_gather.c src/libsmpol/record_gather.h \
+	src/libsmpol/record_spool.c src/libsmpol/record_spool.h \
+	src/libsmpol/sampling.c src/libsmpol/sampling.h \
+	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h

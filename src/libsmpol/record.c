@@ -59,15 +59,15 @@ static json_object *plan_object(const struct smpol_plan *p)
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array(),
 		    *w = json_object_new_array(), *share = json_object_new_array();
 
-	json_object_object_add(o, "init", json_object_new_int(p->initiator));
+	json_object_object_add(o, SMPOL_REC_INIT, json_object_new_int(p->initiator));
 	for (int i = 0; i < p->nnodes; i++) {
 		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
 		json_object_array_add(w, json_object_new_int((int)p->weights[i]));
 		json_object_array_add(share, new_ratio(p->shares[i]));
 	}
-	json_object_object_add(o, "nodes", nodes);
-	json_object_object_add(o, "w", w);
-	json_object_object_add(o, "share", share);
+	json_object_object_add(o, SMPOL_REC_NODES, nodes);
+	json_object_object_add(o, SMPOL_REC_WEIGHTS, w);
+	json_object_object_add(o, SMPOL_REC_SHARE, share);
 	return o;
 }
 
@@ -95,21 +95,21 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 
 	if (!e)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory building the placement record");
-	add_string(e, "req", in->requested);
-	add_string(e, "mode", in->applied);
-	add_string(e, "path", in->path);
-	json_object_object_add(e, "sysfs", json_object_new_boolean(in->sysfs_written));
+	add_string(e, SMPOL_REC_REQ, in->requested);
+	add_string(e, SMPOL_REC_MODE, in->applied);
+	add_string(e, SMPOL_REC_PATH, in->path);
+	json_object_object_add(e, SMPOL_REC_SYSFS, json_object_new_boolean(in->sysfs_written));
 	plans = json_object_new_array();
 	for (int i = 0; i < in->nplans; i++)
 		json_object_array_add(plans, plan_object(&in->plans[i]));
-	json_object_object_add(e, "plans", plans);
-	add_string(e, "policy", in->policy);
-	json_object_object_add(e, "tasks", json_object_new_int(in->ntasks));
-	json_object_object_add(e, "samples", json_object_new_int(in->nsamples));
+	json_object_object_add(e, SMPOL_REC_PLANS, plans);
+	add_string(e, SMPOL_REC_POLICY, in->policy);
+	json_object_object_add(e, SMPOL_REC_TASKS, json_object_new_int(in->ntasks));
+	json_object_object_add(e, SMPOL_REC_SAMPLES, json_object_new_int(in->nsamples));
 	if (in->nsamples > 0) {
-		json_object_object_add(e, "t", json_object_new_int64(in->last_time));
-		json_object_object_add(e, "last", pages_object(in->last, in->max_node));
-		json_object_object_add(e, "peak", pages_object(in->peak, in->max_node));
+		json_object_object_add(e, SMPOL_REC_TIME, json_object_new_int64(in->last_time));
+		json_object_object_add(e, SMPOL_REC_LAST, pages_object(in->last, in->max_node));
+		json_object_object_add(e, SMPOL_REC_PEAK, pages_object(in->peak, in->max_node));
 	}
 	if (in->target) {
 		json_object *t = json_object_new_object();
@@ -121,10 +121,10 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 		for (int i = 0; sum > 0 && i <= in->max_node; i++)
 			if (in->target[i] > 0)
 				add_node_key(t, i, new_ratio(in->target[i] / sum));
-		json_object_object_add(e, "target", t);
+		json_object_object_add(e, SMPOL_REC_TARGET, t);
 		drift = in->nsamples > 0 ? smpol_placement_drift(in->target, in->last, in->max_node) : -1;
 		if (drift >= 0)
-			json_object_object_add(e, "drift", new_ratio(drift));
+			json_object_object_add(e, SMPOL_REC_DRIFT, new_ratio(drift));
 	}
 	if (in->kind) {
 		json_object *k = json_object_new_object();
@@ -132,9 +132,9 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 		for (int i = 0; i <= in->max_node; i++)
 			if (in->kind[i])
 				add_node_key(k, i, json_object_new_string(in->kind[i]));
-		json_object_object_add(e, "kind", k);
+		json_object_object_add(e, SMPOL_REC_KIND, k);
 	}
-	add_string(e, "note", in->note);
+	add_string(e, SMPOL_REC_NOTE, in->note);
 	*entry = e;
 	return canonical_form(entry, err, errlen);
 }
@@ -154,12 +154,29 @@ double smpol_placement_drift(const double *target, const uint64_t *pages, int ma
 	return dist / 2;
 }
 
+/* Ours: an object of exactly our version. Another version (a future "v":2, someone's
+ * "v":99) is left alone as foreign text: merging into a format we do not know could
+ * drop what it holds. */
 static bool is_ours(json_object *obj)
 {
 	json_object *v;
 
 	return json_object_is_type(obj, json_type_object) &&
-	       json_object_object_get_ex(obj, "v", &v) && json_object_is_type(v, json_type_int);
+	       json_object_object_get_ex(obj, SMPOL_REC_VERSION, &v) && json_object_is_type(v, json_type_int) &&
+	       json_object_get_int64(v) == SMPOL_RECORD_VERSION;
+}
+
+/* Why obj, found where our record would be, is not ours (for the reader's sentence). */
+static void not_ours_why(json_object *obj, const char *where, char *why, size_t whylen)
+{
+	json_object *v;
+
+	if (json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, SMPOL_REC_VERSION, &v) &&
+	    json_object_is_type(v, json_type_int))
+		snprintf(why, whylen, "%s is a placement record of version %lld, which this build (version %d) "
+			 "leaves alone", where, (long long)json_object_get_int64(v), SMPOL_RECORD_VERSION);
+	else
+		snprintf(why, whylen, "%s is not a placement record", where);
 }
 
 /* Parse an object starting at text; *used = bytes it took. NULL if it is not one. */
@@ -198,8 +215,10 @@ static json_object *find_marked(const char *text, size_t *start, size_t *end, ch
 			continue;
 		obj = parse_object_at(p + marklen, len - at - marklen, &used);
 		if (!is_ours(obj)) {
-			snprintf(why, whylen, "the text after '%s' at byte %zu is not a placement record",
-				 SMPOL_RECORD_MARK, at);
+			char where[64];
+
+			snprintf(where, sizeof(where), "the text after '%s' at byte %zu", SMPOL_RECORD_MARK, at);
+			not_ours_why(obj, where, why, whylen);
 			json_object_put(obj);
 			continue;
 		}
@@ -234,8 +253,7 @@ static void locate(const char *comment, struct located *loc)
 			loc->record = json_object_get(rec);
 			return;
 		}
-		snprintf(loc->why, sizeof(loc->why),
-			 "the comment's \"%s\" key holds something else than a placement record", SMPOL_RECORD_KEY);
+		not_ours_why(rec, "the comment's \"" SMPOL_RECORD_KEY "\" key", loc->why, sizeof(loc->why));
 	}
 	json_object_put(root);
 	loc->form = FORM_TEXT;
@@ -334,7 +352,7 @@ static json_object *get(json_object *obj, const char *key)
 
 static bool summary_names(json_object *summary, const char *node)
 {
-	json_object *hosts = get(summary, "hosts");
+	json_object *hosts = get(summary, SMPOL_REC_HOSTS);
 
 	/* names dropped to fit: the summary cannot say, so it does not deny */
 	if (!hosts)
@@ -361,38 +379,38 @@ static void fold_text(json_object *summary, json_object *entry, const char *key)
 
 static void fold_entry(json_object *summary, const char *node, json_object *entry)
 {
-	json_object *hosts = get(summary, "hosts"), *last = get(entry, "last");
-	double pages = 0, drift = get_double(entry, "drift", -1);
-	json_object *note = get(entry, "note");
+	json_object *hosts = get(summary, SMPOL_REC_HOSTS), *last = get(entry, SMPOL_REC_LAST);
+	double pages = 0, drift = get_double(entry, SMPOL_REC_DRIFT, -1);
+	json_object *note = get(entry, SMPOL_REC_NOTE);
 
-	if (get(summary, "n") && hosts && summary_names(summary, node))
+	if (get(summary, SMPOL_REC_COUNT) && hosts && summary_names(summary, node))
 		return;
-	if (!get(summary, "n"))
-		json_object_object_add(summary, "hosts", hosts = json_object_new_array());
-	json_object_object_add(summary, "n", json_object_new_int(add_counts_int(get_count(summary, "n"), 1)));
+	if (!get(summary, SMPOL_REC_COUNT))
+		json_object_object_add(summary, SMPOL_REC_HOSTS, hosts = json_object_new_array());
+	json_object_object_add(summary, SMPOL_REC_COUNT, json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_COUNT), 1)));
 	if (hosts)
 		json_object_array_add(hosts, json_object_new_string(node));
-	fold_text(summary, entry, "mode");
-	fold_text(summary, entry, "req");
-	if (!get(summary, "path") && get(entry, "path"))
-		json_object_object_add(summary, "path", json_object_get(get(entry, "path")));
-	json_object_object_add(summary, "tasks",
-			       json_object_new_int(add_counts_int(get_count(summary, "tasks"), get_count(entry, "tasks"))));
-	add_counts(child_object(summary, "last"), last, 1, true);
-	add_counts(child_object(summary, "peak"), get(entry, "peak"), 1, true);
+	fold_text(summary, entry, SMPOL_REC_MODE);
+	fold_text(summary, entry, SMPOL_REC_REQ);
+	if (!get(summary, SMPOL_REC_PATH) && get(entry, SMPOL_REC_PATH))
+		json_object_object_add(summary, SMPOL_REC_PATH, json_object_get(get(entry, SMPOL_REC_PATH)));
+	json_object_object_add(summary, SMPOL_REC_TASKS,
+			       json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_TASKS), get_count(entry, SMPOL_REC_TASKS))));
+	add_counts(child_object(summary, SMPOL_REC_LAST), last, 1, true);
+	add_counts(child_object(summary, SMPOL_REC_PEAK), get(entry, SMPOL_REC_PEAK), 1, true);
 	if (last && json_object_is_type(last, json_type_object)) {
 		json_object_object_foreach(last, key, val) {
 			(void)key;
 			pages += json_object_get_double(val);
 		}
 	}
-	add_counts(child_object(summary, "exp"), get(entry, "target"), pages, false);
-	if (isfinite(drift) && drift > get_double(summary, "drift_max", -1))
-		json_object_object_add(summary, "drift_max", new_ratio(drift));
+	add_counts(child_object(summary, SMPOL_REC_EXPECTED), get(entry, SMPOL_REC_TARGET), pages, false);
+	if (isfinite(drift) && drift > get_double(summary, SMPOL_REC_DRIFT_MAX, -1))
+		json_object_object_add(summary, SMPOL_REC_DRIFT_MAX, new_ratio(drift));
 	if (note) {
-		json_object_object_add(summary, "notes", json_object_new_int(add_counts_int(get_count(summary, "notes"), 1)));
-		if (!get(summary, "note"))
-			json_object_object_add(summary, "note", json_object_get(note));
+		json_object_object_add(summary, SMPOL_REC_NOTES, json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_NOTES), 1)));
+		if (!get(summary, SMPOL_REC_NOTE))
+			json_object_object_add(summary, SMPOL_REC_NOTE, json_object_get(note));
 	}
 }
 
@@ -430,7 +448,7 @@ static const char *largest_step(json_object *steps)
 /* Make the record fit the budget: fold the largest steps, then drop summary names. */
 static int fit_budget(json_object *record, size_t budget, char *err, size_t errlen)
 {
-	json_object *steps = get(record, "steps");
+	json_object *steps = get(record, SMPOL_REC_STEPS);
 	const char *step;
 
 	while (strlen(json_object_to_json_string_ext(record, TO_STRING_FLAGS)) > budget) {
@@ -445,8 +463,8 @@ static int fit_budget(json_object *record, size_t budget, char *err, size_t errl
 			json_object *summary = get(nodes, SMPOL_RECORD_SUMMARY);
 
 			(void)key;
-			if (summary && get(summary, "hosts")) {
-				json_object_object_del(summary, "hosts");
+			if (summary && get(summary, SMPOL_REC_HOSTS)) {
+				json_object_object_del(summary, SMPOL_REC_HOSTS);
 				dropped = true;
 			}
 		}
@@ -471,8 +489,8 @@ static char *splice(const char *text, size_t start, size_t end, const char *inse
 	return out;
 }
 
-int smpol_record_merge(const char *comment, const char *step, const char *node,
-		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen)
+int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,
+			    char **merged, char *err, size_t errlen)
 {
 	json_object *record, *nodes, *summary;
 	struct located loc;
@@ -480,22 +498,35 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 	int rc;
 
 	*merged = NULL;
-	if (!step || !*step || !node || !*node || !strcmp(node, SMPOL_RECORD_SUMMARY))
-		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step and a node name, not '%s'/'%s'",
-				 step ? step : "", node ? node : "");
+	if (!step || !*step || !json_object_is_type(entries, json_type_object))
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step ('%s') and node entries",
+				 step ? step : "");
+	json_object_object_foreach(entries, name, e) {
+		(void)e;
+		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
+			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
+	}
+	/* jobstats decodes everything after "JS1:" as base64: a record after it breaks
+	 * that summary, and one before it hides it */
+	if (comment && !strncmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK)))
+		return smpol_fail(err, errlen, EEXIST, "the field holds a jobstats summary (" SMPOL_JOBSTATS_MARK
+				 "...), which any text of ours would break; with jobstats, record=extra keeps "
+				 "the placement record beside it");
 	locate(comment, &loc);
 	if (!loc.record) {
 		loc.record = json_object_new_object();
-		json_object_object_add(loc.record, "v", json_object_new_int(SMPOL_RECORD_VERSION));
-		json_object_object_add(loc.record, "unit_kib", json_object_new_int(4));
+		json_object_object_add(loc.record, SMPOL_REC_VERSION, json_object_new_int(SMPOL_RECORD_VERSION));
+		json_object_object_add(loc.record, SMPOL_REC_UNIT_KIB, json_object_new_int(4));
 	}
 	record = loc.record;
-	nodes = child_object(child_object(record, "steps"), step);
+	nodes = child_object(child_object(record, SMPOL_REC_STEPS), step);
 	summary = get(nodes, SMPOL_RECORD_SUMMARY);
-	if (summary)
-		fold_entry(summary, node, entry);
-	else
-		json_object_object_add(nodes, node, json_object_get(entry));
+	json_object_object_foreach(entries, node, entry) {
+		if (summary)
+			fold_entry(summary, node, entry);
+		else
+			json_object_object_add(nodes, node, json_object_get(entry));
+	}
 	rc = fit_budget(record, budget, err, errlen);
 	if (rc < 0)
 		goto out;
@@ -530,6 +561,32 @@ out:
 	return rc;
 }
 
+int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen)
+{
+	*entries = NULL;
+	if (!node || !*node)
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name");
+	*entries = json_object_new_object();
+	if (!*entries)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory building the placement record");
+	json_object_object_add(*entries, node, json_object_get(entry));
+	return 0;
+}
+
+int smpol_record_merge(const char *comment, const char *step, const char *node,
+		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen)
+{
+	json_object *entries;
+	int rc;
+
+	*merged = NULL;
+	rc = smpol_record_one_node(node, entry, &entries, err, errlen);
+	if (rc == 0)
+		rc = smpol_record_merge_nodes(comment, step, entries, budget, merged, err, errlen);
+	json_object_put(entries);
+	return rc;
+}
+
 bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry)
 {
 	json_object *record, *nodes, *summary, *mine;
@@ -537,7 +594,7 @@ bool smpol_record_contains(const char *comment, const char *step, const char *no
 
 	if (smpol_record_find(comment, &record, NULL, 0) < 0)
 		return false;
-	nodes = get(get(record, "steps"), step);
+	nodes = get(get(record, SMPOL_REC_STEPS), step);
 	summary = nodes ? get(nodes, SMPOL_RECORD_SUMMARY) : NULL;
 	if (summary)
 		found = summary_names(summary, node);

@@ -7,12 +7,14 @@
  * pages per NUMA node (last sample and peak, in 4 KiB pages) and the drift; doc/
  * mem_interleave.8 (RECORD) has the full schema.
  *
- * Where it lives in the AdminComment, so that other text is never lost:
+ * Where it lives in the AdminComment, so that other text is never lost (a comment
+ * that starts with jobstats' "JS1:" is not written into at all: -EEXIST):
  *   - empty comment: the comment becomes {"mempolicy":{...}};
  *   - a JSON object (without a foreign "mempolicy" key): our key is added or replaced,
  *     every other key is kept (json-c rewrites the object in compact form);
  *   - anything else (plain text, a JSON array, malformed JSON, an object whose
- *     "mempolicy" is not ours): the text is kept byte for byte and the record follows
+ *     "mempolicy" is not ours, which includes a record of another version such as a
+ *     future "v":2): the text is kept byte for byte and the record follows
  *     the marker SMPOL_RECORD_MARK (" mempolicy=" then the object); an existing marked
  *     record is replaced in place, so text after it survives too.
  *
@@ -35,10 +37,45 @@
 #define SMPOL_RECORD_VERSION 1
 /* Marks the record in a comment that is not a JSON object: "text mempolicy={...}". */
 #define SMPOL_RECORD_MARK "mempolicy="
+/* Princeton's jobstats keeps "JS1:" + base64(gzip(JSON)) in AdminComment: a comment
+ * starting so is never written into (see smpol_record_merge). */
+#define SMPOL_JOBSTATS_MARK "JS1:"
 /* Bytes our object may take before steps are summarized. */
 #define SMPOL_RECORD_BUDGET 16384
 /* The key of a step's summary entry (no Slurm node is named "*"). */
 #define SMPOL_RECORD_SUMMARY "*"
+
+/* The record's keys, one definition each: written and summarized by record.c, read
+ * by mpolctl report (doc/mem_interleave.8 RECORD has what each holds). */
+#define SMPOL_REC_VERSION "v"
+#define SMPOL_REC_UNIT_KIB "unit_kib"
+#define SMPOL_REC_STEPS "steps"
+/* a node's entry */
+#define SMPOL_REC_REQ "req"
+#define SMPOL_REC_MODE "mode"
+#define SMPOL_REC_PATH "path"
+#define SMPOL_REC_SYSFS "sysfs"
+#define SMPOL_REC_PLANS "plans"
+#define SMPOL_REC_INIT "init"           /* in a plan: its CPU node */
+#define SMPOL_REC_NODES "nodes"         /* in a plan: its memory nodes */
+#define SMPOL_REC_WEIGHTS "w"
+#define SMPOL_REC_SHARE "share"
+#define SMPOL_REC_POLICY "policy"
+#define SMPOL_REC_TASKS "tasks"
+#define SMPOL_REC_SAMPLES "samples"
+#define SMPOL_REC_TIME "t"
+#define SMPOL_REC_LAST "last"
+#define SMPOL_REC_PEAK "peak"
+#define SMPOL_REC_TARGET "target"
+#define SMPOL_REC_DRIFT "drift"
+#define SMPOL_REC_KIND "kind"
+#define SMPOL_REC_NOTE "note"
+/* a step's summary "*" (besides tasks, mode, path, last, peak, note) */
+#define SMPOL_REC_COUNT "n"
+#define SMPOL_REC_HOSTS "hosts"
+#define SMPOL_REC_EXPECTED "exp"
+#define SMPOL_REC_DRIFT_MAX "drift_max"
+#define SMPOL_REC_NOTES "notes"
 
 /* What one node saw of one step; arrays are indexed by NUMA node id, 0..max_node. */
 struct smpol_record_node {
@@ -77,6 +114,14 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
  */
 int smpol_record_merge(const char *comment, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen);
+
+/* {NODE:ENTRY} of one node, a new object in *entries. -EINVAL without a node name. */
+int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen);
+
+/* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
+ * (a step's collector writes them in one update). */
+int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,
+			    char **merged, char *err, size_t errlen);
 
 /*
  * smpol_record_contains - whether comment holds this entry for step/node (equal

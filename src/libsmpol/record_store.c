@@ -29,9 +29,19 @@ static void random_pause(int attempt)
 		;
 }
 
-int smpol_record_store(const struct smpol_comment_store *store, const char *step, const char *node,
-		      json_object *entry, size_t budget, int max_attempts,
-		      struct smpol_store_result *res, char *err, size_t errlen)
+/* Whether comment holds every entry of entries. */
+static bool holds_all(const char *comment, const char *step, json_object *entries)
+{
+	json_object_object_foreach(entries, node, entry) {
+		if (!smpol_record_contains(comment, step, node, entry))
+			return false;
+	}
+	return true;
+}
+
+int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
+			     size_t budget, int max_attempts, int confirmations,
+			     struct smpol_store_result *res, char *err, size_t errlen)
 {
 	struct smpol_store_result local = { 0 };
 	bool written = false;
@@ -40,6 +50,8 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 	for (int attempt = 0; attempt < max_attempts; attempt++) {
 		char *comment = NULL, *merged = NULL;
 
+		if (written && confirmations == 0)
+			break;
 		if (attempt > 0) {
 			if (store->pause)
 				store->pause(store->ctx, attempt);
@@ -50,16 +62,18 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 		local.reads++;
 		if (rc < 0)
 			break;
-		if (smpol_record_contains(comment, step, node, entry)) {
+		if (holds_all(comment, step, entries)) {
 			free(comment);
-			if (++seen == CONFIRMATIONS)
+			if (++seen >= confirmations) {
+				written = true;
 				break;
+			}
 			continue;
 		}
 		if (written)
 			local.losses++;
 		seen = 0;
-		rc = smpol_record_merge(comment, step, node, entry, budget, &merged, err, errlen);
+		rc = smpol_record_merge_nodes(comment, step, entries, budget, &merged, err, errlen);
 		free(comment);
 		if (rc == 0) {
 			rc = store->write(store->ctx, merged, err, errlen);
@@ -70,12 +84,25 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 		if (rc < 0)
 			break;
 	}
-	if (rc == 0 && seen < CONFIRMATIONS)
+	if (rc == 0 && (confirmations > 0 ? seen < confirmations : !written))
 		rc = smpol_fail(err, errlen, EAGAIN,
-			       "the placement record of step %s on %s was overwritten by other writers "
+			       "the placement record of step %s was overwritten by other writers "
 			       "%d times in %d tries; it may be missing from AdminComment",
-			       step, node, local.losses, local.reads);
+			       step, local.losses, local.reads);
 	if (res)
 		*res = local;
+	return rc;
+}
+
+int smpol_record_store(const struct smpol_comment_store *store, const char *step, const char *node,
+		      json_object *entry, size_t budget, int max_attempts,
+		      struct smpol_store_result *res, char *err, size_t errlen)
+{
+	json_object *entries;
+	int rc = smpol_record_one_node(node, entry, &entries, err, errlen);
+
+	if (rc == 0)
+		rc = smpol_record_store_nodes(store, step, entries, budget, max_attempts, CONFIRMATIONS, res, err, errlen);
+	json_object_put(entries);
 	return rc;
 }

@@ -44,4 +44,14 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 		      json_object *entry, size_t budget, int max_attempts,
 		      struct smpol_store_result *res, char *err, size_t errlen);
 
+/*
+ * smpol_record_store_nodes - the same for every {NODE:ENTRY} of entries, with
+ * `confirmations` reads that must see them all (2 above). 0 confirmations: the one
+ * writer of the step reads once, merges and writes once (1 read, 1 write); nothing
+ * re-reads, so this is only for a writer that no other writer of ours races.
+ */
+int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
+			     size_t budget, int max_attempts, int confirmations,
+			     struct smpol_store_result *res, char *err, size_t errlen);
+
 #endif

@@ -12,15 +12,27 @@
 #define MAX_WEIGHT_SUM_LIMIT 1024
 
 enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
-	   KEY_LOCK_TIMEOUT, NKEYS };
+	   KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, NKEYS };
 
 static const char *const keys[NKEYS] = {
 	[KEY_DEFAULT] = "default", [KEY_SYSFS] = "sysfs", [KEY_ALGORITHM] = "algorithm",
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
 	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_LOCK_TIMEOUT] = "lock_timeout",
+	[KEY_RECORD] = "record", [KEY_PROMETHEUS] = "prometheus_dir",
 };
 #define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
-	"lock_timeout"
+	"lock_timeout, record, prometheus_dir"
+
+static const char *const record_names[] = {
+	[SMPOL_RECORD_ADMIN_COMMENT] = "admincomment",
+	[SMPOL_RECORD_EXTRA] = "extra",
+	[SMPOL_RECORD_NONE] = "none",
+};
+
+const char *smpol_record_target_name(enum smpol_record_target t)
+{
+	return (unsigned)t < sizeof(record_names) / sizeof(record_names[0]) ? record_names[t] : "unknown";
+}
 
 static const char *const sysfs_names[] = {
 	[SMPOL_SYSFS_NEVER] = "never",
@@ -57,11 +69,20 @@ static int parse_number(const char *key, const char *value, unsigned decimals, u
 	return 0;
 }
 
+/* The index of value in names[0..n), or -1. */
+static int name_index(const char *const *names, size_t n, const char *value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(value, names[i]))
+			return (int)i;
+	return -1;
+}
+
 static int parse_one(enum key k, const char *value, struct smpol_site_config *cfg, char *err, size_t errlen)
 {
 	char why[SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN];
 	uint64_t v;
-	int rc;
+	int rc, i;
 
 	smpol_quote(value, q, sizeof(q));
 	switch (k) {
@@ -72,11 +93,9 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=help: a default must be a mode that places memory, or none");
 		return 0;
 	case KEY_SYSFS:
-		for (unsigned i = 0; i < sizeof(sysfs_names) / sizeof(sysfs_names[0]); i++) {
-			if (!strcmp(value, sysfs_names[i])) {
-				cfg->sysfs = i;
-				return 0;
-			}
+		if ((i = name_index(sysfs_names, sizeof(sysfs_names) / sizeof(sysfs_names[0]), value)) >= 0) {
+			cfg->sysfs = (enum smpol_sysfs_policy)i;
+			return 0;
 		}
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument sysfs=%s: use never, exclusive or always", q);
 	case KEY_ALGORITHM:
@@ -103,6 +122,18 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 				  " seconds (0 = one sample about 1 s after the tasks start)", err, errlen);
 		cfg->sample_interval = rc ? cfg->sample_interval : (unsigned)v;
 		return rc;
+	case KEY_RECORD:
+		if ((i = name_index(record_names, sizeof(record_names) / sizeof(record_names[0]), value)) >= 0) {
+			cfg->record = (enum smpol_record_target)i;
+			return 0;
+		}
+		return smpol_fail(err, errlen, EINVAL, "plugstack argument record=%s: use admincomment, extra or none", q);
+	case KEY_PROMETHEUS:
+		if (value[0] != '/' || strlen(value) >= sizeof(cfg->prometheus_dir))
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument prometheus_dir=%s: give an absolute "
+					  "directory (node_exporter's --collector.textfile.directory)", q);
+		snprintf(cfg->prometheus_dir, sizeof(cfg->prometheus_dir), "%s", value);
+		return 0;
 	case KEY_FSROOT:
 		rc = *value ? smpol_host_set_fsroot(&cfg->host, value, why, sizeof(why)) : -EINVAL;
 		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument fsroot: %s",

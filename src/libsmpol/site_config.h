@@ -10,6 +10,8 @@
  *   fsroot=DIR               read sysfs under DIR (tests and containers)
  *   lock_timeout=SECONDS     the longest wait for a lock in statedir (default 5, 0-300,
  *                            up to 3 digits after the point)
+ *   record=admincomment|extra|none  where the placement record goes (admincomment)
+ *   prometheus_dir=DIR       write node_exporter textfile metrics of running steps there
  * An unknown key, a bad value or a key given twice is an error that names it.
  * default= takes smpol_spec_parse's syntax (not help); statedir and fsroot must be
  * absolute; sample_interval is 0..86400; numbers follow number.h.
@@ -27,6 +29,13 @@
 
 enum smpol_sysfs_policy { SMPOL_SYSFS_NEVER, SMPOL_SYSFS_EXCLUSIVE, SMPOL_SYSFS_ALWAYS };
 
+/* The job field that holds the placement record. */
+enum smpol_record_target {
+	SMPOL_RECORD_ADMIN_COMMENT,     /* AdminComment: only admins may change it */
+	SMPOL_RECORD_EXTRA,             /* Extra (Slurm 23.02+): beside a jobstats AdminComment */
+	SMPOL_RECORD_NONE,              /* no record in accounting (slurmd log, metrics only) */
+};
+
 #define SMPOL_DEFAULT_SAMPLE_INTERVAL 30
 
 struct smpol_site_config {
@@ -37,6 +46,8 @@ struct smpol_site_config {
 	unsigned max_weight_sum;
 	struct smpol_host host;        /* statedir=, fsroot= */
 	unsigned sample_interval;
+	enum smpol_record_target record;
+	char prometheus_dir[1024];     /* "" = no metrics files */
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);
@@ -46,5 +57,6 @@ int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *c
 		      char *err, size_t errlen);
 
 const char *smpol_sysfs_policy_name(enum smpol_sysfs_policy p);
+const char *smpol_record_target_name(enum smpol_record_target t);   /* "admincomment" ... */
 
 #endif

@@ -13,6 +13,7 @@
 #include "job_id.h"
 #include "job_record.h"
 #include "record.h"
+#include "text.h"
 #include "topology.h"
 #include "units.h"
 
@@ -22,11 +23,12 @@ static void usage(FILE *out)
 		"usage: mpolctl report -j JOBID[.STEP] [--json] [--fsroot DIR]\n"
 		"\n"
 		"Show how a finished job's memory was placed, from the record mem_interleave.so\n"
-		"wrote into its AdminComment: per step and node, the mode asked for and applied,\n"
-		"the kernel path, the weights, and per NUMA node (with its kind: DRAM, CXL, HBM)\n"
-		"the target share, the share achieved at the last sample, and the pages at the\n"
-		"last sample and at the peak. Read through sacct: users see their own jobs,\n"
-		"operators and admins every job; AdminComment reaches accounting when the job ends.\n"
+		"wrote into its AdminComment (or its Extra, with record=extra): per step and\n"
+		"node, the mode asked for and applied, the kernel path, the weights, and per NUMA\n"
+		"node (with its kind: DRAM, CXL, HBM) the target share, the share achieved at\n"
+		"the last sample, and the pages at the last sample and at the peak. Read through\n"
+		"sacct: users see their own jobs, operators and admins every job; the fields\n"
+		"reach accounting when the job ends. Text from the record is printed escaped.\n"
 		"\n"
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
 		"                          of it (1234.0, 1234.batch); one job per run\n"
@@ -34,6 +36,15 @@ static void usage(FILE *out)
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
 		"                          reporting on the job's own node (default: $MPOL_FSROOT)\n"
 		"  -h, --help              show this help\n");
+}
+
+/* Text of the record as it may be printed: anyone who could write the field wrote it.
+ * Up to four at a time (one per slot) in one printf. */
+static const char *safe(const char *text, int slot)
+{
+	static char buf[4][512];
+
+	return smpol_text_printable(text, buf[slot & 3], sizeof(buf[0]));
 }
 
 static json_object *get(json_object *o, const char *key, json_type type)
@@ -114,7 +125,7 @@ static void format_share(double part, double whole, char *buf, size_t len)
 /* The kind of NUMA node id: the record's, else this host's when the job ran here. */
 static const char *kind_of(json_object *entry, const char *id, const struct smpol_topology *local)
 {
-	const char *kind = get_str(get(entry, "kind", json_type_object), id, NULL);
+	const char *kind = get_str(get(entry, SMPOL_REC_KIND, json_type_object), id, NULL);
 	const struct smpol_node *n;
 
 	if (kind)
@@ -152,8 +163,8 @@ static void print_plans(json_object *plans)
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(plans, i);
-		json_object *nodes = get(p, "nodes", json_type_array), *w = get(p, "w", json_type_array);
-		json_object *init = get(p, "init", json_type_int);
+		json_object *nodes = get(p, SMPOL_REC_NODES, json_type_array), *w = get(p, SMPOL_REC_WEIGHTS, json_type_array);
+		json_object *init = get(p, SMPOL_REC_INIT, json_type_int);
 
 		printf("%s", i ? "; " : "weights ");
 		for (size_t j = 0; nodes && w && j < json_object_array_length(nodes); j++)
@@ -171,16 +182,16 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 			const char *local_host, struct tier_sum *tiers, int *ntiers)
 {
 	bool summary = !strcmp(node, SMPOL_RECORD_SUMMARY);
-	json_object *last = get(entry, "last", json_type_object), *peak = get(entry, "peak", json_type_object);
-	json_object *target = get(entry, summary ? "exp" : "target", json_type_object);
+	json_object *last = get(entry, SMPOL_REC_LAST, json_type_object), *peak = get(entry, SMPOL_REC_PEAK, json_type_object);
+	json_object *target = get(entry, summary ? SMPOL_REC_EXPECTED : SMPOL_REC_TARGET, json_type_object);
 	double lsum = sum_of(last), tsum = sum_of(target);
 	char label[64];
 	int ids[SMPOL_MAX_NODES], n = 0;
 
 	if (summary)
-		snprintf(label, sizeof(label), "%d nodes", json_object_get_int(get(entry, "n", json_type_int)));
+		snprintf(label, sizeof(label), "%d nodes", json_object_get_int(get(entry, SMPOL_REC_COUNT, json_type_int)));
 	else
-		snprintf(label, sizeof(label), "%s", node);
+		snprintf(label, sizeof(label), "%s", safe(node, 0));
 	add_ids(last, ids, &n, SMPOL_MAX_NODES);
 	add_ids(peak, ids, &n, SMPOL_MAX_NODES);
 	add_ids(target, ids, &n, SMPOL_MAX_NODES);
@@ -195,7 +206,8 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		format_share(value_at(last, id), lsum, ashare, sizeof(ashare));
 		format_pages(value_at(last, id), unit_kib, lsize, sizeof(lsize));
 		format_pages(value_at(peak, id), unit_kib, psize, sizeof(psize));
-		printf("%-16s %4d  %-7s %7s %9s %9s %9s\n", i ? "" : label, ids[i], kind, tshare, ashare, lsize, psize);
+		printf("%-16s %4d  %-7s %7s %9s %9s %9s\n", i ? "" : label, ids[i], safe(kind, 0), tshare, ashare,
+		       lsize, psize);
 		if (tsum > 0 && lsum > 0)
 			add_tier(tiers, ntiers, kind, value_at(last, id), value_at(target, id) / tsum * lsum);
 		else
@@ -204,34 +216,34 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	if (n == 0)
 		printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", label, "-", "-", "-", "-", "-", "-");
 
-	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, get_str(entry, "req", "?"),
-	       get_str(entry, "mode", "?"), get_str(entry, "path", "?"),
-	       json_object_get_boolean(get(entry, "sysfs", json_type_boolean)) ? ", wrote the node's weights" : "");
-	if (get(entry, "plans", json_type_array)) {
+	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, safe(get_str(entry, SMPOL_REC_REQ, "?"), 1),
+	       safe(get_str(entry, SMPOL_REC_MODE, "?"), 2), safe(get_str(entry, SMPOL_REC_PATH, "?"), 3),
+	       json_object_get_boolean(get(entry, SMPOL_REC_SYSFS, json_type_boolean)) ? ", wrote the node's weights" : "");
+	if (get(entry, SMPOL_REC_PLANS, json_type_array)) {
 		printf("  ");
-		print_plans(get(entry, "plans", json_type_array));
+		print_plans(get(entry, SMPOL_REC_PLANS, json_type_array));
 	}
-	if (get(entry, "policy", json_type_string))
-		printf("  policy seen on the tasks' memory: %s\n", get_str(entry, "policy", ""));
+	if (get(entry, SMPOL_REC_POLICY, json_type_string))
+		printf("  policy seen on the tasks' memory: %s\n", safe(get_str(entry, SMPOL_REC_POLICY, ""), 0));
 	if (summary) {
 		printf("  tasks: %d; largest drift of one node: %s; nodes with a note: %d\n",
-		       json_object_get_int(get(entry, "tasks", json_type_int)),
-		       get(entry, "drift_max", json_type_double) ?
-		       json_object_get_string(get(entry, "drift_max", json_type_double)) : "-",
-		       json_object_get_int(get(entry, "notes", json_type_int)));
+		       json_object_get_int(get(entry, SMPOL_REC_TASKS, json_type_int)),
+		       get(entry, SMPOL_REC_DRIFT_MAX, json_type_double) ?
+		       json_object_get_string(get(entry, SMPOL_REC_DRIFT_MAX, json_type_double)) : "-",
+		       json_object_get_int(get(entry, SMPOL_REC_NOTES, json_type_int)));
 	} else {
-		int samples = json_object_get_int(get(entry, "samples", json_type_int));
-		json_object *drift = get(entry, "drift", json_type_double);
+		int samples = json_object_get_int(get(entry, SMPOL_REC_SAMPLES, json_type_int));
+		json_object *drift = get(entry, SMPOL_REC_DRIFT, json_type_double);
 
-		printf("  tasks: %d, samples: %d", json_object_get_int(get(entry, "tasks", json_type_int)), samples);
+		printf("  tasks: %d, samples: %d", json_object_get_int(get(entry, SMPOL_REC_TASKS, json_type_int)), samples);
 		if (drift)
 			printf(", drift from target %s (0 = exact, 1 = all elsewhere)", json_object_get_string(drift));
 		printf("\n");
 		if (samples == 0)
 			printf("  no page counts: the tasks ended before the first sample (about 1 s after start)\n");
 	}
-	if (get(entry, "note", json_type_string))
-		printf("  note: %s\n", get_str(entry, "note", ""));
+	if (get(entry, SMPOL_REC_NOTE, json_type_string))
+		printf("  note: %s\n", safe(get_str(entry, SMPOL_REC_NOTE, ""), 0));
 }
 
 static void print_step(const char *job, const char *step, json_object *nodes, int unit_kib,
@@ -241,11 +253,11 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 	int ntiers = 0, nnodes = 0;
 	double lsum = 0, esum = 0;
 
-	printf("job %s step %s\n", job, step);
+	printf("job %s step %s\n", job, safe(step, 0));
 	printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", "NODE", "NUMA", "KIND", "TARGET", "ACHIEVED", "LAST", "PEAK");
 	json_object_object_foreach(nodes, node, entry) {
 		if (!json_object_is_type(entry, json_type_object)) {
-			printf("%-16s (malformed entry, skipped)\n", node);
+			printf("%-16s (malformed entry, skipped)\n", safe(node, 0));
 			continue;
 		}
 		print_entry(node, entry, unit_kib, local, local_host, tiers, &ntiers);
@@ -262,7 +274,7 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 
 			format_share(tiers[i].last, lsum, a, sizeof(a));
 			format_share(tiers[i].expect, esum, t, sizeof(t));
-			printf("%s %s %s (target %s)", i ? "," : "", tiers[i].kind, a, t);
+			printf("%s %s %s (target %s)", i ? "," : "", safe(tiers[i].kind, 0), a, t);
 		}
 		printf("\n");
 	}
@@ -290,6 +302,19 @@ static struct smpol_topology *local_topology(json_object *steps, const struct sm
 	if (!here || smpol_topology_read(h, topo, err, sizeof(err)) < 0)
 		return NULL;
 	return topo;
+}
+
+/* The record in the job's Extra (record=extra, Slurm 23.02 on; an sacct without the
+ * field fails quietly). 0 with *record, or -ENOENT. */
+static int find_in_extra(const char *job, json_object **record)
+{
+	char err[SMPOL_ERRLEN], *extra = NULL;
+	int rc = job_record_field(job, "Extra", &extra, err, sizeof(err));
+
+	if (rc == 0)
+		rc = smpol_record_find(extra, record, err, sizeof(err));
+	free(extra);
+	return rc == 0 ? 0 : -ENOENT;
 }
 
 int cmd_report(int argc, char **argv)
@@ -325,11 +350,17 @@ int cmd_report(int argc, char **argv)
 	if (job_id_parse(jobarg, true, &id, err, sizeof(err)) < 0)
 		cli_usage_error("report", "-j: %s", err);
 
-	rc = job_admin_comment(job, &comment, err, sizeof(err));
+	rc = job_record_field(job, "AdminComment", &comment, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_record_find(comment, &record, err, sizeof(err));
+	if (rc == -ENOENT && comment && find_in_extra(job, &record) == 0)
+		rc = 0;
 	if (rc < 0) {
-		if (comment && *comment && rc == -ENOENT)
+		if (comment && !strncmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK)) && rc == -ENOENT)
+			cli_error("report", "job %s has no placement record; its AdminComment holds a jobstats summary "
+				  "(" SMPOL_JOBSTATS_MARK "...), and Extra none (where record=extra puts it beside "
+				  "jobstats)", job);
+		else if (comment && *comment && rc == -ENOENT)
 			cli_error("report", "job %s has no placement record; its AdminComment holds "
 				  "other text (%zu bytes), left as it is. Was it run with --mem-interleave?",
 				  job, strlen(comment));
@@ -337,13 +368,13 @@ int cmd_report(int argc, char **argv)
 			cli_error("report", "job %s has no placement record (empty AdminComment). "
 				  "Was it run with --mem-interleave, and has it ended?", job);
 		else
-			cli_error("report", "job %s: %s", job, err);
+			cli_error("report", "job %s: %s", job, safe(err, 0));
 		free(comment);
 		return 1;
 	}
 	free(comment);
 
-	steps = get(record, "steps", json_type_object);
+	steps = get(record, SMPOL_REC_STEPS, json_type_object);
 	if (!steps) {
 		cli_error("report", "job %s: the placement record has no steps (malformed)", job);
 		json_object_put(record);
@@ -354,7 +385,7 @@ int cmd_report(int argc, char **argv)
 
 		json_object_object_foreach(steps, key, val) {
 			(void)val;
-			snprintf(recorded + strlen(recorded), sizeof(recorded) - strlen(recorded), " %s", key);
+			snprintf(recorded + strlen(recorded), sizeof(recorded) - strlen(recorded), " %s", safe(key, 0));
 		}
 		cli_error("report", "job %s has no record of step %s; recorded steps:%s", job, step, recorded);
 		json_object_put(record);
@@ -366,10 +397,10 @@ int cmd_report(int argc, char **argv)
 		if (*step) {
 			/* the record with only the step asked for */
 			filtered = json_tokener_parse(json_object_to_json_string(record));
-			json_object_object_foreach(get(filtered, "steps", json_type_object), key, val) {
+			json_object_object_foreach(get(filtered, SMPOL_REC_STEPS, json_type_object), key, val) {
 				(void)val;
 				if (strcmp(key, step))
-					json_object_object_del(get(filtered, "steps", json_type_object), key);
+					json_object_object_del(get(filtered, SMPOL_REC_STEPS, json_type_object), key);
 			}
 			json_object_put(record);
 		}
@@ -377,13 +408,13 @@ int cmd_report(int argc, char **argv)
 		json_object_object_add(out, SMPOL_RECORD_KEY, filtered);
 		return cli_print_json(out);
 	}
-	unit_kib = get(record, "unit_kib", json_type_int) ? json_object_get_int(get(record, "unit_kib", json_type_int)) : 4;
+	unit_kib = get(record, SMPOL_REC_UNIT_KIB, json_type_int) ? json_object_get_int(get(record, SMPOL_REC_UNIT_KIB, json_type_int)) : 4;
 	local = local_topology(steps, &c.host, &topo, host, sizeof(host));
 	json_object_object_foreach(steps, key, nodes) {
 		if (*step && strcmp(key, step))
 			continue;
 		if (!json_object_is_type(nodes, json_type_object)) {
-			printf("job %s step %s: malformed record, skipped\n\n", job, key);
+			printf("job %s step %s: malformed record, skipped\n\n", job, safe(key, 0));
 			continue;
 		}
 		print_step(job, key, nodes, unit_kib, local, host);

@@ -10,14 +10,16 @@
 /* AdminComment is a text column (64 KiB); leave room for the JobID and separators. */
 #define SACCT_MAX (256 * 1024)
 
-int job_admin_comment(const char *job, char **comment, char *err, size_t errlen)
+int job_record_field(const char *job, const char *field, char **comment, char *err, size_t errlen)
 {
-	char *argv[] = { "sacct", "-n", "-P", "-X", "-o", "JobID,AdminComment", "-j", (char *)job, NULL };
+	char format[64];
+	char *argv[] = { "sacct", "-n", "-P", "-X", "-o", format, "-j", (char *)job, NULL };
 	char *out = NULL, *bar, *end;
 	size_t joblen = strlen(job);
 	int rc;
 
 	*comment = NULL;
+	snprintf(format, sizeof(format), "JobID,%s", field);
 	rc = smpol_run_capture(argv, SACCT_MAX, &out, err, errlen);
 	if (rc < 0)
 		return rc;

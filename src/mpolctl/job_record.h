@@ -1,4 +1,4 @@
-/* job_record.h - a job's AdminComment as accounting holds it, through sacct.
+/* job_record.h - a job's AdminComment (or Extra) as accounting holds it, through sacct.
  *
  * sacct applies Slurm's visibility rules (a user sees their own jobs, an operator or
  * admin every job), so mpolctl needs no privilege of its own to report. Accounting
@@ -10,10 +10,11 @@
 #include <stddef.h>
 
 /*
- * job_admin_comment - run `sacct -n -P -X -o JobID,AdminComment -j JOB` and return the
- * comment (malloc'ed, "" when empty). -ENOENT with a sentence when accounting has no
- * such job for this user; the error of smpol_run_capture when sacct fails.
+ * job_record_field - run `sacct -n -P -X -o JobID,FIELD -j JOB` and return the field
+ * (AdminComment, or Extra from Slurm 23.02 on; malloc'ed, "" when empty). -ENOENT with
+ * a sentence when accounting has no such job for this user; the error of
+ * smpol_run_capture when sacct fails (an sacct without that field among them).
  */
-int job_admin_comment(const char *job, char **comment, char *err, size_t errlen);
+int job_record_field(const char *job, const char *field, char **comment, char *err, size_t errlen);
 
 #endif

@@ -1,10 +1,11 @@
 #!/bin/bash
 # cluster.sh - a private Slurm cluster on this host, for the tests, the demo and the
-# benchmarks: munged, MariaDB, slurmdbd, slurmctld and one or two slurmd, with every
+# benchmarks: munged, MariaDB, slurmdbd, slurmctld and one slurmd per node, with every
 # config file, state directory, log and pid file under one directory. Nothing under
 # /etc is touched; clients find the cluster through SLURM_CONF (see `env`).
 #
-#   tests/slurm/cluster.sh start [--nodes 1|2]   start (no-op when already up)
+#   tests/slurm/cluster.sh start [--nodes N]     start N nodes, 1-MAX_NODES (no-op when
+#                                                already up with N; another N restarts)
 #   tests/slurm/cluster.sh stop                  stop what was started, even after a crash
 #   tests/slurm/cluster.sh status                daemons and nodes; exit 0 when all up
 #   tests/slurm/cluster.sh env                   `export SLURM_CONF=...` for eval
@@ -17,8 +18,9 @@
 #   MPOL_BUILD            build tree whose plugin is loaded (default _build/main)
 #   MPOL_PLUGSTACK_ARGS   plugin arguments written at start (default: statedir under
 #                         the cluster directory, so tests never touch /run)
-#   MPOL_CLUSTER_PORT     first of five TCP ports to try (default 17810); the first
-#                         free block at or above it is used and remembered
+#   MPOL_CLUSTER_PORT     first of the TCP ports to try (default 17810): three for
+#                         slurmctld, slurmdbd and MariaDB, one per node; the first free
+#                         block at or above it is used and remembered
 #
 # What works here (Slurm 22.05.8 from Debian 12, and 24.11.5 from Debian 13 in the
 # root of tests/slurm/run-release; neither built with --enable-multiple-slurmd), measured:
@@ -29,11 +31,16 @@
 # - PrivateData=jobs in slurm.conf and slurmdbd.conf, as at most sites; sacct then shows
 #   a user their own jobs only if accounting knows the user, so the test user mpoluser
 #   is added (account "tests") before slurmctld starts.
-# - Two nodes: the second slurmd runs in its own UTS namespace (`unshare -u`, hostname
-#   node2) in the same network namespace, with its own Port= on its NodeName line and
-#   its own spool, log and pid file (%n in the paths). Stock slurmd accepts this: it
-#   finds its NodeName from the hostname, listens on that node's port, and a two-node
-#   step runs one task on each. No veth pair is needed.
+# - Several nodes: every slurmd but the first runs in its own UTS namespace (`unshare
+#   -u`, hostname node2, node3, ...) in the same network namespace, with its own Port=
+#   on its NodeName line and its own spool, log and pid file (%n in the paths). Stock
+#   slurmd accepts this: it finds its NodeName from the hostname, listens on that
+#   node's port, and an N-node step runs one task on each. No veth pair is needed.
+#   Each also has a mount namespace where node-state/NAME is bound over the statedir,
+#   so no two nodes share the plugin's locks, journal or record collector.
+#   Each node claims the whole machine (CPUs, memory): 16 nodes on 2 cores and 24 GiB
+#   run steps of short tasks, not 16 nodes' worth of work. An idle slurmd takes about
+#   6 MiB; a node's step adds a slurmstepd (about 8 MiB) and its tasks.
 # - PID 1 on these machines reaps late: an exited daemon can stay a zombie for a
 #   while, so a zombie counts as stopped.
 set -uo pipefail
@@ -111,30 +118,35 @@ wait_for() {
 
 port_free() { ! ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
 
-# choose_ports: reuse the remembered block when free, else the first free block.
+# Nodes a cluster may have: each is a slurmd with its own port.
+MAX_NODES=64
+
+# choose_ports NODES: reuse the remembered block when free, else the first free block
+# of 3 + NODES ports (slurmctld, slurmdbd, MariaDB, one per slurmd).
 choose_ports() {
-	local base p ok
+	local base p ok n=$((3 + $1))
 	if [ -s "$DIR/ports" ]; then
 		read -r base <"$DIR/ports"
 		ok=1
-		for ((p = base; p < base + 5; p++)); do port_free "$p" || ok=0; done
+		for ((p = base; p < base + n; p++)); do port_free "$p" || ok=0; done
 		[ $ok = 1 ] && { PORT_BASE=$base; return 0; }
 	fi
 	for ((base = ${MPOL_CLUSTER_PORT:-17810}; base < 65000; base += 10)); do
 		ok=1
-		for ((p = base; p < base + 5; p++)); do port_free "$p" || { ok=0; break; }; done
+		for ((p = base; p < base + n; p++)); do port_free "$p" || { ok=0; break; }; done
 		if [ $ok = 1 ]; then
 			PORT_BASE=$base
 			echo "$base" >"$DIR/ports"
 			return 0
 		fi
 	done
-	die "no five free TCP ports found above ${MPOL_CLUSTER_PORT:-17810}"
+	die "no $n free TCP ports in a row found above ${MPOL_CLUSTER_PORT:-17810}"
 }
 
-node_names() { # the NodeNames of an N-node cluster
+node_names() { # the NodeNames of an N-node cluster: this host, node2, node3, ...
+	local i
 	echo "$HOST"
-	[ "$1" -lt 2 ] || echo node2
+	for ((i = 2; i <= $1; i++)); do echo "node$i"; done
 }
 
 # write_plugstack [--none | ARG...]: atomically, so a starting step never reads half a file.
@@ -151,6 +163,13 @@ write_plugstack() {
 			echo "# not loaded: $PLUGIN is missing (build first)"
 		fi
 	} >"$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" "$DIR/etc/plugstack.conf"
+}
+
+# slurm_at_least MAJOR MINOR: the installed slurmctld is that release or later.
+slurm_at_least() {
+	local v
+	v=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	[ -n "$v" ] && set -- "$1" "$2" $v && { [ "$3" -gt "$1" ] || { [ "$3" -eq "$1" ] && [ "$4" -ge "$2" ]; }; }
 }
 
 write_config() {
@@ -204,7 +223,18 @@ AccountingStoragePass=$DIR/munge/munge.socket
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 PlugStackConfig=$DIR/etc/plugstack.conf
+# Runs every executable in etc/slurmctld-epilog.d (tests put one there, as jobstats does).
+EpilogSlurmctld=$DIR/etc/slurmctld-epilog.sh
 EOF
+	# Extra reaches accounting only with this flag (Slurm 23.02 on).
+	slurm_at_least 23 2 && echo "AccountingStoreFlags=job_extra" >>"$DIR/etc/slurm.conf"
+	mkdir -p "$DIR/etc/slurmctld-epilog.d"
+	cat >"$DIR/etc/slurmctld-epilog.sh" <<EOF
+#!/bin/sh
+for f in "$DIR"/etc/slurmctld-epilog.d/*; do [ -x "\$f" ] && "\$f"; done
+exit 0
+EOF
+	chmod 0755 "$DIR/etc/slurmctld-epilog.sh"
 	i=0
 	for name in $(node_names "$nodes"); do
 		echo "NodeName=$name NodeHostname=$name NodeAddr=127.0.0.1 Port=$((PORT_BASE + 3 + i)) CPUs=$cpus Boards=1 SocketsPerBoard=$sockets CoresPerSocket=$cores ThreadsPerCore=$threads RealMemory=$real State=UNKNOWN"
@@ -343,7 +373,12 @@ start_slurmd() { # start_slurmd NODENAME
 		slurmd -c -N "$1" || die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	else
 		# Its own hostname, same network: slurmd takes the node's Port= from slurm.conf.
-		unshare -u sh -c 'hostname "$1" && exec slurmd -c -N "$1"' sh "$1" ||
+		# Its own state directory too, as every real node has its own /run: the
+		# plugin's statedir is bound over from node-state/NAME in its mount namespace
+		# (tests look at the first node's, which is the real one).
+		mkdir -p "$DIR/node-state/$1"
+		unshare -u -m sh -c 'mount --bind "$2" "$3" && hostname "$1" && exec slurmd -c -N "$1"' sh \
+			"$1" "$DIR/node-state/$1" "$DIR/statedir" ||
 			die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	fi
 }
@@ -369,12 +404,13 @@ cmd_start() {
 	local nodes=1 name jobs
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--nodes) nodes=${2:-}; shift 2 || die "--nodes needs 1 or 2" ;;
+		--nodes) nodes=${2:-}; shift 2 || die "--nodes needs a number 1-$MAX_NODES" ;;
 		--nodes=*) nodes=${1#--nodes=}; shift ;;
-		*) die "unknown start argument '$1' (usage: start [--nodes 1|2])" ;;
+		*) die "unknown start argument '$1' (usage: start [--nodes N])" ;;
 		esac
 	done
-	[[ $nodes == 1 || $nodes == 2 ]] || die "--nodes must be 1 or 2, not '$nodes'"
+	[[ $nodes =~ ^[1-9][0-9]*$ ]] && [ "$nodes" -le $MAX_NODES ] ||
+		die "--nodes must be a number 1-$MAX_NODES, not '$nodes'"
 	[ "$(id -u)" -eq 0 ] || die "run as root (it starts the Slurm daemons)"
 	if all_running && [ "$(cat "$DIR/nodes")" = "$nodes" ]; then
 		say "already running in $DIR ($nodes node(s))"
@@ -384,7 +420,7 @@ cmd_start() {
 	cmd_stop >/dev/null
 	make_dirs
 	ensure_user
-	choose_ports
+	choose_ports "$nodes"
 	write_config "$nodes"
 	[ -f "$PLUGIN" ] || say "warning: $PLUGIN is missing (build first); starting without the plugin"
 	write_plugstack ${MPOL_PLUGSTACK_ARGS-statedir=$DIR/statedir}
@@ -408,7 +444,7 @@ cmd_start() {
 	done
 	wait_for 30 "sacctmgr" sh -c 'sacctmgr -n -P list cluster format=cluster | grep -qx mpol' ||
 		die "the cluster is not registered in accounting; see $DIR/log/slurmdbd.log"
-	say "up in $DIR: $nodes node(s), ports $PORT_BASE-$((PORT_BASE + 4)); export SLURM_CONF=$SLURM_CONF"
+	say "up in $DIR: $nodes node(s), ports $PORT_BASE-$((PORT_BASE + 2 + nodes)); export SLURM_CONF=$SLURM_CONF"
 }
 
 cmd_stop() {
@@ -464,5 +500,5 @@ plugstack)
 	[ -d "$DIR/etc" ] || die "no cluster in $DIR (run start first)"
 	write_plugstack "$@" ;;
 -h | --help | help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
-*) die "usage: cluster.sh start [--nodes 1|2] | stop | status | env | plugstack [--none | ARG...]" ;;
+*) die "usage: cluster.sh start [--nodes N] | stop | status | env | plugstack [--none | ARG...]" ;;
 esac

@@ -124,3 +124,42 @@ slurm_release() {
 	[ "${1:-}" = --full ] && { echo "$v"; return; }
 	echo "${v%.*}"
 }
+
+# ---- the placement record in accounting (t_acct_*) ----
+PY=/usr/bin/python3
+# A task that touches MB MiB and lives past the first sample (about 1 s after start).
+toucher() { echo "import time; b = bytearray($1 << 20); time.sleep($2)"; }
+
+# acct_job OUT: the job id a task printed as JOB=N.
+acct_job() { sed -n 's/.*JOB=\([0-9][0-9]*\).*/\1/p' <<<"$1" | head -n 1; }
+
+# acct_comment JOBID [FIELD]: AdminComment (or FIELD) from accounting, polled until it holds a record
+# (slurmdbd gets it from slurmctld shortly after the job ends).
+acct_comment() {
+	local i c
+	for ((i = 0; i < 75; i++)); do
+		c=$(sacct -n -P -X -o "JobID,${2:-AdminComment}" -j "$1" 2>/dev/null | sed -n "s/^$1|//p")
+		if grep -q 'mempolicy=\|"mempolicy"' <<<"$c"; then
+			printf '%s' "$c"
+			return 0
+		fi
+		sleep 0.2
+	done
+	printf '%s' "$c"
+	return 1
+}
+
+# acct_py JSON EXPR: evaluate a Python expression on the record r (the "mempolicy"
+# object of the comment, found as mpolctl does: whole JSON object or after the marker).
+acct_py() {
+	"$PY" -c '
+import json, sys
+c = sys.argv[1]
+try:
+    r = json.loads(c)["mempolicy"]
+except Exception:
+    i = c.rindex("mempolicy=") + len("mempolicy=")
+    r, _ = json.JSONDecoder().raw_decode(c[i:])
+print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+

@@ -27,7 +27,7 @@ else
 	t_fail "cluster.sh start on a running cluster changes nothing" "$out"
 fi
 
-for bad in "--nodes 3" "--nodes x" "--bogus"; do
+for bad in "--nodes 0" "--nodes 65" "--nodes x" "--bogus"; do
 	# shellcheck disable=SC2086
 	out=$("$CLUSTER" start $bad 2>&1)
 	if [ $? -ne 0 ] && [ "$(pids)" = "$before" ] && grep -qF -- "${bad##* }" <<<"$out"; then

@@ -55,7 +55,9 @@ static struct {
 	int nenv;
 	char log[16384];           /* every slurm_* message, one per line */
 	int step_begins, task_begins, task_ends, step_ends;
-	const char *node_name;     /* SLURMD_NODENAME, NULL = unset */
+	const char *job_env_node_name;     /* SLURMD_NODENAME in the job's environment */
+	const char *job_env_step_nodes;    /* SLURM_STEP_NODELIST in the job's environment */
+	char step_nodes_seen[4096];        /* what accounting was handed as the step's nodes */
 	struct step_placement placement;
 	bool placement_sysfs;
 	char *slurm_version;       /* S_SLURM_VERSION, NULL = not available */
@@ -91,6 +93,7 @@ spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 	switch (item) {
 	case S_JOB_ID: *va_arg(ap, uint32_t *) = fake.job_id; break;
 	case S_JOB_NNODES: *va_arg(ap, uint32_t *) = 1; break;
+	case S_JOB_NODEID: *va_arg(ap, uint32_t *) = 0; break;
 	case S_JOB_STEPID: *va_arg(ap, uint32_t *) = fake.step_id; break;
 	case S_JOB_UID: *va_arg(ap, uid_t *) = fake.uid; break;
 	case S_JOB_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.job_mem_mb; break;
@@ -126,12 +129,16 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 	return ESPANK_SUCCESS;
 }
 
+/* The job's environment: what the user (or the batch script's environment) set. */
 spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
 {
+	const char *val = !strcmp(var, "SLURMD_NODENAME") ? fake.job_env_node_name :
+			  !strcmp(var, "SLURM_STEP_NODELIST") ? fake.job_env_step_nodes : NULL;
+
 	(void)sp;
-	if (strcmp(var, "SLURMD_NODENAME") || !fake.node_name)
+	if (!val)
 		return ESPANK_ENV_NOEXIST;
-	snprintf(buf, (size_t)len, "%s", fake.node_name);
+	snprintf(buf, (size_t)len, "%s", val);
 	return ESPANK_SUCCESS;
 }
 
@@ -158,30 +165,42 @@ FAKE_LOG(slurm_error)
 FAKE_LOG(slurm_info)
 FAKE_LOG(slurm_verbose)
 
-int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen)
+/* The step's accounting context: any non-NULL pointer the fake hands back. */
+static int fake_acct;
+
+int accounting_step_begin(const struct step_placement *sp, struct acct **acct, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
 	fake.step_begins++;
 	fake.placement = *sp;
+	/* the step's node list lives only during the call */
+	snprintf(fake.step_nodes_seen, sizeof(fake.step_nodes_seen), "%s", sp->step_nodelist ? sp->step_nodelist : "");
+	*acct = (struct acct *)&fake_acct;
 	return 0;
 }
 
-void accounting_task_begin(pid_t pid)
+void accounting_task_begin(struct acct *acct, pid_t pid)
 {
+	assert_ptr_equal(acct, &fake_acct);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_begins++;
 }
 
-void accounting_task_end(pid_t pid)
+void accounting_task_end(struct acct *acct, pid_t pid)
 {
+	assert_ptr_equal(acct, &fake_acct);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_ends++;
 }
 
-void accounting_step_end(void)
+void accounting_step_end(struct acct **acct)
 {
-	fake.step_ends++;
+	if (*acct) {
+		assert_ptr_equal(*acct, &fake_acct);
+		fake.step_ends++;
+	}
+	*acct = NULL;
 }
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -408,7 +427,10 @@ static void test_step_weighted(void **state)
 	int rc;
 
 	fake.step_mem_mb = 512;
-	fake.node_name = "n7";
+	/* slurmstepd's own SLURMD_NODENAME is the node; the job's copy is the user's */
+	setenv("SLURMD_NODENAME", "n7", 1);
+	fake.job_env_node_name = "evil\033[2J";
+	fake.job_env_step_nodes = "n[7-9]";
 	start_step("verbose,weighted", 3, argv);
 	assert_true(c->active);
 	assert_string_equal(c->failure, "");
@@ -418,8 +440,10 @@ static void test_step_weighted(void **state)
 	assert_int_equal(fake.placement.pl->nplans, 2);
 	assert_false(fake.placement.sysfs_written);
 	assert_string_equal(fake.placement.node_name, "n7");
-	assert_int_equal(fake.placement.job_nnodes, 1);
-	assert_string_equal(fake.placement.host->statedir, fx->statedir);
+	assert_string_equal(fake.step_nodes_seen, "n[7-9]");    /* a routing hint, as the job has it */
+	assert_int_equal(fake.placement.node_id, 0);
+	assert_int_equal(fake.placement.step_nnodes, 1);
+	assert_string_equal(fake.placement.site->host.statedir, fx->statedir);
 	assert_ptr_equal(fake.placement.topo, &c->topo);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(fake.task_begins, 1);

@@ -504,6 +504,82 @@ static void test_store_errors_propagate(void **state)
 	json_object_put(e);
 }
 
+/* A record of another version (a future format, or someone's "v":99) is left byte
+ * for byte; ours is added beside it and found by the reader. */
+static void test_other_version_left_alone(void **state)
+{
+	static const char *const keyed = "{\"mempolicy\":{\"v\":99,\"steps\":{\"0\":{\"n1\":{\"x\":1}}}}}";
+	static const char *const marked = "ops mempolicy={\"v\":2,\"steps\":{}} tail";
+	json_object *e = make_entry(1, 2, NULL), *rec;
+	char err[SMPOL_ERRLEN], *out = NULL;
+
+	(void)state;
+	assert_int_equal(smpol_record_find(keyed, &rec, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "version 99"));
+	assert_int_equal(smpol_record_merge(keyed, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_memory_equal(out, keyed, strlen(keyed));
+	assert_true(smpol_record_contains(out, "0", "n1", e));
+	free(out);
+	assert_int_equal(smpol_record_merge(marked, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_memory_equal(out, marked, strlen(marked));
+	assert_true(smpol_record_contains(out, "0", "n1", e));
+	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
+	json_object_put(rec);
+	free(out);
+	json_object_put(e);
+}
+
+/* jobstats' summary is the whole field: no text of ours before or after it. */
+static void test_jobstats_summary_untouched(void **state)
+{
+	json_object *e = make_entry(1, 2, NULL);
+	char err[SMPOL_ERRLEN], *out = NULL;
+
+	(void)state;
+	assert_int_equal(smpol_record_merge("JS1:H4sIAAAAAAAAA6tWyk", "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
+					    sizeof(err)), -EEXIST);
+	assert_null(out);
+	assert_non_null(strstr(err, "record=extra"));
+	/* "JS1:" elsewhere than at the start is someone's text like any other */
+	assert_int_equal(smpol_record_merge("see JS1:x", "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_memory_equal(out, "see JS1:x mempolicy={", 21);
+	free(out);
+	json_object_put(e);
+}
+
+/* One collector writes a step's nodes at once: one read, one write, all of them in. */
+static void test_store_nodes_sole_writer(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	json_object *entries = json_object_new_object(), *bad = json_object_new_object();
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN], name[16];
+
+	(void)state;
+	f.text = strdup("keep me");
+	for (int i = 0; i < 16; i++) {
+		snprintf(name, sizeof(name), "node%d", i);
+		json_object_object_add(entries, name, make_entry((uint64_t)i + 1, 3, NULL));
+	}
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.reads, 1);
+	assert_int_equal(res.writes, 1);
+	json_object_object_foreach(entries, node, entry)
+		assert_true(smpol_record_contains(f.text, "0", node, entry));
+	assert_memory_equal(f.text, "keep me ", 8);
+	/* already there: one read, no write */
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.reads, 1);
+	assert_int_equal(res.writes, 0);
+	/* a node named like the summary, or no name, is refused before anything is read */
+	json_object_object_add(bad, SMPOL_RECORD_SUMMARY, make_entry(1, 1, NULL));
+	assert_int_equal(smpol_record_store_nodes(&store, "0", bad, SMPOL_RECORD_BUDGET, 10, 0, &res, err, sizeof(err)), -EINVAL);
+	json_object_put(bad);
+	json_object_put(entries);
+	free(f.text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +598,9 @@ int main(void)
 		cmocka_unit_test(test_store_racing_writers),
 		cmocka_unit_test(test_store_repairs_losses),
 		cmocka_unit_test(test_store_errors_propagate),
+		cmocka_unit_test(test_other_version_left_alone),
+		cmocka_unit_test(test_store_nodes_sole_writer),
+		cmocka_unit_test(test_jobstats_summary_untouched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,12 +140,43 @@ static void test_long_path(void **state)
 	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
 }
 
+static void test_record_and_metrics(void **state)
+{
+	struct smpol_site_config c;
+	char err[SMPOL_ERRLEN];
+	char *const good[] = { "record=extra", "prometheus_dir=/var/lib/node_exporter" };
+	char *const none[] = { "record=none" };
+	const char *const bad[][2] = {
+		{ "record=AdminComment", "record='AdminComment'" }, { "record=", "has no value" },
+		{ "prometheus_dir=relative/dir", "absolute" }, { "record=extra extra", "use admincomment" },
+	};
+
+	(void)state;
+	smpol_config_default(&c);
+	assert_int_equal(c.record, SMPOL_RECORD_ADMIN_COMMENT);
+	assert_string_equal(c.prometheus_dir, "");
+	assert_int_equal(smpol_config_parse(ARGC(good), good, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.record, SMPOL_RECORD_EXTRA);
+	assert_string_equal(c.prometheus_dir, "/var/lib/node_exporter");
+	assert_int_equal(smpol_config_parse(ARGC(none), none, &c, err, sizeof(err)), 0);
+	assert_string_equal(smpol_record_target_name(c.record), "none");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { (char *)bad[i][0] };
+
+		smpol_config_default(&c);
+		assert_int_equal(smpol_config_parse(1, argv, &c, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, bad[i][1]));
+		assert_int_equal(c.record, SMPOL_RECORD_ADMIN_COMMENT);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_record_and_metrics),
 		cmocka_unit_test(test_twice),
 		cmocka_unit_test(test_long_path),
 	};

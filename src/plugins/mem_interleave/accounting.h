@@ -1,13 +1,15 @@
 /* accounting.h - the placement record of a step (slurmstepd side, root).
  *
- * The step side calls these in order: begin after planning, task_begin per task,
- * end at step exit. A thread samples the tasks' /proc/PID/numa_maps (and their
- * descendants') about 1 s after the first task starts, then every sample_interval
- * seconds; it keeps the last sample and the peak per NUMA node. By slurm_spank_exit
- * the tasks have been reaped, so the record holds the last sample taken while they
- * lived, not their final state. When the last task ends the record is merged into the job's
- * AdminComment under "mempolicy" (record.h, record_store.h), through the Slurm API
- * already loaded in slurmstepd.
+ * The step side calls these in order with the context begin returned: begin after
+ * planning, task_begin per task, task_end per task, end at step exit. A thread samples
+ * the tasks' /proc/PID/numa_maps (and their descendants') about 1 s after the first
+ * task starts, then every sample_interval seconds (sampling.h holds the sums; with
+ * prometheus_dir each sample is also written for node_exporter, prom_textfile.h). By
+ * slurm_spank_exit the tasks have been reaped, so the record holds the last sample
+ * taken while they lived. When the last task on the node ends, the record goes to the
+ * job's accounting field (record.h) through the Slurm API slurmstepd already runs on
+ * (acct_slurm.c): in a step of several nodes every node hands its entry to the step's
+ * first node, which writes them all at once (record_gather.h, acct_gather.c).
  */
 #ifndef MEM_INTERLEAVE_ACCOUNTING_H
 #define MEM_INTERLEAVE_ACCOUNTING_H
@@ -17,37 +19,43 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "host.h"
 #include "placement.h"
+#include "site_config.h"
 #include "spec.h"
 #include "topology.h"
 
+/* What accounting needs of a step. Everything pointed to must live until
+ * accounting_step_end (the step's context in plugin.c does). */
 struct step_placement {
 	uint32_t job_id;
 	uint32_t step_id;
 	const struct smpol_spec *spec;          /* as requested */
 	const struct smpol_placement *pl;       /* the decision: plans, path, note */
 	bool sysfs_written;                    /* the step held the weights lease */
-	unsigned sample_interval;              /* seconds, 0 = only the first sample */
-	/* appended by accounting: */
+	const struct smpol_site_config *site;   /* sample_interval, record=, prometheus_dir=, host */
 	const struct smpol_topology *topo;      /* node kinds in the record; NULL = unknown */
-	const char *node_name;                 /* Slurm node name; NULL = the host name */
-	uint32_t job_nnodes;                   /* nodes of the job (S_JOB_NNODES); 0 = unknown */
-	const struct smpol_host *host;         /* for the node-local record lock */
+	const char *node_name;                 /* this node as slurmd names it; NULL = the host name */
+	uint32_t step_nnodes;                  /* nodes of the step (S_JOB_NNODES); 0 = unknown */
+	uint32_t node_id;                      /* this node's index in the step (S_JOB_NODEID) */
+	const char *step_nodelist;             /* the step's nodes as the job was told (a routing
+	                                        * hint only: the job can change it); NULL = unknown */
 };
 
-/* slurmstepd (root), slurm_spank_init_post_opt, after planning. sp and what it
- * points to are copied: they need to live only during the call. */
-int accounting_step_begin(const struct step_placement *sp, char *err, size_t errlen);
+struct acct;
+
+/* slurmstepd (root), slurm_spank_init_post_opt, after planning: *acct is the step's
+ * accounting, or NULL on error (the sentence says what is lost). */
+int accounting_step_begin(const struct step_placement *sp, struct acct **acct, char *err, size_t errlen);
 /* slurmstepd (root), slurm_spank_task_post_fork. */
-void accounting_task_begin(pid_t pid);
+void accounting_task_begin(struct acct *acct, pid_t pid);
 /* slurmstepd (root), slurm_spank_task_exit. When the last task of the step on this
  * node has ended, the record is written here: slurmstepd reports the exits to srun
  * only after this callback, so the job is still running and slurmctld still accepts
- * the AdminComment update. (From slurm_spank_exit the job may already have finished
- * when srun was quick, and slurmctld then refuses the update.) */
-void accounting_task_end(pid_t pid);
-/* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, free all. */
-void accounting_step_end(void);
+ * the update. (From slurm_spank_exit the job may already have finished when srun was
+ * quick, and slurmctld then refuses the update.) */
+void accounting_task_end(struct acct *acct, pid_t pid);
+/* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, remove
+ * the metrics file, free all; *acct becomes NULL. */
+void accounting_step_end(struct acct **acct);
 
 #endif

@@ -12,7 +12,9 @@
  *              weights lease, the kept placement (calls accounting.c)
  *   release.c  every context: is this the Slurm release the plugin was built for
  *   task.c     each task (the user, after task/affinity): apply and export
- *   accounting.c  slurmstepd (root): samples and the placement record
+ *   accounting.c  slurmstepd (root): samples and the placement record (calls
+ *              acct_gather.c, the step's record collector; acct_write.c, this
+ *              node's writes and spool; acct_slurm.c, the record's Slurm I/O)
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H
@@ -53,8 +55,9 @@ struct mi_step {
 	struct smpol_step_state kept;          /* the kept placement (step_state.h) */
 	bool kept_written;
 	uint32_t local_tasks;                  /* tasks of this step on this node */
-	uint32_t job_nnodes;                   /* S_JOB_NNODES, for the record */
-	char node_name[256];                   /* for the record */
+	uint32_t job_nnodes;                   /* S_JOB_NNODES: the step's nodes, for the record */
+	char node_name[256];                   /* this node as slurmd names it, for the record */
+	struct acct *acct;                     /* the placement record (accounting.h) */
 };
 
 /* options.c */

@@ -118,24 +118,39 @@ static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 	s->kept_written = true;
 }
 
-static void begin_accounting(struct mi_step *s)
+static void begin_accounting(spank_t sp, struct mi_step *s)
 {
-	struct step_placement sp = {
+	struct step_placement in = {
 		.job_id = s->owner.job_id,
 		.step_id = s->owner.step_id,
 		.spec = &s->spec,
 		.pl = &s->pl,
 		.sysfs_written = s->lease_held,
-		.sample_interval = s->site.sample_interval,
+		.site = &s->site,
 		.topo = &s->topo,
 		.node_name = s->node_name[0] ? s->node_name : NULL,
-		.job_nnodes = s->job_nnodes,
-		.host = &s->site.host,
+		.step_nnodes = s->job_nnodes,
 	};
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], nodelist[4096];
 
-	if (accounting_step_begin(&sp, err, sizeof(err)) < 0)
+	if (spank_get_item(sp, S_JOB_NODEID, &in.node_id) != ESPANK_SUCCESS)
+		in.node_id = 0;
+	/* where the step's first node is: the job's copy, used only to route to it */
+	if (spank_getenv(sp, "SLURM_STEP_NODELIST", nodelist, sizeof(nodelist)) == ESPANK_SUCCESS)
+		in.step_nodelist = nodelist;
+	if (accounting_step_begin(&in, &s->acct, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_error, "placement record: %s", err);
+}
+
+/* This node's name as slurmd knows it: slurmstepd sets SLURMD_NODENAME in its own
+ * environment from slurmd's configuration (22.05 to 24.11). The job's environment
+ * (spank_getenv) is the user's to write, and inside a batch job carries the batch
+ * host's name into every step: never taken from there. */
+static void daemon_node_name(char *buf, size_t len)
+{
+	const char *name = getenv("SLURMD_NODENAME");
+
+	snprintf(buf, len, "%s", name ? name : "");
 }
 
 /* The site's plugstack arguments; a mistake there fails only jobs that asked. */
@@ -173,8 +188,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		s->job_nnodes = 0;
 	if (spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &s->local_tasks) != ESPANK_SUCCESS)
 		s->local_tasks = 0;
-	if (spank_getenv(sp, "SLURMD_NODENAME", s->node_name, sizeof(s->node_name)) != ESPANK_SUCCESS)
-		s->node_name[0] = '\0';
+	daemon_node_name(s->node_name, sizeof(s->node_name));
 	if (!read_site(s, opt, ac, av))
 		return 0;
 	s->spec = opt->given ? opt->spec : s->site.default_spec;
@@ -217,7 +231,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		return 0;
 	}
 	keep_placement(s, &in);
-	begin_accounting(s);
+	begin_accounting(sp, s);
 	return 0;
 }
 
@@ -228,7 +242,7 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 
 	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
-	accounting_task_begin(pid);
+	accounting_task_begin(s->acct, pid);
 	if (!s->kept_written)
 		return 0;
 	if (smpol_step_state_add_task(&s->kept, pid, err, sizeof(err)) < 0)
@@ -246,7 +260,7 @@ int step_task_exit(spank_t sp, struct mi_step *s)
 
 	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
-	accounting_task_end(pid);
+	accounting_task_end(s->acct, pid);
 	return 0;
 }
 
@@ -267,8 +281,7 @@ int step_exit(struct mi_step *s)
 		LOG_STEP(s, slurm_error, "%s", err);
 	s->kept_written = false;
 	smpol_step_state_free(&s->kept);
-	if (s->pl.active && !s->failure[0])
-		accounting_step_end();
+	accounting_step_end(&s->acct);
 	smpol_placement_free(&s->pl);
 	if (s->have_topo)
 		smpol_topology_free(&s->topo);

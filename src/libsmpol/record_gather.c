@@ -1,0 +1,264 @@
+/* record_gather.c - a step's record collector on a unix socket (see record_gather.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "record_gather.h"
+#include "statedir.h"
+
+/* A sender that connected has this long to deliver its bytes. */
+#define SEND_TIMEOUT_MS 2000
+#define NAME_MAX_LEN 255
+
+struct smpol_gather {
+	int fd;
+	uint32_t job;
+	char step[32];
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	bool linked;            /* path still names our socket */
+};
+
+int smpol_gather_path(const struct smpol_host *h, uint32_t job, const char *step, char *buf, size_t len,
+		      char *err, size_t errlen)
+{
+	size_t max = sizeof(((struct sockaddr_un *)0)->sun_path);
+
+	if (snprintf(buf, len, "%s/gather/%u.%s.sock", h->statedir, job, step) >= (int)(len < max ? len : max))
+		return smpol_fail(err, errlen, ENAMETOOLONG,
+				 "the state directory %s is too long for the record collector's socket "
+				 "(unix sockets take %zu bytes); the nodes write their entries themselves",
+				 h->statedir, max - 1);
+	return 0;
+}
+
+int smpol_gather_open(const struct smpol_host *h, uint32_t job, const char *step, struct smpol_gather **gp,
+		      char *err, size_t errlen)
+{
+	struct smpol_gather *g = calloc(1, sizeof(*g));
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(h->statedir) + 16];
+	struct stat st;
+	int rc;
+
+	*gp = NULL;
+	if (!g)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory starting the record collector");
+	g->fd = -1;
+	g->job = job;
+	snprintf(g->step, sizeof(g->step), "%s", step);
+	rc = smpol_gather_path(h, job, step, g->path, sizeof(g->path), err, errlen);
+	if (rc < 0)
+		goto fail;
+	snprintf(dir, sizeof(dir), "%s/gather", h->statedir);
+	rc = smpol_statedir_mkdir(h, "gather", err, errlen);
+	if (rc < 0)
+		goto fail;
+	/* only root may pass: a directory someone else made is not trusted */
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		rc = smpol_fail(err, errlen, EPERM, "%s is not a directory that only this user can enter "
+			       "(owner %u, mode %o); the nodes write their entries themselves",
+			       dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		goto fail;
+	}
+	g->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (g->fd < 0) {
+		rc = smpol_fail(err, errlen, errno, "cannot create the record collector's socket: %s", strerror(errno));
+		goto fail;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", g->path);
+	unlink(g->path);        /* a step of this id that died left it */
+	if (bind(g->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(g->fd, 128) < 0) {
+		rc = smpol_fail(err, errlen, errno, "cannot listen on %s: %s", g->path, strerror(errno));
+		goto fail;
+	}
+	g->linked = true;
+	*gp = g;
+	return 0;
+fail:
+	if (g->fd >= 0)
+		close(g->fd);
+	free(g);
+	return rc;
+}
+
+int smpol_gather_fd(const struct smpol_gather *g)
+{
+	return g->fd;
+}
+
+/* Read exactly len bytes, waiting at most until the deadline's poll allows. */
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pfd, 1, SEND_TIMEOUT_MS) <= 0)
+			return -ETIMEDOUT;
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static bool printable_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > NAME_MAX_LEN)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x21 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *text, json_object *entries,
+		       char *err, size_t errlen)
+{
+	json_object *msg = json_tokener_parse(text), *job, *step, *node, *entry;
+	int rc = 0;
+
+	if (!msg || !json_object_is_type(msg, json_type_object) ||
+	    !json_object_object_get_ex(msg, "job", &job) || !json_object_is_type(job, json_type_int) ||
+	    !json_object_object_get_ex(msg, "step", &step) || !json_object_is_type(step, json_type_string) ||
+	    !json_object_object_get_ex(msg, "node", &node) || !json_object_is_type(node, json_type_string) ||
+	    !json_object_object_get_ex(msg, "entry", &entry) || !json_object_is_type(entry, json_type_object))
+		rc = smpol_fail(err, errlen, EBADMSG, "a record entry sent to the collector of job %u step %s "
+			       "is not {\"job\",\"step\",\"node\",\"entry\"}", want_job, want_step);
+	else if (json_object_get_int64(job) != want_job || strcmp(json_object_get_string(step), want_step))
+		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %lld step %.32s reached the collector "
+			       "of job %u step %s; dropped", (long long)json_object_get_int64(job),
+			       json_object_get_string(step), want_job, want_step);
+	else if (!printable_name(json_object_get_string(node)))
+		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %u step %s names no usable node "
+			       "(empty, too long, or with blanks or control characters); dropped", want_job, want_step);
+	else
+		json_object_object_add(entries, json_object_get_string(node), json_object_get(entry));
+	json_object_put(msg);
+	return rc;
+}
+
+int smpol_gather_accept(struct smpol_gather *g, json_object *entries, char *err, size_t errlen)
+{
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	uint32_t head[2];
+	char *text = NULL;
+	int c, rc;
+
+	c = accept4(g->fd, NULL, NULL, SOCK_CLOEXEC);
+	if (c < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? -EAGAIN :
+		       smpol_fail(err, errlen, errno, "the record collector cannot accept: %s", strerror(errno));
+	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0 || cred.uid != 0) {
+		rc = smpol_fail(err, errlen, EPERM, "the record collector of job %u step %s refused a "
+			       "connection from uid %d (only root's slurmd may deliver)", g->job, g->step,
+			       clen == sizeof(cred) ? (int)cred.uid : -1);
+		goto out;
+	}
+	rc = read_all(c, head, sizeof(head));
+	if (rc < 0) {
+		rc = smpol_fail(err, errlen, EBADMSG, "a sender to the record collector of job %u step %s stopped "
+			       "before its header: %s", g->job, g->step, strerror(-rc));
+		goto out;
+	}
+	if (ntohl(head[0]) != 0) {
+		rc = smpol_fail(err, errlen, EPERM, "the record collector of job %u step %s refused data that uid "
+			       "%u sent (only root's may count)", g->job, g->step, ntohl(head[0]));
+		goto out;
+	}
+	if (ntohl(head[1]) == 0 || ntohl(head[1]) > SMPOL_GATHER_MAX) {
+		rc = smpol_fail(err, errlen, EBADMSG, "a record entry of %u bytes reached the collector of job %u "
+			       "step %s (at most %d); dropped", ntohl(head[1]), g->job, g->step, SMPOL_GATHER_MAX);
+		goto out;
+	}
+	text = malloc(ntohl(head[1]) + 1);
+	if (!text) {
+		rc = smpol_fail(err, errlen, ENOMEM, "out of memory receiving a record entry");
+		goto out;
+	}
+	rc = read_all(c, text, ntohl(head[1]));
+	if (rc < 0) {
+		rc = smpol_fail(err, errlen, EBADMSG, "a sender to the record collector of job %u step %s stopped "
+			       "after its header: %s", g->job, g->step, strerror(-rc));
+		goto out;
+	}
+	text[ntohl(head[1])] = '\0';
+	rc = smpol_gather_parse(g->job, g->step, text, entries, err, errlen);
+out:
+	free(text);
+	close(c);
+	return rc;
+}
+
+void smpol_gather_stop(struct smpol_gather *g)
+{
+	/* new connects fail with ENOENT from here on; queued ones stay acceptable */
+	if (g && g->linked && unlink(g->path) == 0)
+		g->linked = false;
+}
+
+void smpol_gather_close(struct smpol_gather *g)
+{
+	if (!g)
+		return;
+	smpol_gather_stop(g);
+	close(g->fd);
+	free(g);
+}
+
+char *smpol_gather_message(uint32_t job, const char *step, const char *node, json_object *entry)
+{
+	json_object *msg = json_object_new_object();
+	char *text;
+
+	if (!msg)
+		return NULL;
+	json_object_object_add(msg, "job", json_object_new_int64(job));
+	json_object_object_add(msg, "step", json_object_new_string(step));
+	json_object_object_add(msg, "node", json_object_new_string(node));
+	json_object_object_add(msg, "entry", json_object_get(entry));
+	text = strdup(json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN));
+	json_object_put(msg);
+	return text;
+}
+
+int smpol_gather_send_local(const char *path, const char *message, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uint32_t head[2] = { htonl((uint32_t)geteuid()), htonl((uint32_t)strlen(message)) };
+	size_t len = strlen(message);
+	int fd, rc = 0;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the collector's socket path %s is too long", path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return smpol_fail(err, errlen, errno, "cannot create a socket: %s", strerror(errno));
+	errno = 0;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    write(fd, head, sizeof(head)) != (ssize_t)sizeof(head) || write(fd, message, len) != (ssize_t)len)
+		rc = smpol_fail(err, errlen, errno ? errno : EIO, "cannot deliver to the collector at %s: %s", path,
+			       strerror(errno ? errno : EIO));
+	close(fd);
+	return rc;
+}

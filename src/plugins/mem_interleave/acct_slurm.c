@@ -1,0 +1,213 @@
+/* acct_slurm.c - slurmstepd (root): the placement record through Slurm (see acct_slurm.h).
+ *
+ * Slurm's client API is resolved at load time from the libslurmfull that slurmstepd
+ * itself runs on; the plugin never links libslurm. Weak, so that a process without
+ * it (none known) still loads the plugin and only the record is lost. Chosen over
+ * running scontrol: one read and write took 7 ms against 14 ms for `scontrol show
+ * job` + `scontrol update` on the test cluster, with no fork from slurmstepd, no
+ * PATH to trust and no parsing of scontrol's text to read the comment back.
+ * (sacctmgr, the only writer once the job has ended, turns '"' into '`' and so cannot
+ * carry JSON: the record must be written while the job runs, see accounting_task_end.)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <slurm/slurm_version.h>
+
+#include "acct_slurm.h"
+#include "error.h"
+#include "record.h"
+
+/* slurm_protocol_api.h (22.05 to 24.11): not in the public headers, exported by
+ * libslurmfull; mpi/pmi2 and mpi/pmix use it between the nodes of a step. */
+extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, const char *data);
+
+#pragma weak slurm_load_job
+#pragma weak slurm_free_job_info_msg
+#pragma weak slurm_init_job_desc_msg
+#pragma weak slurm_update_job
+#pragma weak slurm_strerror
+#pragma weak slurm_forward_data
+#pragma weak slurm_hostlist_create
+#pragma weak slurm_hostlist_shift
+#pragma weak slurm_hostlist_destroy
+
+/* Extra is a job field from Slurm 23.02 on. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#define HAVE_JOB_EXTRA 1
+#else
+#define HAVE_JOB_EXTRA 0
+#endif
+
+/* Reads before giving up on confirming a record that other writers race. */
+#define STORE_ATTEMPTS 10
+/* slurmctld refuses an Extra longer than 1024 bytes (24.11); leave room for the
+ * {"mempolicy":...} around our object and a little foreign text. */
+#define EXTRA_BUDGET 900
+
+struct field {
+	enum smpol_record_target target;
+	uint32_t job;
+};
+
+static const char *field_name(enum smpol_record_target t)
+{
+	return t == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment";
+}
+
+int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen)
+{
+	if (target == SMPOL_RECORD_NONE)
+		return 0;
+	if (target == SMPOL_RECORD_EXTRA && !HAVE_JOB_EXTRA)
+		return smpol_fail(err, errlen, ENOSYS, "record=extra needs Slurm 23.02 or later (this plugin was "
+				 "built for %d.%02d, which has no Extra field); no record is written",
+				 SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER));
+	if (!slurm_load_job || !slurm_update_job || !slurm_init_job_desc_msg || !slurm_free_job_info_msg)
+		return smpol_fail(err, errlen, ENOSYS, "this process has no Slurm API to write %s with",
+				 field_name(target));
+	return 0;
+}
+
+/* What a Slurm error means for the record: slurmctld away (try again later), the job
+ * gone or ended (it never takes the record now), or refused. */
+static int record_errno(int e)
+{
+	if ((e >= SLURM_COMMUNICATIONS_CONNECTION_ERROR && e <= SLURM_COMMUNICATIONS_MISSING_SOCKET_ERROR) ||
+	    (e >= SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR && e <= SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR) ||
+	    e == ESLURM_IN_STANDBY_MODE || e == ECONNREFUSED || e == ETIMEDOUT)
+		return ECONNREFUSED;
+	if (e == ESLURM_JOB_FINISHED || e == ESLURM_ALREADY_DONE || e == ESLURM_INVALID_JOB_ID)
+		return ESRCH;
+	return EIO;
+}
+
+static int slurm_fail(const struct field *f, char *err, size_t errlen, const char *what)
+{
+	int e = errno;          /* set by Slurm's API (slurm_get_errno, gone in 24.11, only read it) */
+
+	return smpol_fail(err, errlen, record_errno(e), "%s %s of job %u: %s", what, field_name(f->target), f->job,
+			 e && slurm_strerror ? slurm_strerror(e) : "error");
+}
+
+static int field_read(void *ctx, char **comment, char *err, size_t errlen)
+{
+	const struct field *f = ctx;
+	job_info_msg_t *msg = NULL;
+	const char *text = NULL;
+
+	/* SHOW_LOCAL: the job is this cluster's; no federation lookup (one RPC less) */
+	if (slurm_load_job(&msg, f->job, SHOW_DETAIL | SHOW_LOCAL) != SLURM_SUCCESS)
+		return slurm_fail(f, err, errlen, "cannot read");
+	if (msg->record_count > 0) {
+#if HAVE_JOB_EXTRA
+		if (f->target == SMPOL_RECORD_EXTRA)
+			text = msg->job_array[0].extra;
+		else
+#endif
+			text = msg->job_array[0].admin_comment;
+	}
+	*comment = strdup(text ? text : "");
+	slurm_free_job_info_msg(msg);
+	return *comment ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory reading %s", field_name(f->target));
+}
+
+static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
+{
+	const struct field *f = ctx;
+	job_desc_msg_t desc;
+
+	slurm_init_job_desc_msg(&desc);
+	desc.job_id = f->job;
+#if HAVE_JOB_EXTRA
+	if (f->target == SMPOL_RECORD_EXTRA)
+		desc.extra = (char *)comment;
+	else
+#endif
+		desc.admin_comment = (char *)comment;
+	if (slurm_update_job(&desc) != SLURM_SUCCESS)
+		return slurm_fail(f, err, errlen, "cannot set");
+	return 0;
+}
+
+static void no_pause(void *ctx, int attempt)
+{
+	(void)ctx;
+	(void)attempt;
+}
+
+int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
+		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen)
+{
+	struct field f = { target, job };
+	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : no_pause, &f };
+	int rc = acct_slurm_check(target, err, errlen);
+
+	if (rc < 0 || target == SMPOL_RECORD_NONE)
+		return rc;
+	return smpol_record_store_nodes(&store, step, entries,
+					target == SMPOL_RECORD_EXTRA ? EXTRA_BUDGET : SMPOL_RECORD_BUDGET,
+					STORE_ATTEMPTS, sole_writer ? 0 : 2, res, err, errlen);
+}
+
+int acct_slurm_first_host(const char *nodelist, char *buf, size_t len)
+{
+	/* hostlist_t is a pointer type up to 24.05, a struct type from 24.11 on */
+	__typeof__(slurm_hostlist_create(NULL)) hl;
+	char *first;
+	int rc = -EINVAL;
+
+	if (!nodelist || !*nodelist || !slurm_hostlist_create || !slurm_hostlist_shift || !slurm_hostlist_destroy)
+		return -EINVAL;
+	hl = slurm_hostlist_create(nodelist);
+	if (!hl)
+		return -EINVAL;
+	first = slurm_hostlist_shift(hl);
+	if (first && *first && strlen(first) < len) {
+		snprintf(buf, len, "%s", first);
+		rc = 0;
+	}
+	free(first);            /* hostlist_shift returns malloc'ed memory */
+	slurm_hostlist_destroy(hl);
+	return rc;
+}
+
+int acct_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen)
+{
+	char *nodes = strdup(host), *addr = strdup(path);
+	int rc;
+
+	if (!slurm_forward_data) {
+		free(nodes);
+		free(addr);
+		return smpol_fail(err, errlen, ENOSYS, "this slurmstepd has no slurm_forward_data");
+	}
+	if (!nodes || !addr) {
+		free(nodes);
+		free(addr);
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	}
+	/* one host: slurm_forward_data leaves the list as it is */
+	rc = slurm_forward_data(&nodes, addr, (uint32_t)strlen(message), message);
+	free(nodes);
+	free(addr);
+	if (rc != SLURM_SUCCESS)
+		return smpol_fail(err, errlen, EHOSTUNREACH, "the step's collector on %s did not take the entry (%s)",
+				 host, slurm_strerror ? slurm_strerror(rc) : "error");
+	return 0;
+}
+
+void acct_slurm_step_key(uint32_t step_id, char *buf, size_t len)
+{
+	if (step_id == SLURM_BATCH_SCRIPT)
+		snprintf(buf, len, "batch");
+	else if (step_id == SLURM_EXTERN_CONT)
+		snprintf(buf, len, "extern");
+	else if (step_id == SLURM_INTERACTIVE_STEP)
+		snprintf(buf, len, "interactive");
+	else
+		snprintf(buf, len, "%u", step_id);
+}

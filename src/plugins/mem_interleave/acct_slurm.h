@@ -1,0 +1,42 @@
+/* acct_slurm.h - slurmstepd (root): the Slurm side of the placement record. Reads and
+ * writes the job's record field through slurmctld, and hands a node's entry to the
+ * step's collector through slurmd (REQUEST_FORWARD_DATA, record_gather.h). */
+#ifndef MEM_INTERLEAVE_ACCT_SLURM_H
+#define MEM_INTERLEAVE_ACCT_SLURM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "record_store.h"
+#include "site_config.h"
+
+/* Whether this build and process can write the record into target; -ENOSYS with a
+ * sentence when not (no Slurm API in this process, or Extra before Slurm 23.02). */
+int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
+
+/*
+ * acct_slurm_store - put entries ({NODE:ENTRY}) of job/step into the target field.
+ * sole_writer: this is the step's only writer (its collector): one read, one write.
+ * Otherwise the read-write-confirm protocol of record_store.h; pause: whether
+ * confirming reads pause (false when the node lock already orders every writer).
+ * res may be NULL. 0 or -errno with a sentence: -ECONNREFUSED slurmctld did not
+ * answer (try later), -ESRCH the job is gone or has ended (slurmctld never takes its
+ * record now), -EEXIST the field is jobstats', others refused for good.
+ */
+int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
+		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen);
+
+/* The first host of a Slurm host list ("n[3-5],m1" -> "n3") into buf. 0 or -EINVAL. */
+int acct_slurm_first_host(const char *nodelist, char *buf, size_t len);
+
+/* Deliver message to the unix socket path on host through its slurmd. 0 or -errno
+ * with a sentence (no collector there, slurmd unreachable). */
+int acct_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen);
+
+/* The step as the record names it: "0", "batch", "extern", "interactive". */
+void acct_slurm_step_key(uint32_t step_id, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,35 @@
+/* acct_write.h - slurmstepd (root): this node's writes of placement records. The
+ * node's writers (its steps, a step's collector) take turns under a flock on
+ * STATEDIR/record.lock; what slurmctld does not take because it does not answer waits
+ * in the spool (record_spool.h) until the step's end or the node's next steps deliver
+ * it. */
+#ifndef MEM_INTERLEAVE_ACCT_WRITE_H
+#define MEM_INTERLEAVE_ACCT_WRITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "site_config.h"
+
+struct acct_write {
+	const struct smpol_site_config *site;   /* record=, statedir */
+	uint32_t job;
+	const char *step;                      /* as the record names it */
+	uint32_t step_nnodes;                  /* >1: other nodes' writers may race */
+};
+
+/* Write entries ({NODE:ENTRY}) of the step into the record field; sole_writer: the
+ * step's collector (one read, one write). Logs the outcome; true when they went to
+ * the spool because slurmctld did not answer. */
+bool acct_write_entries(const struct acct_write *w, json_object *entries, bool sole_writer, const char *how);
+
+/* Deliver this step's spooled record, every 2 s for up to 3 min while slurmctld does
+ * not answer. */
+void acct_write_retry_own(const struct acct_write *w);
+
+/* Deliver a few spooled records of earlier steps (a step start's share). */
+void acct_write_deliver_others(const struct acct_write *w);
+
+#endif

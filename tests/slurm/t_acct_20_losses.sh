@@ -1,0 +1,71 @@
+# t_acct_20_losses.sh - records that were lost or wrong (issue 12), each case failing
+# before its fix: whose node an entry is (slurmd's name, never the job's environment),
+# names printed escaped, 50 two-node steps that all keep both nodes, a record of
+# another version left alone.
+
+if [ ! -x "$PY" ]; then
+	t_skip "record loss cases" "$PY is missing (install python3)"
+	return 0 2>/dev/null || exit 0
+fi
+
+# step_nodes COMMENT STEP: the node names a step's record holds ("*" summaries: its
+# hosts, or n=N when the names were dropped to fit), sorted, one line.
+step_nodes() {
+	acct_py "$1" 'sorted(r["steps"]["'"$2"'"]["*"].get("hosts", ["n=%d" % r["steps"]["'"$2"'"]["*"]["n"]]) if "*" in r["steps"]["'"$2"'"] else r["steps"]["'"$2"'"])'
+}
+
+# 1. A step started by srun inside a two-node batch job: the job's environment names
+# the batch host on both nodes; the record must name each node.
+run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap "srun --mem-interleave=weighted sleep 1.5"
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+comment=$(acct_comment "$job")
+t_expect_match "srun in a two-node batch job: both nodes are in the record, under their own names" \
+	"^\['($HOST', 'node2|node2', '$HOST)'\]$" "$(step_nodes "$comment" 0)"
+
+# 2. A user who sets SLURMD_NODENAME (with an escape sequence) changes nothing.
+run_job "${AS_USER[@]}" env SLURMD_NODENAME=$'evil\033[2Jname' srun -N 2 -n 2 --mem-interleave=weighted \
+	bash -c '[ "$SLURM_PROCID" = 0 ] && echo JOB=$SLURM_JOB_ID; exit 0'
+job=$(acct_job "$OUT")
+comment=$(acct_comment "$job")
+t_expect_match "SLURMD_NODENAME set by the user: the record still names the nodes as slurmd does" \
+	"^\['($HOST', 'node2|node2', '$HOST)'\]$" "$(step_nodes "$comment" 0)"
+
+# 3. Text in a record that an admin (or anyone who could write the field) crafted is
+# printed escaped: no escape sequence reaches the terminal.
+run_job srun -w "$HOST" -n 1 bash -c 'echo JOB=$SLURM_JOB_ID; scontrol update JobId=$SLURM_JOB_ID AdminComment='"'"'{"mempolicy":{"v":1,"unit_kib":4,"steps":{"0":{"bad\u001b[2Jnode":{"req":"weighted","mode":"weighted","path":"x\u001b]0;title\u0007","tasks":1,"samples":0,"note":"n\u009b31m"}}}}}'"'"
+job=$(acct_job "$OUT")
+sleep 1
+out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qF 'bad\e[2Jnode' <<<"$out" && grep -qF 'x\e]0;title\x07' <<<"$out" &&
+	! LC_ALL=C grep -q $'\033\|\x07\|\xc2\x9b' <<<"$out"; then
+	t_pass "report: control characters in a record are printed escaped"
+else
+	t_fail "report: control characters in a record are printed escaped" "exit $rc: $(cat -v <<<"$out" | head -c 600)"
+fi
+
+# 4. Fifty two-node steps in one allocation: every step keeps both nodes (a node's
+# write based on an older read used to drop the other's entry now and then).
+mkdir -p "$OUTDIR"
+run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
+	'for i in $(seq 50); do srun -N 2 -n 2 --mem-interleave=weighted true || exit 1; done'
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+comment=$(acct_comment "$job")
+missing=$(acct_py "$comment" '" ".join(s for s in map(str, range(50)) if s not in r["steps"] or (sorted(r["steps"][s]) != sorted(["'"$HOST"'", "node2"]) and not ("*" in r["steps"][s] and r["steps"][s]["*"]["n"] == 2 and sorted(r["steps"][s]["*"].get("hosts", ["'"$HOST"'", "node2"])) == sorted(["'"$HOST"'", "node2"]))))')
+if [ $RC -eq 0 ] && [ -z "$missing" ]; then
+	t_pass "50 two-node steps in one allocation: all 50 keep both nodes"
+else
+	t_fail "50 two-node steps in one allocation: all 50 keep both nodes" \
+		"job '$job' exit $RC; steps missing a node: ${missing:0:300}"
+fi
+
+# 5. A record of another version ("v":99) is left byte for byte; ours goes beside it.
+v99='{"mempolicy":{"v":99,"steps":{"0":{"x":{"future":true}}}}}'
+run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
+	'echo JOB=$SLURM_JOB_ID; scontrol update JobId=$SLURM_JOB_ID AdminComment='"'$v99'"
+job=$(acct_job "$OUT")
+comment=$(acct_comment "$job")
+if [ "${comment:0:${#v99}}" = "$v99" ] && [ "$(acct_py "$comment" 'r["v"], "'"$HOST"'" in r["steps"]["0"]')" = "(1, True)" ]; then
+	t_pass "a \"v\":99 record is left as it was, ours is added beside it"
+else
+	t_fail "a \"v\":99 record is left as it was, ours is added beside it" "job '$job': $comment"
+fi

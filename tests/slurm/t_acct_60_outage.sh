@@ -1,0 +1,65 @@
+# t_acct_60_outage.sh - slurmctld away across a step's end (issue 12): the record is
+# kept in the node's spool and delivered when slurmctld is back (by the step itself,
+# which cannot report its completion to an absent slurmctld either, or by the node's
+# next step), so an outage delays a record but never loses it.
+# slurmctld is down for MPOL_OUTAGE_S seconds (default 75, as the issue reported).
+
+outage=${MPOL_OUTAGE_S:-75}
+ctld_pid() { cat "$MPOL_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null; }
+ctld_gone() { local p; p=$(ctld_pid); [ -z "$p" ] || ! kill -0 "$p" 2>/dev/null || grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; }
+# job_comment JOBID: AdminComment as slurmctld holds it (the job may still run).
+job_comment() { scontrol show job "$1" 2>/dev/null | sed -n 's/^ *AdminComment=//p'; }
+
+# 1. Down across the step's end, back after the outage.
+timeout 300 srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
+	'echo JOB=$SLURM_JOB_ID; exec '"$PY"' -c "'"$(toucher 16 3)"'"' >"$OUTDIR/outage.$$" 2>&1 &
+srun_pid=$!
+wait_until 20 sh -c "grep -q JOB= '$OUTDIR/outage.$$'"
+job=$(acct_job "$(cat "$OUTDIR/outage.$$")")
+sleep 1
+down=$(date +%s)
+kill -TERM "$(ctld_pid)"
+wait_until 30 ctld_gone
+wait "$srun_pid"
+spooled=no
+wait_until 30 test -s "$STATEDIR/spool/$job.0.json" && spooled=yes
+if [ -n "$job" ] && [ $spooled = yes ] && grep -q "\"$HOST\"" "$STATEDIR/spool/$job.0.json"; then
+	t_pass "slurmctld away at the step's end: the record is kept in the node's spool"
+else
+	t_fail "slurmctld away at the step's end: the record is kept in the node's spool" \
+		"job '$job'; spool: $(ls -l "$STATEDIR/spool" 2>&1 | tail -n 3); $(cat "$OUTDIR/outage.$$")"
+fi
+sleep $((outage - ($(date +%s) - down) > 0 ? outage - ($(date +%s) - down) : 0))
+slurmctld 9>&- && wait_until 60 scontrol ping
+if [ -n "$job" ] && wait_until 30 sh -c "scontrol show job $job | grep -q 'AdminComment=.*\"$HOST\"'" &&
+	wait_until 10 sh -c "! test -e '$STATEDIR/spool/$job.0.json'"; then
+	t_pass "slurmctld back after ${outage} s: the spooled record is delivered, the spool emptied"
+else
+	t_fail "slurmctld back after ${outage} s: the spooled record is delivered, the spool emptied" \
+		"AdminComment: $(job_comment "$job"); spool: $(ls "$STATEDIR/spool" 2>&1)"
+fi
+# srun's own completion went nowhere: the job still runs, without tasks.
+[ -n "$job" ] && scancel "$job" && wait_job "$job" 30
+rm -f "$OUTDIR/outage.$$"
+
+# 2. A record spooled by an earlier step (of a job that still runs) is delivered by
+# the node's next step.
+timeout 120 srun -w "$HOST" -n 1 bash -c 'echo JOB=$SLURM_JOB_ID; exec sleep 30' >"$OUTDIR/outage2.$$" 2>&1 &
+srun_pid=$!
+wait_until 20 sh -c "grep -q JOB= '$OUTDIR/outage2.$$'"
+job=$(acct_job "$(cat "$OUTDIR/outage2.$$")")
+mkdir -p "$STATEDIR/spool"
+printf '{"job":%s,"step":"5","entries":{"spooled-node":{"req":"weighted","mode":"weighted","tasks":1,"samples":0}}}' \
+	"$job" >"$STATEDIR/spool/$job.5.json"
+run_job srun -w "$HOST" -n 1 --mem-interleave=weighted true
+if [ -n "$job" ] && wait_until 20 sh -c "scontrol show job $job | grep -q 'spooled-node'" &&
+	! test -e "$STATEDIR/spool/$job.5.json"; then
+	t_pass "the node's next step delivers an earlier step's spooled record"
+else
+	t_fail "the node's next step delivers an earlier step's spooled record" \
+		"AdminComment: $(job_comment "$job"); spool: $(ls "$STATEDIR/spool" 2>&1)"
+fi
+[ -n "$job" ] && scancel "$job"
+wait "$srun_pid" 2>/dev/null
+rm -f "$OUTDIR/outage2.$$" "$STATEDIR/spool/$job.5.json"
+rmdir "$STATEDIR/spool" 2>/dev/null

@@ -1,0 +1,240 @@
+/* test_gather.c - a step's record collector: what it takes from whom, what it drops;
+ * the spool of records waiting for slurmctld; text from a record made safe to print. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "record_gather.h"
+#include "record_spool.h"
+#include "text.h"
+
+struct fx {
+	char dir[64];
+	struct smpol_host host;
+	struct smpol_gather *g;
+	char path[128];
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char err[SMPOL_ERRLEN];
+
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_gather.XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	smpol_host_default(&fx->host);
+	assert_int_equal(smpol_host_set_statedir(&fx->host, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(smpol_gather_open(&fx->host, 42, "0", &fx->g, err, sizeof(err)), 0);
+	assert_int_equal(smpol_gather_path(&fx->host, 42, "0", fx->path, sizeof(fx->path), err, sizeof(err)), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	char cmd[128];
+
+	smpol_gather_close(fx->g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->dir);
+	assert_int_equal(system(cmd), 0);
+	free(fx);
+	return 0;
+}
+
+static int accept_one(struct fx *fx, json_object *entries, char *err, size_t errlen)
+{
+	return smpol_gather_accept(fx->g, entries, err, errlen);
+}
+
+/* Send raw bytes as slurmd would: header uid and length, then the data. */
+static void send_raw(const char *path, uint32_t uid, uint32_t len, const char *data, size_t n)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uint32_t head[2] = { htonl(uid), htonl(len) };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(write(fd, head, sizeof(head)), (ssize_t)sizeof(head));
+	if (n)
+		assert_int_equal(write(fd, data, n), (ssize_t)n);
+	close(fd);
+}
+
+static void test_takes_entries(void **state)
+{
+	struct fx *fx = *state;
+	json_object *entries = json_object_new_object(), *entry = json_tokener_parse("{\"tasks\":2}");
+	char err[SMPOL_ERRLEN], *msg;
+
+	if (geteuid() != 0)
+		skip();         /* only root's deliveries count; the collector runs as root */
+	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), -EAGAIN);
+	for (int i = 0; i < 3; i++) {
+		char node[16];
+
+		snprintf(node, sizeof(node), "node%d", i);
+		msg = smpol_gather_message(42, "0", node, entry);
+		assert_int_equal(smpol_gather_send_local(fx->path, msg, err, sizeof(err)), 0);
+		free(msg);
+	}
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(accept_one(fx, entries, err, sizeof(err)), 0);
+	assert_int_equal(json_object_object_length(entries), 3);
+	assert_true(json_object_equal(json_object_object_get(entries, "node1"), entry));
+	/* stopped: a new sender cannot connect and knows it */
+	smpol_gather_stop(fx->g);
+	msg = smpol_gather_message(42, "0", "late", entry);
+	assert_int_equal(smpol_gather_send_local(fx->path, msg, err, sizeof(err)), -ENOENT);
+	free(msg);
+	json_object_put(entries);
+	json_object_put(entry);
+}
+
+/* What a sender cannot make the collector take. */
+static void test_refuses(void **state)
+{
+	struct fx *fx = *state;
+	json_object *entries = json_object_new_object(), *entry = json_tokener_parse("{\"tasks\":1}");
+	const struct { const char *msg; const char *why; } bad[] = {
+		{ "{\"job\":43,\"step\":\"0\",\"node\":\"n1\",\"entry\":{}}", "job 43" },
+		{ "{\"job\":42,\"step\":\"1\",\"node\":\"n1\",\"entry\":{}}", "step 1" },
+		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n\\u001b[2J\",\"entry\":{}}", "control characters" },
+		{ "{\"job\":42,\"step\":\"0\",\"node\":\"\",\"entry\":{}}", "no usable node" },
+		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n1\",\"entry\":[1]}", "is not" },
+		{ "not json", "is not" },
+	};
+	char err[SMPOL_ERRLEN];
+
+	if (geteuid() != 0)
+		skip();
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		send_raw(fx->path, 0, (uint32_t)strlen(bad[i].msg), bad[i].msg, strlen(bad[i].msg));
+		assert_int_equal(accept_one(fx, entries, err, sizeof(err)), -EBADMSG);
+		assert_non_null(strstr(err, bad[i].why));
+	}
+	/* data slurmd says another uid sent */
+	send_raw(fx->path, 1000, 2, "{}", 2);
+	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "uid 1000"));
+	/* a length past the limit is refused before anything is read */
+	send_raw(fx->path, 0, SMPOL_GATHER_MAX + 1, NULL, 0);
+	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "at most"));
+	/* a sender that stops short */
+	send_raw(fx->path, 0, 100, "{\"job\"", 6);
+	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), -EBADMSG);
+	assert_int_equal(json_object_object_length(entries), 0);
+	json_object_put(entries);
+	json_object_put(entry);
+}
+
+static void test_spool(void **state)
+{
+	struct fx *fx = *state;
+	json_object *a = json_tokener_parse("{\"n1\":{\"tasks\":1}}"), *b = json_tokener_parse("{\"n2\":{\"tasks\":2}}");
+	json_object *got = NULL;
+	char err[SMPOL_ERRLEN], step[32], **names, path[200];
+	uint32_t job = 0;
+	int n, dropped;
+	FILE *f;
+
+	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(names);
+	assert_int_equal(smpol_spool_put(&fx->host, 7, "0", a, &dropped, err, sizeof(err)), 0);
+	/* a second writer of the same step: both entries kept */
+	assert_int_equal(smpol_spool_put(&fx->host, 7, "0", b, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, 8, "batch", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "7.0");         /* oldest first */
+	assert_int_equal(smpol_spool_get(&fx->host, names[0], &job, step, sizeof(step), &got, err, sizeof(err)), 0);
+	assert_int_equal(job, 7);
+	assert_string_equal(step, "0");
+	assert_int_equal(json_object_object_length(got), 2);
+	json_object_put(got);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	/* set aside: out of the list, still on disk for the admin */
+	assert_int_equal(smpol_spool_set_aside(&fx->host, "8.batch", err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/spool/8.batch.json.undelivered", fx->dir);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(smpol_spool_remove(&fx->host, "7.0", err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_get(&fx->host, "7.0", &job, step, sizeof(step), &got, err, sizeof(err)), -ENOENT);
+	/* a damaged file is named, not taken */
+	snprintf(path, sizeof(path), "%s/spool/9.0.json", fx->dir);
+	f = fopen(path, "w");
+	fputs("{\"job\":\"nine\"}", f);
+	fclose(f);
+	assert_int_equal(smpol_spool_get(&fx->host, "9.0", &job, step, sizeof(step), &got, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "9.0.json"));
+	unlink(path);
+	/* bounded: the oldest go */
+	for (uint32_t j = 100; j < 100 + SMPOL_SPOOL_MAX + 2; j++)
+		assert_int_equal(smpol_spool_put(&fx->host, j, "0", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, SMPOL_SPOOL_MAX);
+	assert_string_equal(names[n - 1], "357.0");
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+static void test_paths(void **state)
+{
+	struct smpol_host h;
+	char err[SMPOL_ERRLEN], buf[200], longdir[120];
+
+	(void)state;
+	smpol_host_default(&h);
+	memset(longdir, 'x', sizeof(longdir) - 1);
+	longdir[0] = '/';
+	longdir[sizeof(longdir) - 1] = '\0';
+	assert_int_equal(smpol_host_set_statedir(&h, longdir, err, sizeof(err)), 0);
+	/* a unix socket path holds 107 bytes: the nodes then write themselves, and say why */
+	assert_int_equal(smpol_gather_path(&h, 1, "0", buf, sizeof(buf), err, sizeof(err)), -ENAMETOOLONG);
+	assert_non_null(strstr(err, "write their entries themselves"));
+}
+
+static void test_printable(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(smpol_text_printable("node07", buf, sizeof(buf)), "node07");
+	assert_string_equal(smpol_text_printable("a\033[2Jb", buf, sizeof(buf)), "a\\e[2Jb");
+	assert_string_equal(smpol_text_printable("x\ny\t\\z\x7f", buf, sizeof(buf)), "x\\ny\\t\\\\z\\x7f");
+	/* U+009B (CSI as one character) and a plain UTF-8 letter */
+	assert_string_equal(smpol_text_printable("\xc2\x9b" "31m \xc3\xa9", buf, sizeof(buf)), "\\x9b31m \xc3\xa9");
+	assert_string_equal(smpol_text_printable(NULL, buf, sizeof(buf)), "");
+	assert_string_equal(smpol_text_printable("0123456789abcdef", buf, 10), "012345...");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_takes_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spool, setup, teardown),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_printable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
