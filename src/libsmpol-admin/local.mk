@@ -11,4 +11,5 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/task_target.c src/libsmpol-admin/task_target.h \
 	src/libsmpol-admin/hotplug.c src/libsmpol-admin/hotplug.h \
 	src/libsmpol-admin/cpuset.c src/libsmpol-admin/cpuset.h \
-	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h
+	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h \
+	src/libsmpol-admin/plugstack.c src/libsmpol-admin/plugstack.h

@@ -68,6 +68,7 @@ static json_object *plan_object(const struct smpol_plan *p)
 	json_object_object_add(o, "nodes", nodes);
 	json_object_object_add(o, "w", w);
 	json_object_object_add(o, "share", share);
+	json_object_object_add(o, "bw", json_object_new_string(smpol_bw_source_name(p->bw_source)));
 	return o;
 }
 

@@ -4,20 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_file.h"
 #include "error.h"
 #include "site_config.h"
 
 #define MAX_SAMPLE_INTERVAL 86400
 #define MAX_WEIGHT_SUM_LIMIT 1024
 
-enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT, NKEYS };
+enum key {
+	KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
+	KEY_BANDWIDTH, NKEYS
+};
 
 static const char *const keys[NKEYS] = {
 	[KEY_DEFAULT] = "default", [KEY_SYSFS] = "sysfs", [KEY_ALGORITHM] = "algorithm",
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
-	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot",
+	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_BANDWIDTH] = "bandwidth",
 };
-#define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot"
+#define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, bandwidth"
 
 static const char *const sysfs_names[] = {
 	[SMPOL_SYSFS_NEVER] = "never",
@@ -40,6 +44,7 @@ void smpol_config_default(struct smpol_site_config *cfg)
 	cfg->max_weight_sum = SMPOL_DEFAULT_MAX_SUM;
 	smpol_host_default(&cfg->host);
 	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
+	snprintf(cfg->bandwidth_file, sizeof(cfg->bandwidth_file), "%s", SMPOL_BW_FILE_DEFAULT);
 }
 
 /* A whole decimal number in [lo, hi]. */
@@ -110,6 +115,17 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 		rc = *value ? smpol_host_set_fsroot(&cfg->host, value, why, sizeof(why)) : -EINVAL;
 		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument fsroot: %s",
 				       *value ? why : "give an absolute directory") : 0;
+	case KEY_BANDWIDTH:
+		cfg->bandwidth_named = true;
+		if (!strcmp(value, "none")) {
+			cfg->bandwidth_file[0] = '\0';
+			return 0;
+		}
+		if (value[0] != '/' || strlen(value) >= sizeof(cfg->bandwidth_file))
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument bandwidth='%.64s': give the absolute "
+					  "path of a bandwidth table (mpolctl calibrate writes one), or none", value);
+		strcpy(cfg->bandwidth_file, value);
+		return 0;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}

@@ -8,9 +8,11 @@
  *   statedir=DIR             weights lease journal and lock (/run/slurm-mempolicy)
  *   sample_interval=SECONDS  placement sampling period, 0 = one sample about 1 s after start
  *   fsroot=DIR               read sysfs under DIR (tests and containers)
+ *   bandwidth=FILE|none      the bandwidth table (bw_file.h); default
+ *                            /etc/slurm/mem_interleave.bw when it exists
  * An unknown key, a bad value or a key given twice is an error that names it.
- * default= takes smpol_spec_parse's syntax (not help); statedir and fsroot must be
- * absolute; sample_interval is 0..86400.
+ * default= takes smpol_spec_parse's syntax (not help); statedir, fsroot and bandwidth
+ * must be absolute; sample_interval is 0..86400.
  */
 #ifndef SMPOL_SITE_CONFIG_H
 #define SMPOL_SITE_CONFIG_H
@@ -35,6 +37,8 @@ struct smpol_site_config {
 	unsigned max_weight_sum;
 	struct smpol_host host;        /* statedir=, fsroot= */
 	unsigned sample_interval;
+	char bandwidth_file[1024];     /* "" = none */
+	bool bandwidth_named;          /* given by bandwidth=: its absence is worth a warning */
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);

@@ -137,6 +137,21 @@ static void begin_accounting(struct mi_step *s)
 		LOG_STEP(s, slurm_error, "placement record: %s", err);
 }
 
+/* The bandwidth table the step decides with; a source the site asked for that cannot
+ * be used is logged, and the next one serves. */
+static int resolve_bandwidth(struct mi_step *s)
+{
+	struct smpol_bw_origin origin;
+	char warning[SMPOL_ERRLEN + 64];
+
+	if (smpol_bw_resolve(&s->topo, s->site.bandwidth_file, s->site.bandwidth_named, &s->bandwidth, &origin) < 0)
+		return -1;
+	smpol_bw_origin_warning(&origin, warning, sizeof(warning));
+	if (warning[0])
+		LOG_STEP(s, slurm_error, "%s", warning);
+	return 0;
+}
+
 /* The site's plugstack arguments; a mistake there fails only jobs that asked. */
 static bool read_site(struct mi_step *s, const struct mi_option *opt, int ac, char **av)
 {
@@ -191,6 +206,8 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	}
 	s->have_topo = true;
 	recover_dead_steps(s);
+	if (resolve_bandwidth(s) < 0)
+		return step_fail(s, "", "out of memory while reading the bandwidth sources");
 	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
 	in = (struct smpol_place_in){
 		.spec = s->spec,
@@ -202,6 +219,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.job_owns_node = job_owns_node(sp, s),
 		.lease = SMPOL_LEASE_UNTRIED,
 		.mem_kb = step_mem_kb(sp),
+		.bandwidth = &s->bandwidth,
 	};
 	if (decide(s, &in) < 0)
 		return step_fail(s, "", "out of memory while planning");
@@ -266,6 +284,7 @@ int step_exit(struct mi_step *s)
 	if (s->pl.active && !s->failure[0])
 		accounting_step_end();
 	smpol_placement_free(&s->pl);
+	smpol_bw_free(&s->bandwidth);
 	if (s->have_topo)
 		smpol_topology_free(&s->topo);
 	s->have_topo = false;
