@@ -2,7 +2,8 @@
 # planner, rebalance, pinned tasks, cpusets, hotplug events, running commands).
 # slurmstepd never loads it.
 noinst_LTLIBRARIES += src/libsmpol-admin/libsmpol-admin.la
-src_libsmpol_admin_libsmpol_admin_la_CFLAGS = $(AM_CFLAGS)
+src_libsmpol_admin_libsmpol_admin_la_CFLAGS = $(AM_CFLAGS) -pthread
+src_libsmpol_admin_libsmpol_admin_la_LIBADD = -lpthread
 src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/movement.c src/libsmpol-admin/movement.h \
 	src/libsmpol-admin/task_ref.c src/libsmpol-admin/task_ref.h \
@@ -12,4 +13,5 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/hotplug.c src/libsmpol-admin/hotplug.h \
 	src/libsmpol-admin/cpuset.c src/libsmpol-admin/cpuset.h \
 	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h \
-	src/libsmpol-admin/plugstack.c src/libsmpol-admin/plugstack.h
+	src/libsmpol-admin/plugstack.c src/libsmpol-admin/plugstack.h \
+	src/libsmpol-admin/stream.c src/libsmpol-admin/stream.h

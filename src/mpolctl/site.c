@@ -13,7 +13,15 @@ void cli_site_read(const struct cli_common *c, struct cli_site *s)
 
 	memset(s, 0, sizeof(*s));
 	smpol_config_default(&s->cfg);
-	s->line_rc = smpol_plugstack_find(c->plugstack, &s->line, s->why, sizeof(s->why));
+	if (strcmp(c->host.fsroot, "/") && !c->plugstack) {
+		/* another machine's sysfs: this host's plugstack line and table are not its */
+		s->cfg.bandwidth_file[0] = '\0';
+		s->line_rc = -ENOENT;
+		snprintf(s->why, sizeof(s->why), "sysfs is read under %.400s: this host's plugstack line is not read "
+			 "(give --plugstack to)", c->host.fsroot);
+	} else {
+		s->line_rc = smpol_plugstack_find(c->plugstack, &s->line, s->why, sizeof(s->why));
+	}
 	if (!s->line_rc) {
 		s->line_rc = smpol_config_parse(s->line.argc, s->line.argv, &s->cfg, err, sizeof(err));
 		if (s->line_rc)

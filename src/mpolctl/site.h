@@ -4,7 +4,8 @@
  * (plugstack.h; --plugstack FILE names another plugstack.conf) so that they use the
  * bandwidth table and state directory the plugin uses. --bandwidth FILE|none and
  * --statedir override the line; a missing or unparseable line leaves the defaults,
- * and says why.
+ * and says why. Under --fsroot (another machine's sysfs) neither this host's line nor
+ * its default table is read: only what --plugstack and --bandwidth name.
  */
 #ifndef MPOLCTL_SITE_H
 #define MPOLCTL_SITE_H
