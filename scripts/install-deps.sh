@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build_pkgs=(build-essential autoconf automake libtool pkg-config
-	libjson-c-dev libcmocka-dev libslurm-dev jq
+	libjson-c-dev libcmocka-dev libslurm-dev jq hwloc
 	clang-14 libclang-rt-14-dev)
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	iproute2 procps util-linux)
