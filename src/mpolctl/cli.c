@@ -44,6 +44,7 @@ void cli_common_init(struct cli_common *c)
 	c->json = false;
 	c->plugstack = NULL;
 	c->bandwidth = NULL;
+	c->max_source = SMPOL_BW_OVERRIDE;
 }
 
 static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, const char *from)
@@ -83,6 +84,14 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 					optarg);
 		c->bandwidth = optarg;
 		return;
+	case CLI_OPT_MAX_SOURCE: {
+		enum smpol_bw_source src;
+
+		if (smpol_bw_source_parse(optarg, &src) || src == SMPOL_BW_NONE)
+			cli_usage_error(verb, "--max-source '%s': give sysfs-hmat, acpi-hmat, measured or override", optarg);
+		c->max_source = (int)src;
+		return;
+	}
 	case CLI_OPT_JSON:
 		c->json = true;
 		return;

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "bandwidth.h"
 #include "host.h"
 
 struct json_object;
@@ -35,6 +36,7 @@ enum {
 	CLI_OPT_STATEDIR,
 	CLI_OPT_PLUGSTACK,
 	CLI_OPT_BANDWIDTH,
+	CLI_OPT_MAX_SOURCE,
 };
 
 #define CLI_COMMON_OPTIONS \
@@ -44,7 +46,8 @@ enum {
 #define CLI_STATEDIR_OPTION { "statedir", required_argument, NULL, CLI_OPT_STATEDIR }
 #define CLI_SITE_OPTIONS \
 	{ "plugstack", required_argument, NULL, CLI_OPT_PLUGSTACK }, \
-	{ "bandwidth", required_argument, NULL, CLI_OPT_BANDWIDTH }
+	{ "bandwidth", required_argument, NULL, CLI_OPT_BANDWIDTH }, \
+	{ "max-source", required_argument, NULL, CLI_OPT_MAX_SOURCE }
 
 struct cli_common {
 	struct smpol_host host;  /* --fsroot, else $MPOL_FSROOT, else /; --statedir, else the default */
@@ -53,14 +56,15 @@ struct cli_common {
 	bool json;               /* --json */
 	const char *plugstack;   /* --plugstack FILE, NULL = Slurm's */
 	const char *bandwidth;   /* --bandwidth FILE|none, NULL = the plugstack line's */
+	int max_source;          /* --max-source: the highest-ranked bandwidth source used */
 };
 
 /* Every verb starts from this. */
 void cli_common_init(struct cli_common *c);
 
 /*
- * cli_common_option - handle --fsroot, --statedir, --plugstack, --bandwidth, --json,
- * --help and getopt's errors
+ * cli_common_option - handle --fsroot, --statedir, --plugstack, --bandwidth,
+ * --max-source, --json, --help and getopt's errors
  * for `verb`. --help calls usage(stdout) and exits 0; an unknown option, a missing
  * value, a --fsroot that is not a directory or a relative --statedir exits 2 with a
  * message. Any other opt is a bug in

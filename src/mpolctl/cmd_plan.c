@@ -30,7 +30,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: mpolctl plan [--fsroot DIR] [--mem SIZE] [--cpus LIST] [--algorithm optimal|kernel]\n"
 		"                    [--precision P] [--scope socket|all] [--nodes LIST]\n"
-		"                    [--bandwidth FILE|none] [--plugstack FILE] [--json]\n"
+		"                    [--bandwidth FILE|none] [--max-source SOURCE] [--plugstack FILE] [--json]\n"
 		"\n"
 		"Show the interleave plan (nodes, integer weights, target shares, modelled\n"
 		"efficiency, and where each node's bandwidth came from) a task would get: for the\n"
@@ -51,6 +51,8 @@ static void usage(FILE *out)
 		"  --nodes LIST        interleave over these nodes only\n"
 		"  --bandwidth FILE    the bandwidth table (none: no table); default: the\n"
 		"                      plugstack line's bandwidth=, else " SMPOL_BW_FILE_DEFAULT "\n"
+		"  --max-source S      use no source ranked above S (sysfs-hmat: what the kernel's\n"
+		"                      auto mode sees; acpi-hmat, measured; default override)\n"
 		"  --plugstack FILE    the plugstack.conf to find mem_interleave.so's line in\n"
 		"                      (default: Slurm's)\n"
 		"  --json              print one JSON object with a \"plans\" array\n"

@@ -14,7 +14,8 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: mpolctl show [--fsroot DIR] [--bandwidth FILE|none] [--plugstack FILE] [--json]\n"
+		"usage: mpolctl show [--fsroot DIR] [--bandwidth FILE|none] [--max-source SOURCE]\n"
+		"                    [--plugstack FILE] [--json]\n"
 		"\n"
 		"Show every online NUMA node (kind and why, CPUs, memory, memory tier, HMAT\n"
 		"bandwidth and latency, initiators, current interleave weight), the bandwidth\n"
@@ -25,6 +26,8 @@ static void usage(FILE *out)
 		"  --fsroot DIR  read sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
 		"  --bandwidth FILE  the bandwidth table (none: no table); default: the plugstack\n"
 		"                line's bandwidth=, else " SMPOL_BW_FILE_DEFAULT "\n"
+		"  --max-source S  use no bandwidth source ranked above S (sysfs-hmat, acpi-hmat,\n"
+		"                measured; default override: all)\n"
 		"  --plugstack FILE  the plugstack.conf holding mem_interleave.so's line\n"
 		"  --json        print one JSON object instead of the table\n"
 		"  -h, --help    show this help\n");

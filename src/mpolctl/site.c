@@ -13,6 +13,7 @@ void cli_site_read(const struct cli_common *c, struct cli_site *s)
 
 	memset(s, 0, sizeof(*s));
 	smpol_config_default(&s->cfg);
+	s->max_source = (enum smpol_bw_source)c->max_source;
 	if (strcmp(c->host.fsroot, "/") && !c->plugstack) {
 		/* another machine's sysfs: this host's plugstack line and table are not its */
 		s->cfg.bandwidth_file[0] = '\0';
@@ -43,7 +44,15 @@ void cli_site_read(const struct cli_common *c, struct cli_site *s)
 int cli_site_bandwidth(const struct cli_site *s, const struct smpol_topology *topo, struct smpol_bw_table *t,
 		       struct smpol_bw_origin *origin)
 {
-	return smpol_bw_resolve(topo, s->cfg.bandwidth_file, s->cfg.bandwidth_named, t, origin);
+	int rc = smpol_bw_resolve(topo, s->cfg.bandwidth_file, s->cfg.bandwidth_named, t, origin);
+	int kept = 0;
+
+	for (int i = 0; !rc && i < t->nentries; i++)
+		if (t->entries[i].source <= s->max_source)
+			t->entries[kept++] = t->entries[i];
+	if (!rc)
+		t->nentries = kept;
+	return rc;
 }
 
 /* Where the bandwidth table came from, one line each source asked for. */

@@ -19,6 +19,7 @@
 
 struct cli_site {
 	struct smpol_site_config cfg;  /* the line's arguments over the defaults, then the options */
+	enum smpol_bw_source max_source;  /* --max-source */
 	struct smpol_plugstack_line line;
 	int line_rc;                   /* 0 found and parsed; else why says */
 	char why[SMPOL_ERRLEN];
@@ -27,7 +28,8 @@ struct cli_site {
 /* Read the line and apply c's --bandwidth and --statedir. Never fails. */
 void cli_site_read(const struct cli_common *c, struct cli_site *s);
 
-/* The bandwidth table the plugin would use on this topology (bw_sources.h). 0 or -ENOMEM. */
+/* The bandwidth table the plugin would use on this topology (bw_sources.h), without
+ * the sources ranked above --max-source. 0 or -ENOMEM. */
 int cli_site_bandwidth(const struct cli_site *s, const struct smpol_topology *topo, struct smpol_bw_table *t,
 		       struct smpol_bw_origin *origin);
 

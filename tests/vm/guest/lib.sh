@@ -187,6 +187,16 @@ algo_weights() {
 	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 72 $bws; fi
 }
 
+# pair_algo_weights ALGO INITIATOR NODE...: the same with each node's bandwidth from
+# INITIATOR (topology.sh's matrix: what the raw ACPI HMAT gives every pair).
+pair_algo_weights() {
+	a=$1 i=$2
+	shift 2
+	bws=""
+	for n in "$@"; do bws="$bws $(hmat_bw "$i" "$n")"; done
+	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 72 $bws; fi
+}
+
 # pair_weights "0 2" 7:2 -> "0:7 2:2"
 pair_weights() {
 	w=$2 out=""
