@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "plugstack.h"
+#include "words.h"
 
 #define MAX_DEPTH 8
 
@@ -73,20 +74,6 @@ static int include(const char *from, int lineno, const char *pattern, int depth,
 	return rc;
 }
 
-/* Words of a line (modifies it); -E2BIG beyond max. */
-static int words(char *line, char **w, int max)
-{
-	int n = 0;
-	char *save = NULL;
-
-	for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
-		if (n == max)
-			return -E2BIG;
-		w[n++] = t;
-	}
-	return n;
-}
-
 static bool is_ours(const char *plugin)
 {
 	const char *base = strrchr(plugin, '/');
@@ -111,7 +98,7 @@ static int scan(const char *path, int depth, struct smpol_plugstack_line *out, c
 		if (hash)
 			*hash = '\0';
 		memcpy(out->text, line, sizeof(out->text));
-		n = words(out->text, w, SMPOL_PLUGSTACK_MAX_ARGS + 2);
+		n = smpol_words(out->text, w, SMPOL_PLUGSTACK_MAX_ARGS + 2);
 		if (n >= 2 && !strcmp(w[0], "include")) {
 			rc = include(path, lineno, w[1], depth, out, err, errlen);
 			continue;

@@ -10,6 +10,7 @@
 #include "bw_file.h"
 #include "error.h"
 #include "sysfs.h"
+#include "words.h"
 
 #define FILE_MAX (1024 * 1024)
 #define MAGIC "smpol-bandwidth"
@@ -44,21 +45,6 @@ static bool parse_u32(const char *text, uint32_t max, uint32_t *out)
 	}
 	*out = (uint32_t)v;
 	return true;
-}
-
-/* Split a line into at most max words (modifies it); returns the count, max + 1 when
- * there are more. */
-static int split(char *line, char **words, int max)
-{
-	int n = 0;
-	char *save = NULL;
-
-	for (char *w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		if (n == max)
-			return max + 1;
-		words[n++] = w;
-	}
-	return n;
 }
 
 static int parse_pair(char **w, int nw, enum smpol_bw_source source, struct smpol_bw_file *f, int lineno,
@@ -143,15 +129,38 @@ static void append_info(struct smpol_bw_file *f, const char *text)
 	snprintf(f->info + used, sizeof(f->info) - used, "%s%s", used ? "; " : "", text);
 }
 
+/* Is the line's first word this one? */
+static bool starts_with_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	line += strspn(line, " \t");
+	return !strncmp(line, word, n) && (!line[n] || line[n] == ' ' || line[n] == '\t');
+}
+
 static int parse_line(char *line, int lineno, bool *seen_magic, struct smpol_bw_file *f, char *err, size_t errlen)
 {
+	const char *rest = line + strspn(line, " \t");
 	char copy[1024], *w[6];
 	int nw;
 
 	if (strlen(line) >= sizeof(copy))
 		return line_fail(err, errlen, lineno, "longer than %zu characters", sizeof(copy) - 1);
+	if (*seen_magic && starts_with_word(line, "machine")) {
+		if (f->machine[0])
+			return line_fail(err, errlen, lineno, "a second machine line");
+		snprintf(f->machine, sizeof(f->machine), "%s", rest_of(rest, 7));
+		trim_end(f->machine);
+		return 0;
+	}
+	if (*seen_magic && starts_with_word(line, "info")) {
+		append_info(f, rest_of(rest, 4));
+		return 0;
+	}
 	strcpy(copy, line);
-	nw = split(copy, w, 5);
+	nw = smpol_words(copy, w, 5);
+	if (nw < 0)
+		return line_fail(err, errlen, lineno, "more words than any item takes");
 	if (nw == 0)
 		return 0;
 	if (!*seen_magic) {
@@ -162,17 +171,6 @@ static int parse_line(char *line, int lineno, bool *seen_magic, struct smpol_bw_
 			return line_fail(err, errlen, lineno, "format version '%s' is not one this mpolctl reads (%d)",
 					 nw > 1 ? w[1] : "", SMPOL_BW_FILE_VERSION);
 		*seen_magic = true;
-		return 0;
-	}
-	if (!strcmp(w[0], "machine")) {
-		if (f->machine[0])
-			return line_fail(err, errlen, lineno, "a second machine line");
-		snprintf(f->machine, sizeof(f->machine), "%s", rest_of(line + strspn(line, " \t"), 7));
-		trim_end(f->machine);
-		return 0;
-	}
-	if (!strcmp(w[0], "info")) {
-		append_info(f, rest_of(line + strspn(line, " \t"), 4));
 		return 0;
 	}
 	if (!strcmp(w[0], "node"))
@@ -275,12 +273,12 @@ static void put(struct text *t, const char *fmt, ...)
 	}
 }
 
-static void put_pairs(struct text *t, const struct smpol_bw_table *tb, enum smpol_bw_source source)
+/* In the table's order, so an admin's lines stay where they were. */
+static void put_pairs(struct text *t, const struct smpol_bw_table *tb)
 {
 	for (int i = 0; i < tb->nentries; i++)
-		if (tb->entries[i].source == source)
-			put(t, "%s %d %d %u %u\n", source == SMPOL_BW_OVERRIDE ? "override" : "measured",
-			    tb->entries[i].initiator, tb->entries[i].target, tb->entries[i].read, tb->entries[i].write);
+		put(t, "%s %d %d %u %u\n", tb->entries[i].source == SMPOL_BW_OVERRIDE ? "override" : "measured",
+		    tb->entries[i].initiator, tb->entries[i].target, tb->entries[i].read, tb->entries[i].write);
 }
 
 int smpol_bw_file_format(const struct smpol_bw_file *f, char **text)
@@ -301,8 +299,7 @@ int smpol_bw_file_format(const struct smpol_bw_file *f, char **text)
 	if (f->info[0])
 		put(&t, "info %s\n", f->info);
 	put(&t, "# measured|override INITIATOR TARGET READ_MB/s WRITE_MB/s\n");
-	put_pairs(&t, &f->table, SMPOL_BW_MEASURED);
-	put_pairs(&t, &f->table, SMPOL_BW_OVERRIDE);
+	put_pairs(&t, &f->table);
 	if (t.failed) {
 		free(t.buf);
 		return -ENOMEM;

@@ -16,6 +16,7 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/bandwidth.c src/libsmpol/bandwidth.h \
 	src/libsmpol/bw_acpi.c src/libsmpol/bw_acpi.h \
 	src/libsmpol/bw_file.c src/libsmpol/bw_file.h \
+	src/libsmpol/words.c src/libsmpol/words.h \
 	src/libsmpol/bw_sources.c src/libsmpol/bw_sources.h \
 	src/libsmpol/kernel.c src/libsmpol/kernel.h \
 	src/libsmpol/units.c src/libsmpol/units.h \
