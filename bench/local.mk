@@ -15,3 +15,8 @@ noinst_PROGRAMS += bench/sampling-bench
 bench_sampling_bench_SOURCES = bench/sampling-bench.c
 bench_sampling_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
 EXTRA_DIST += bench/sampling
+# stream: STREAM copy and triad under local, interleave, the kernel's and our weights (bench/stream)
+noinst_PROGRAMS += bench/stream-bench
+bench_stream_bench_SOURCES = bench/stream-bench.c
+bench_stream_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
+EXTRA_DIST += bench/stream

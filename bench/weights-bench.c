@@ -1,6 +1,8 @@
 /* weights-bench - the optimal and kernel weights over a corpus of bandwidth vectors:
  * per vector and in total, the modelled efficiency (weights.h), the weight sum, and the
- * ratios optimal/kernel. Pure arithmetic, any host.
+ * ratios optimal/kernel; and, at the kernel's own weight sum, the D'Hondt weights of
+ * that sum against the kernel's (the same budget, so only the apportionment differs:
+ * ours must never be worse). Pure arithmetic, any host.
  *   weights-bench [-p PRECISION] [-m MAX_SUM] CORPUS
  */
 #include <errno.h>
@@ -78,7 +80,7 @@ static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 }
 
 static int run_vector(const struct vec *v, const struct smpol_weight_opts *o, struct result *opt,
-		      struct result *ker, char *err, size_t errlen)
+		      struct result *ker, struct result *at_ksum, char *err, size_t errlen)
 {
 	double bw[MAX_NODES], share[MAX_NODES];
 	int rc;
@@ -98,6 +100,11 @@ static int run_vector(const struct vec *v, const struct smpol_weight_opts *o, st
 		opt->sum += opt->w[i];
 		ker->sum += ker->w[i];
 	}
+	/* the kernel's weights are at most 32 each: its sum always fits D'Hondt's seats */
+	if (smpol_weights_dhondt(share, v->n, ker->sum, at_ksum->w) < 0)
+		return smpol_fail(err, errlen, ERANGE, "no apportionment of the kernel's sum %u", ker->sum);
+	at_ksum->sum = ker->sum;
+	at_ksum->eff = smpol_weights_efficiency(share, at_ksum->w, v->n);
 	return 0;
 }
 
@@ -129,8 +136,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct smpol_weight_opts o = smpol_weight_opts_default();
-	struct totals topt = { 0 }, tker = { 0 };
-	char line[1024], err[SMPOL_ERRLEN], ow[128], kw[128];
+	struct totals topt = { 0 }, tker = { 0 }, tsame = { 0 };
+	char line[1024], err[SMPOL_ERRLEN], ow[128], kw[128], sw[128];
+	int worse = 0;
 	int opt, lineno = 0;
 	uint64_t max_sum;
 	FILE *f;
@@ -168,10 +176,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("optimal: precision %.3g, max weight sum %u; kernel: Linux 6.16 auto mode\n", o.precision, o.max_sum);
-	printf("%-22s %2s  %-24s %6s %4s  %-24s %6s %4s  %7s %7s\n", "vector", "n", "optimal", "eff", "sum",
-	       "kernel", "eff", "sum", "eff o/k", "sum o/k");
+	printf("%-22s %2s  %-24s %6s %4s  %-24s %6s %4s  %7s %7s  %-24s %6s %7s\n", "vector", "n", "optimal",
+	       "eff", "sum", "kernel", "eff", "sum", "eff o/k", "sum o/k", "ours at kernel's sum", "eff",
+	       "vs k");
 	while (fgets(line, sizeof(line), f)) {
-		struct result ropt, rker;
+		struct result ropt, rker, rsame;
 		struct vec v;
 		int rc;
 
@@ -179,17 +188,21 @@ int main(int argc, char **argv)
 		rc = parse_line(line, &v, err, sizeof(err));
 		if (rc == 0)
 			continue;
-		if (rc < 0 || run_vector(&v, &o, &ropt, &rker, err, sizeof(err)) < 0) {
+		if (rc < 0 || run_vector(&v, &o, &ropt, &rker, &rsame, err, sizeof(err)) < 0) {
 			fprintf(stderr, "weights-bench: %s:%d: %s\n", argv[optind], lineno, err);
 			fclose(f);
 			return 1;
 		}
 		weights_text(ropt.w, v.n, ow, sizeof(ow));
 		weights_text(rker.w, v.n, kw, sizeof(kw));
-		printf("%-22s %2d  %-24s %6.3f %4u  %-24s %6.3f %4u  %7.3f %7.3f\n", v.name, v.n, ow, ropt.eff,
-		       ropt.sum, kw, rker.eff, rker.sum, ropt.eff / rker.eff, (double)ropt.sum / rker.sum);
+		weights_text(rsame.w, v.n, sw, sizeof(sw));
+		printf("%-22s %2d  %-24s %6.3f %4u  %-24s %6.3f %4u  %7.3f %7.3f  %-24s %6.3f %7.3f\n", v.name, v.n,
+		       ow, ropt.eff, ropt.sum, kw, rker.eff, rker.sum, ropt.eff / rker.eff, (double)ropt.sum / rker.sum,
+		       sw, rsame.eff, rsame.eff / rker.eff);
 		add(&topt, &ropt);
 		add(&tker, &rker);
+		add(&tsame, &rsame);
+		worse += rsame.eff < rker.eff - 1e-12;
 	}
 	fclose(f);
 	if (!topt.count) {
@@ -203,5 +216,10 @@ int main(int argc, char **argv)
 	       tker.weight_sum / tker.count);
 	printf("  optimal/kernel          %8.4f %8.4f %9.4f\n", topt.eff_sum / tker.eff_sum,
 	       topt.eff_min / tker.eff_min, topt.weight_sum / tker.weight_sum);
-	return 0;
+	printf("  ours at kernel's sum    %8.4f %8.4f %9.2f\n", tsame.eff_sum / tsame.count, tsame.eff_min,
+	       tsame.weight_sum / tsame.count);
+	printf("  at kernel's sum/kernel  %8.4f %8.4f %9.4f\n", tsame.eff_sum / tker.eff_sum,
+	       tsame.eff_min / tker.eff_min, tsame.weight_sum / tker.weight_sum);
+	printf("\nat the kernel's own weight sum ours is less efficient on %d of %d vectors\n", worse, tsame.count);
+	return worse ? 1 : 0;
 }

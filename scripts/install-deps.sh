@@ -9,7 +9,7 @@
 set -euo pipefail
 
 compile_pkgs=(build-essential autoconf automake libtool pkg-config
-	libjson-c-dev libcmocka-dev libslurm-dev jq)
+	libjson-c-dev libcmocka-dev libslurm-dev jq hwloc)
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 # python3: the slurm tier's tasks touch memory with it.
 cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server

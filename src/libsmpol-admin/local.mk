@@ -1,8 +1,10 @@
 # libsmpol-admin: what only mpolctl needs (page queries and moves, the minimal-move
-# planner, rebalance, pinned tasks, cpusets, hotplug events, running commands).
+# planner, rebalance, pinned tasks, cpusets, hotplug events, running commands, the
+# plugstack line, bandwidth measurement, the checks of mpolctl check).
 # slurmstepd never loads it.
 noinst_LTLIBRARIES += src/libsmpol-admin/libsmpol-admin.la
-src_libsmpol_admin_libsmpol_admin_la_CFLAGS = $(AM_CFLAGS)
+src_libsmpol_admin_libsmpol_admin_la_CFLAGS = $(AM_CFLAGS) -pthread
+src_libsmpol_admin_libsmpol_admin_la_LIBADD = -lpthread -lm
 src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/movement.c src/libsmpol-admin/movement.h \
 	src/libsmpol-admin/task_ref.c src/libsmpol-admin/task_ref.h \
@@ -12,4 +14,13 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/migration.c src/libsmpol-admin/migration.h \
 	src/libsmpol-admin/hotplug.c src/libsmpol-admin/hotplug.h \
 	src/libsmpol-admin/cpuset.c src/libsmpol-admin/cpuset.h \
-	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h
+	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h \
+	src/libsmpol-admin/plugstack.c src/libsmpol-admin/plugstack.h \
+	src/libsmpol-admin/stream.c src/libsmpol-admin/stream.h \
+	src/libsmpol-admin/findings.c src/libsmpol-admin/findings.h \
+	src/libsmpol-admin/checks.h \
+	src/libsmpol-admin/check_hmat.c \
+	src/libsmpol-admin/check_weights.c \
+	src/libsmpol-admin/check_state.c \
+	src/libsmpol-admin/check_table.c \
+	src/libsmpol-admin/check_hwloc.c

@@ -1,4 +1,4 @@
-# libsmpol: what slurmstepd loads (topology, weights, plans, the weights table and its
+# libsmpol: what slurmstepd loads (topology, bandwidth sources, weights, plans, the weights table and its
 # lease, spec, apply, record). Every decision that is not Slurm glue; no Slurm header.
 noinst_LTLIBRARIES += src/libsmpol/libsmpol.la
 src_libsmpol_libsmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
@@ -11,6 +11,14 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/sysfs.c src/libsmpol/sysfs.h \
 	src/libsmpol/proc_stat.c src/libsmpol/proc_stat.h \
 	src/libsmpol/topology.c src/libsmpol/topology.h \
+	src/libsmpol/acpi_table.c src/libsmpol/acpi_table.h \
+	src/libsmpol/acpi_hmat.c src/libsmpol/acpi_hmat.h \
+	src/libsmpol/acpi_srat.c src/libsmpol/acpi_srat.h \
+	src/libsmpol/bandwidth.c src/libsmpol/bandwidth.h \
+	src/libsmpol/bw_acpi.c src/libsmpol/bw_acpi.h \
+	src/libsmpol/bw_file.c src/libsmpol/bw_file.h \
+	src/libsmpol/words.c src/libsmpol/words.h \
+	src/libsmpol/bw_sources.c src/libsmpol/bw_sources.h \
 	src/libsmpol/kernel.c src/libsmpol/kernel.h \
 	src/libsmpol/units.c src/libsmpol/units.h \
 	src/libsmpol/text.c src/libsmpol/text.h \

@@ -113,6 +113,7 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 		return cannot_have(in, out, "strict: this kernel has no weighted interleave (needs Linux 6.9); "
 				   "not falling back to interleave");
 	smpol_plan_opts_from_spec(&in->spec, in->site, in->mem_kb, &opts);
+	opts.bandwidth = in->bandwidth;
 	rc = smpol_plan_all(in->topo, &opts, &out->plans, &out->nplans, err, sizeof(err));
 	if (rc == -ENOMEM)
 		return rc;

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "bandwidth.h"
 #include "kernel.h"
 #include "plan.h"
 #include "site_config.h"
@@ -61,6 +62,7 @@ struct smpol_place_in {
 	enum smpol_lease_outcome lease;
 	const char *lease_note;        /* NOT_HELD: why, or NULL */
 	uint64_t mem_kb;               /* the job's memory on this node, 0 = unknown (no cap) */
+	const struct smpol_bw_table *bandwidth;  /* per pair, with sources (bw_sources.h); NULL = sysfs HMAT */
 };
 
 struct smpol_placement {

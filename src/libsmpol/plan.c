@@ -147,17 +147,37 @@ static int pick_candidates(const struct smpol_topology *topo, int initiator, con
 	return 0;
 }
 
-/* Bandwidth per candidate; nodes without HMAT data get the smallest known value. */
-static void candidate_bandwidth(const struct smpol_topology *topo, struct smpol_plan *plan, uint32_t *raw,
-				double *bw)
+/* The pair's bandwidth from the table, else the node's sysfs HMAT figure. */
+static uint32_t pair_bandwidth(const struct smpol_topology *topo, const struct smpol_plan_opts *opts, int initiator,
+			       int node, enum smpol_bw_source *source)
+{
+	const struct smpol_bw_entry *e = initiator >= 0 ? smpol_bw_lookup(opts->bandwidth, initiator, node) : NULL;
+	uint32_t bw;
+
+	if (e && (bw = smpol_bw_min(e->read, e->write))) {
+		*source = e->source;
+		return bw;
+	}
+	bw = smpol_node_bandwidth(smpol_topology_node(topo, node));
+	*source = bw ? SMPOL_BW_SYSFS : SMPOL_BW_NONE;
+	return bw;
+}
+
+/* Bandwidth per candidate; nodes without any get the smallest known value. */
+static void candidate_bandwidth(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
+				struct smpol_plan *plan, uint32_t *raw, double *bw)
 {
 	struct smpol_bitmap missing;
 	uint32_t least = 0;
 	char list[256];
 
 	smpol_bitmap_clear(&missing);
+	plan->bw_source = SMPOL_BW_OVERRIDE;
 	for (int i = 0; i < plan->nnodes; i++) {
-		raw[i] = smpol_node_bandwidth(smpol_topology_node(topo, plan->nodes[i]));
+		raw[i] = pair_bandwidth(topo, opts, plan->initiator, plan->nodes[i], &plan->sources[i]);
+		plan->bandwidth[i] = raw[i];
+		if (plan->sources[i] < plan->bw_source)
+			plan->bw_source = plan->sources[i];
 		if (!raw[i])
 			smpol_bitmap_set(&missing, plan->nodes[i]);
 		else if (!least || raw[i] < least)
@@ -192,7 +212,7 @@ static int plan_shares(const struct smpol_topology *topo, const struct smpol_pla
 	char why[SMPOL_ERRLEN];
 	int rc;
 
-	candidate_bandwidth(topo, plan, raw, bw);
+	candidate_bandwidth(topo, opts, plan, raw, bw);
 	rc = smpol_shares_from_bandwidth(bw, NULL, 0, plan->nnodes, plain, err, errlen);
 	if (rc || !opts->mem_kb || !candidate_capacity(topo, plan, cap)) {
 		if (!rc)
@@ -242,6 +262,8 @@ static void drop_seatless(struct smpol_plan *plan)
 		plan->nodes[kept] = plan->nodes[i];
 		plan->weights[kept] = plan->weights[i];
 		plan->shares[kept] = plan->shares[i];
+		plan->bandwidth[kept] = plan->bandwidth[i];
+		plan->sources[kept] = plan->sources[i];
 		kept++;
 	}
 	plan->nnodes = kept;

@@ -7,8 +7,10 @@
  * weights by the chosen algorithm. Pure: reads only the topology struct.
  *
  * Choices a reader should know:
- * - Bandwidth is what HMAT reports for the node's best initiator (sysfs holds no
- *   other); with scope=all a remote node is weighed by that figure too.
+ * - Bandwidth is the pair's (initiator, node) from the bandwidth table when the options
+ *   carry one (bandwidth.h: override > measured > raw ACPI HMAT > sysfs HMAT), else
+ *   what sysfs HMAT reports for the node's best initiator, with which scope=all weighs
+ *   a remote socket's DRAM like local DRAM. Each node's source is in the plan.
  * - Missing HMAT data: when no candidate has any, shares are equal and
  *   bandwidth_known is false; when only some lack it, they are given the smallest
  *   bandwidth known among the candidates (a guess that errs towards the slow side,
@@ -37,6 +39,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bandwidth.h"
 #include "bitmap.h"
 #include "topology.h"
 #include "weights.h"
@@ -55,6 +58,7 @@ struct smpol_plan_opts {
 	struct smpol_bitmap nodes;
 	bool has_weights;             /* explicit weights: used as given, nodes implied */
 	uint8_t weights[SMPOL_MAX_NODES];
+	const struct smpol_bw_table *bandwidth;  /* per-pair numbers, NULL = sysfs HMAT only */
 };
 
 struct smpol_left_out {
@@ -68,6 +72,9 @@ struct smpol_plan {
 	int nodes[SMPOL_PLAN_MAX_NODES];       /* ascending ids */
 	unsigned weights[SMPOL_PLAN_MAX_NODES]; /* same order, each >= 1 */
 	double shares[SMPOL_PLAN_MAX_NODES];    /* target shares, same order */
+	uint32_t bandwidth[SMPOL_PLAN_MAX_NODES];          /* MB/s weighed, 0 = unknown */
+	enum smpol_bw_source sources[SMPOL_PLAN_MAX_NODES]; /* where each came from */
+	enum smpol_bw_source bw_source; /* the weakest of them: what the plan rests on */
 	double efficiency;            /* modelled, see weights.h */
 	unsigned weight_sum;
 	enum smpol_algorithm algorithm;

@@ -68,6 +68,7 @@ static json_object *plan_object(const struct smpol_plan *p)
 	json_object_object_add(o, SMPOL_REC_NODES, nodes);
 	json_object_object_add(o, SMPOL_REC_WEIGHTS, w);
 	json_object_object_add(o, SMPOL_REC_SHARE, share);
+	json_object_object_add(o, SMPOL_REC_BW, json_object_new_string(smpol_bw_source_name(p->bw_source)));
 	return o;
 }
 

@@ -60,6 +60,7 @@
 #define SMPOL_REC_NODES "nodes"         /* in a plan: its memory nodes */
 #define SMPOL_REC_WEIGHTS "w"
 #define SMPOL_REC_SHARE "share"
+#define SMPOL_REC_BW "bw"             /* in a plan: where its bandwidths came from */
 #define SMPOL_REC_POLICY "policy"
 #define SMPOL_REC_TASKS "tasks"
 #define SMPOL_REC_SAMPLES "samples"

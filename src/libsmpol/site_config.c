@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_file.h"
 #include "error.h"
 #include "number.h"
 #include "site_config.h"
@@ -11,17 +12,19 @@
 #define MAX_SAMPLE_INTERVAL 86400
 #define MAX_WEIGHT_SUM_LIMIT 1024
 
-enum key { KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
-	   KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, NKEYS };
+enum key {
+	KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
+	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, NKEYS
+};
 
 static const char *const keys[NKEYS] = {
 	[KEY_DEFAULT] = "default", [KEY_SYSFS] = "sysfs", [KEY_ALGORITHM] = "algorithm",
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
 	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_LOCK_TIMEOUT] = "lock_timeout",
-	[KEY_RECORD] = "record", [KEY_PROMETHEUS] = "prometheus_dir",
+	[KEY_RECORD] = "record", [KEY_PROMETHEUS] = "prometheus_dir", [KEY_BANDWIDTH] = "bandwidth",
 };
 #define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
-	"lock_timeout, record, prometheus_dir"
+	"lock_timeout, record, prometheus_dir, bandwidth"
 
 static const char *const record_names[] = {
 	[SMPOL_RECORD_ADMIN_COMMENT] = "admincomment",
@@ -55,6 +58,7 @@ void smpol_config_default(struct smpol_site_config *cfg)
 	cfg->max_weight_sum = SMPOL_DEFAULT_MAX_SUM;
 	smpol_host_default(&cfg->host);
 	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
+	snprintf(cfg->bandwidth_file, sizeof(cfg->bandwidth_file), "%s", SMPOL_BW_FILE_DEFAULT);
 }
 
 /* A NUMBER (number.h) for plugstack argument `key`, scaled by 10^decimals, in [lo, hi]. */
@@ -144,6 +148,17 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 				  " seconds (how long a step waits for a lock in the state directory)", err, errlen);
 		cfg->host.lock_timeout_ms = rc ? cfg->host.lock_timeout_ms : (unsigned)v;
 		return rc;
+	case KEY_BANDWIDTH:
+		cfg->bandwidth_named = true;
+		if (!strcmp(value, "none")) {
+			cfg->bandwidth_file[0] = '\0';
+			return 0;
+		}
+		if (value[0] != '/' || strlen(value) >= sizeof(cfg->bandwidth_file))
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument bandwidth=%s: give the absolute "
+					  "path of a bandwidth table (mpolctl calibrate writes one), or none", q);
+		strcpy(cfg->bandwidth_file, value);
+		return 0;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}

@@ -12,9 +12,11 @@
  *                            up to 3 digits after the point)
  *   record=admincomment|extra|none  where the placement record goes (admincomment)
  *   prometheus_dir=DIR       write node_exporter textfile metrics of running steps there
+ *   bandwidth=FILE|none      the bandwidth table (bw_file.h); default
+ *                            /etc/slurm/mem_interleave.bw when it exists
  * An unknown key, a bad value or a key given twice is an error that names it.
- * default= takes smpol_spec_parse's syntax (not help); statedir and fsroot must be
- * absolute; sample_interval is 0..86400; numbers follow number.h.
+ * default= takes smpol_spec_parse's syntax (not help); statedir, fsroot and bandwidth
+ * must be absolute; sample_interval is 0..86400; numbers follow number.h.
  */
 #ifndef SMPOL_SITE_CONFIG_H
 #define SMPOL_SITE_CONFIG_H
@@ -48,6 +50,8 @@ struct smpol_site_config {
 	unsigned sample_interval;
 	enum smpol_record_target record;
 	char prometheus_dir[1024];     /* "" = no metrics files */
+	char bandwidth_file[1024];     /* "" = none */
+	bool bandwidth_named;          /* given by bandwidth=: its absence is worth a warning */
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);

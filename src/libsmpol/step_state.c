@@ -47,6 +47,8 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 	st->lease_held = in->lease == SMPOL_LEASE_HELD;
 	st->path = pl->path;
 	snprintf(st->note, sizeof(st->note), "%s", pl->note);
+	if (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	st->launch_free = calloc((size_t)topo->nnodes + 1, sizeof(*st->launch_free));
 	if (!st->launch_free)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
@@ -88,6 +90,24 @@ static json_object *site_to_json(const struct smpol_site_config *s)
 	return o;
 }
 
+static json_object *bandwidth_to_json(const struct smpol_bw_table *t)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < t->nentries; i++) {
+		const struct smpol_bw_entry *e = &t->entries[i];
+		json_object *row = json_object_new_array();
+
+		json_object_array_add(row, json_object_new_int(e->initiator));
+		json_object_array_add(row, json_object_new_int(e->target));
+		json_object_array_add(row, json_object_new_int64(e->read));
+		json_object_array_add(row, json_object_new_int64(e->write));
+		json_object_array_add(row, json_object_new_string(smpol_bw_source_name(e->source)));
+		json_object_array_add(arr, row);
+	}
+	return arr;
+}
+
 static json_object *to_json(const struct smpol_step_state *st)
 {
 	json_object *o = json_object_new_object(), *stepd = json_object_new_object();
@@ -114,6 +134,7 @@ static json_object *to_json(const struct smpol_step_state *st)
 		json_object_object_add(free_kb, key, json_object_new_uint64(st->launch_free[i].free_kb));
 	}
 	json_object_object_add(o, "launch_free_kb", free_kb);
+	json_object_object_add(o, "bandwidth", bandwidth_to_json(&st->bandwidth));
 	for (int i = 0; i < st->ntasks; i++) {
 		json_object *t = json_object_new_object();
 
@@ -241,6 +262,38 @@ static bool launch_free_from_json(json_object *o, struct smpol_step_state *st)
 	return true;
 }
 
+/* The kept table; absent in files from before it was kept (then sysfs decides). */
+static bool bandwidth_from_json(json_object *arr, struct smpol_bw_table *t)
+{
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+		json_object *row = json_object_array_get_idx(arr, i), *v[5];
+		struct smpol_bw_entry e;
+		int64_t n[4];
+
+		if (!json_object_is_type(row, json_type_array) || json_object_array_length(row) != 5)
+			return false;
+		for (int k = 0; k < 5; k++)
+			v[k] = json_object_array_get_idx(row, k);
+		for (int k = 0; k < 4; k++) {
+			if (!json_object_is_type(v[k], json_type_int))
+				return false;
+			n[k] = json_object_get_int64(v[k]);
+			if (n[k] < 0 || n[k] > (k < 2 ? SMPOL_MAX_NODES - 1 : UINT32_MAX))
+				return false;
+		}
+		if (!json_object_is_type(v[4], json_type_string) ||
+		    smpol_bw_source_parse(json_object_get_string(v[4]), &e.source) < 0)
+			return false;
+		e.initiator = (int)n[0];
+		e.target = (int)n[1];
+		e.read = (uint32_t)n[2];
+		e.write = (uint32_t)n[3];
+		if (smpol_bw_put(t, &e) < 0)
+			return false;
+	}
+	return true;
+}
+
 /* Fill st from the parsed object; false when any part is missing or of the wrong kind. */
 static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_step_state *st)
 {
@@ -271,7 +324,8 @@ static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_s
 	st->lease_held = json_object_get_boolean(lease);
 	snprintf(st->note, sizeof(st->note), "%s", json_object_get_string(note));
 	return site_from_json(site, &st->site) && path_from_name(json_object_get_string(path), &st->path) &&
-	       launch_free_from_json(free_kb, st) && tasks_from_json(tasks, st);
+	       launch_free_from_json(free_kb, st) && tasks_from_json(tasks, st) &&
+	       bandwidth_from_json(member(o, "bandwidth", json_type_array), &st->bandwidth);
 }
 
 static int read_file(const struct smpol_host *h, const char *name, struct smpol_step_state *st,
@@ -453,11 +507,13 @@ int smpol_step_state_place_in(const struct smpol_step_state *st, const struct sm
 	in->lease = st->lease_held ? SMPOL_LEASE_HELD : SMPOL_LEASE_NOT_HELD;
 	in->lease_note = st->note[0] ? st->note : NULL;
 	in->mem_kb = st->mem_kb;
+	in->bandwidth = &st->bandwidth;
 	return 0;
 }
 
 void smpol_step_state_free(struct smpol_step_state *st)
 {
+	smpol_bw_free(&st->bandwidth);
 	free(st->launch_free);
 	free(st->tasks);
 	st->launch_free = NULL;

@@ -14,7 +14,11 @@
  *   "site":{"algorithm":"optimal","precision":0.98,"max_weight_sum":64,"sysfs":"exclusive"},
  *   "mem_kb":0,"lease_held":true,"path":"weighted-interleave","note":"",
  *   "launch_free_kb":{"0":1234,"2":5678},
+ *   "bandwidth":[[I,T,READ,WRITE,"acpi-hmat"],...],
  *   "tasks":[{"pid":P,"start":T,"initiator":I}]}
+ * "bandwidth" is the table the step decided with (bandwidth.h), so a rebalance weighs
+ * the nodes with the same numbers even when the table file changed since; a file
+ * without it (written before there was one) decides on sysfs HMAT.
  * A task's initiator is -1 until `mpolctl watch` re-binds it to another plan.
  */
 #ifndef SMPOL_STEP_STATE_H
@@ -59,6 +63,7 @@ struct smpol_step_state {
 	bool lease_held;
 	enum smpol_kernel_path path;
 	char note[SMPOL_ERRLEN];
+	struct smpol_bw_table bandwidth;        /* the step's bandwidth table (entries malloc'ed) */
 	struct smpol_launch_free *launch_free;  /* malloc'ed, nlaunch_free of them */
 	int nlaunch_free;
 	struct smpol_step_task *tasks;          /* malloc'ed, ntasks of them */

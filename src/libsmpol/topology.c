@@ -1,9 +1,9 @@
 /* topology.c - read a node's memory topology from sysfs under a root.
  *
- * Why not hwloc: it honours HWLOC_FSROOT, but exposes neither HMAT access class 1,
- * nor the weighted_interleave table, nor memory tiers, and it needs a complete
- * /sys/devices/system/cpu tree in every fixture. The files we need are few and
- * simple, so we read them directly.
+ * Why not hwloc: it reads access1 before access0 and read/write bandwidth apart too,
+ * but not the access0 numbers of a node that has access1, nor the weighted_interleave
+ * table, nor the raw ACPI pairs, and slurmstepd should not load a library for a few
+ * small files. hwloc checks this reader instead (doc/design-notes.md).
  *
  * Nothing here fails for a bad value: a missing, empty or garbage file leaves the
  * value unknown and adds a warning naming the file.

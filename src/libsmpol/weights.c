@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -137,11 +138,57 @@ static int next_seat(const double *share, const unsigned *w, int n)
 	return best;
 }
 
+int smpol_weights_dhondt(const double *share, int n, unsigned sum, unsigned *weights)
+{
+	memset(weights, 0, sizeof(*weights) * n);
+	for (unsigned s = 0; s < sum; s++) {
+		int i = next_seat(share, weights, n);
+
+		if (i < 0)
+			return -ENOSPC;
+		weights[i]++;
+	}
+	return 0;
+}
+
+/* The smallest sum up to max_sum whose efficiency reaches target, or 0. */
+static unsigned first_reaching(const double *eff, unsigned max_sum, double target)
+{
+	for (unsigned s = 1; s <= max_sum; s++)
+		if (eff[s] >= target - TIE_EPS)
+			return s;
+	return 0;
+}
+
+/* The sum with the highest efficiency, the smallest on ties; 0 when none has a seat. */
+static unsigned most_efficient(const double *eff, unsigned max_sum)
+{
+	unsigned best = 0;
+
+	for (unsigned s = 1; s <= max_sum; s++)
+		if (eff[s] > (best ? eff[best] : 0) * (1 + TIE_EPS))
+			best = s;
+	return best;
+}
+
+/* Which sum to take, by the rule of weights.h. eff[s] for s = 1..max_sum. */
+static unsigned choose_sum(const double *eff, unsigned max_sum, double precision)
+{
+	unsigned target = first_reaching(eff, max_sum, precision), near;
+
+	if (target) {
+		near = first_reaching(eff, target / 2, precision - SMPOL_PRECISION_KNEE);
+		return near ? near : target;
+	}
+	near = first_reaching(eff, max_sum, precision - SMPOL_PRECISION_FLOOR);
+	return near ? near : most_efficient(eff, max_sum);
+}
+
 int smpol_weights_optimal(const double *share, int n, const struct smpol_weight_opts *opts,
 			 unsigned *weights, double *efficiency, char *err, size_t errlen)
 {
-	unsigned w[n > 0 ? n : 1], best_sum = 0;
-	double best_eff = -1;
+	unsigned w[n > 0 ? n : 1], sum, s;
+	double *eff;
 	int rc = check_count(n, err, errlen);
 
 	if (rc)
@@ -154,27 +201,23 @@ int smpol_weights_optimal(const double *share, int n, const struct smpol_weight_
 		if (!isfinite(share[i]) || share[i] < 0)
 			return smpol_fail(err, errlen, EINVAL, "share %g of node #%d is not a usable number",
 					 share[i], i);
-	memset(w, 0, sizeof(w));
-	memset(weights, 0, sizeof(*weights) * n);
+	eff = calloc((size_t)opts->max_sum + 1, sizeof(*eff));
+	if (!eff)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	/* D'Hondt is house-monotone: the apportionment for S+1 seats adds one seat to
-	 * the one for S, so one pass visits every S. */
-	for (unsigned s = 1; s <= opts->max_sum; s++) {
+	 * the one for S, so one pass rates every S (0 once every node is full). */
+	memset(w, 0, sizeof(w));
+	for (s = 1; s <= opts->max_sum; s++) {
 		int i = next_seat(share, w, n);
-		double eff;
 
 		if (i < 0)
 			break;
 		w[i]++;
-		eff = smpol_weights_efficiency(share, w, n);
-		if (eff > best_eff * (1 + TIE_EPS)) {
-			best_eff = eff;
-			best_sum = s;
-			memcpy(weights, w, sizeof(w));
-		}
-		if (eff >= opts->precision - TIE_EPS)
-			break;
+		eff[s] = smpol_weights_efficiency(share, w, n);
 	}
-	if (!best_sum) {
+	sum = choose_sum(eff, opts->max_sum, opts->precision);
+	free(eff);
+	if (!sum || smpol_weights_dhondt(share, n, sum, weights) < 0) {
 		/* every share is 0: nothing tells the nodes apart, weigh them equally */
 		for (int i = 0; i < n; i++)
 			weights[i] = 1;

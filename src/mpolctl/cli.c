@@ -90,7 +90,11 @@ void cli_common_init(struct cli_common *c)
 {
 	smpol_host_default(&c->host);
 	c->fsroot_given = false;
+	c->statedir_given = false;
 	c->json = false;
+	c->plugstack = NULL;
+	c->bandwidth = NULL;
+	c->max_source = SMPOL_BW_OVERRIDE;
 }
 
 static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, const char *from)
@@ -120,6 +124,24 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 
 		if (smpol_host_set_statedir(&c->host, optarg, err, sizeof(err)) < 0)
 			cli_usage_error(verb, "--statedir: %s", err);
+		c->statedir_given = true;
+		return;
+	}
+	case CLI_OPT_PLUGSTACK:
+		c->plugstack = optarg;
+		return;
+	case CLI_OPT_BANDWIDTH:
+		if (strcmp(optarg, "none") && optarg[0] != '/')
+			cli_usage_error(verb, "--bandwidth '%s': give the absolute path of a bandwidth table, or none",
+					optarg);
+		c->bandwidth = optarg;
+		return;
+	case CLI_OPT_MAX_SOURCE: {
+		enum smpol_bw_source src;
+
+		if (smpol_bw_source_parse(optarg, &src) || src == SMPOL_BW_NONE)
+			cli_usage_error(verb, "--max-source '%s': give sysfs-hmat, acpi-hmat, measured or override", optarg);
+		c->max_source = (int)src;
 		return;
 	}
 	case CLI_OPT_JSON:

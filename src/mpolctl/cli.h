@@ -14,7 +14,9 @@
  *	cli_no_operands(&c, "show", argc, argv);
  *	... smpol_topology_read(&c.host, ...); if (c.json) ...
  *
- * A verb that uses the state directory also puts CLI_STATEDIR_OPTION in its table.
+ * A verb that uses the state directory also puts CLI_STATEDIR_OPTION in its table; one
+ * that acts as the plugin would (plan, show, check, calibrate) puts CLI_SITE_OPTIONS
+ * there and reads the site's plugstack line with cli_site_read (site.h).
  */
 #ifndef MPOLCTL_CLI_H
 #define MPOLCTL_CLI_H
@@ -24,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bandwidth.h"
 #include "host.h"
 
 struct json_object;
@@ -32,6 +35,9 @@ enum {
 	CLI_OPT_FSROOT = 0x100,   /* long-only options: values above any char */
 	CLI_OPT_JSON,
 	CLI_OPT_STATEDIR,
+	CLI_OPT_PLUGSTACK,
+	CLI_OPT_BANDWIDTH,
+	CLI_OPT_MAX_SOURCE,
 };
 
 #define CLI_COMMON_OPTIONS \
@@ -39,18 +45,27 @@ enum {
 	{ "json", no_argument, NULL, CLI_OPT_JSON }, \
 	{ "help", no_argument, NULL, 'h' }
 #define CLI_STATEDIR_OPTION { "statedir", required_argument, NULL, CLI_OPT_STATEDIR }
+#define CLI_SITE_OPTIONS \
+	{ "plugstack", required_argument, NULL, CLI_OPT_PLUGSTACK }, \
+	{ "bandwidth", required_argument, NULL, CLI_OPT_BANDWIDTH }, \
+	{ "max-source", required_argument, NULL, CLI_OPT_MAX_SOURCE }
 
 struct cli_common {
 	struct smpol_host host;  /* --fsroot, else $MPOL_FSROOT, else /; --statedir, else the default */
 	bool fsroot_given;
+	bool statedir_given;
 	bool json;               /* --json */
+	const char *plugstack;   /* --plugstack FILE, NULL = Slurm's */
+	const char *bandwidth;   /* --bandwidth FILE|none, NULL = the plugstack line's */
+	int max_source;          /* --max-source: the highest-ranked bandwidth source used */
 };
 
 /* Every verb starts from this. */
 void cli_common_init(struct cli_common *c);
 
 /*
- * cli_common_option - handle --fsroot, --statedir, --json, --help and getopt's errors
+ * cli_common_option - handle --fsroot, --statedir, --plugstack, --bandwidth,
+ * --max-source, --json, --help and getopt's errors
  * for `verb`. --help calls usage(stdout) and exits 0; an unknown option, a missing
  * value, a --fsroot that is not a directory or a relative --statedir exits 2 with a
  * message. Any other opt is a bug in

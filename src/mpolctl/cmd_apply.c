@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "lease.h"
 #include "plan.h"
+#include "site.h"
 #include "site_config.h"
 #include "topology.h"
 #include "wi.h"
@@ -19,7 +20,8 @@ enum { OPT_SYSTEM = 0x200, OPT_AUTO, OPT_DRY_RUN };
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: mpolctl apply --system [--auto] [--dry-run] [--statedir DIR] [--fsroot DIR] [--json]\n"
+		"usage: mpolctl apply --system [--auto] [--dry-run] [--statedir DIR] [--fsroot DIR]\n"
+		"                     [--bandwidth FILE|none] [--plugstack FILE] [--json]\n"
 		"\n"
 		"Write the node's system weights into\n"
 		"/sys/kernel/mm/mempolicy/weighted_interleave: for every socket, the optimal\n"
@@ -34,20 +36,39 @@ static void usage(FILE *out)
 		"  --statedir DIR  the weights lease directory (default " SMPOL_DEFAULT_STATEDIR "):\n"
 		"                  refused while a running job step holds the weights\n"
 		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
+		"  --bandwidth FILE  the bandwidth table the plans weigh nodes by, as the plugin\n"
+		"                  (default: the plugstack line's bandwidth=; none: HMAT only)\n"
+		"  --plugstack FILE  the plugstack.conf holding mem_interleave.so's line\n"
 		"  --json          print one JSON object\n"
 		"  -h, --help      show this help\n");
 }
 
-/* The union of every socket's plan; plans of different sockets never share a node. */
-static int system_table(const struct smpol_topology *topo, struct smpol_wi_table *want, struct smpol_bitmap *which)
+/* The union of every socket's plan, weighed by the bandwidth the plugin would use;
+ * plans of different sockets never share a node. */
+static int system_table(const struct cli_common *c, const struct smpol_topology *topo, struct smpol_wi_table *want,
+			struct smpol_bitmap *which)
 {
 	struct smpol_plan_opts opts;
 	struct smpol_plan *plans;
+	struct smpol_bw_table bw;
+	struct smpol_bw_origin origin;
+	struct cli_site site;
 	char err[SMPOL_ERRLEN];
 	int nplans, rc;
 
+	cli_site_read(c, &site);
+	if (cli_site_bandwidth(&site, topo, &bw, &origin) < 0) {
+		fprintf(stderr, "mpolctl apply: out of memory\n");
+		return 1;
+	}
+	smpol_bw_origin_warning(&origin, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "mpolctl apply: warning: %s\n", err);
 	smpol_plan_opts_default(&opts);
-	if (smpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
+	opts.bandwidth = &bw;
+	rc = smpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err));
+	smpol_bw_free(&bw);
+	if (rc < 0) {
 		cli_error("apply", "%s", err);
 		return 1;
 	}
@@ -123,6 +144,7 @@ int cmd_apply(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		CLI_STATEDIR_OPTION,
 		CLI_COMMON_OPTIONS,
+		CLI_SITE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c;
@@ -160,7 +182,7 @@ int cmd_apply(int argc, char **argv)
 		cli_error("apply", "%s", err);
 		return 1;
 	}
-	rc = system_table(&topo, &want, &which);
+	rc = system_table(&c, &topo, &want, &which);
 	smpol_topology_free(&topo);
 	if (rc)
 		return rc;

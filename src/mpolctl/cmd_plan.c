@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "plan.h"
 #include "spec.h"
+#include "site.h"
 #include "topology.h"
 #include "units.h"
 
@@ -28,11 +29,15 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: mpolctl plan [--fsroot DIR] [--mem SIZE] [--cpus LIST] [--algorithm optimal|kernel]\n"
-		"                    [--precision P] [--scope socket|all] [--nodes LIST] [--json]\n"
+		"                    [--precision P] [--scope socket|all] [--nodes LIST]\n"
+		"                    [--bandwidth FILE|none] [--max-source SOURCE] [--plugstack FILE] [--json]\n"
 		"\n"
 		"Show the interleave plan (nodes, integer weights, target shares, modelled\n"
-		"efficiency) a task would get: for the task's CPU node with --cpus, else one plan\n"
-		"per CPU node. Nothing is changed.\n"
+		"efficiency, and where each node's bandwidth came from) a task would get: for the\n"
+		"task's CPU node with --cpus, else one plan per CPU node. Nothing is changed.\n"
+		"Bandwidth per (initiator, node) pair, first source that has it: override and\n"
+		"measured lines of the bandwidth table, the raw ACPI HMAT (root only), sysfs HMAT\n"
+		"(each node's best initiator), else equal shares.\n"
 		"\n"
 		"  --fsroot DIR        read sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
 		"  --mem SIZE          the job's memory on this node (4G, 512M, 1T; plain = MiB):\n"
@@ -44,6 +49,12 @@ static void usage(FILE *out)
 		"  --scope S           socket (default): the CPU node and its memory-only nodes;\n"
 		"                      all: every node with memory\n"
 		"  --nodes LIST        interleave over these nodes only\n"
+		"  --bandwidth FILE    the bandwidth table (none: no table); default: the\n"
+		"                      plugstack line's bandwidth=, else " SMPOL_BW_FILE_DEFAULT "\n"
+		"  --max-source S      use no source ranked above S (sysfs-hmat: what the kernel's\n"
+		"                      auto mode sees; acpi-hmat, measured; default override)\n"
+		"  --plugstack FILE    the plugstack.conf to find mem_interleave.so's line in\n"
+		"                      (default: Slurm's)\n"
 		"  --json              print one JSON object with a \"plans\" array\n"
 		"  -h, --help          show this help\n",
 		SMPOL_DEFAULT_PRECISION);
@@ -70,6 +81,7 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 {
 	static const struct option options[] = {
 		CLI_COMMON_OPTIONS,
+		CLI_SITE_OPTIONS,
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
@@ -172,17 +184,16 @@ static void print_plan(const struct smpol_topology *topo, const struct smpol_pla
 		printf("initiator node%d (CPUs %s): ", p->initiator, cpus);
 	printf("nodes %s weights %s (%s, sum %u, modelled efficiency %.1f%%)\n", nodes, weights,
 	       smpol_algorithm_name(p->algorithm), p->weight_sum, 100 * p->efficiency);
-	printf("  %-5s %-8s %9s %8s %7s %8s\n", "NODE", "KIND", "BW_MB/s", "TARGET", "WEIGHT", "GETS");
+	printf("  %-5s %-8s %9s %-10s %8s %7s %8s\n", "NODE", "KIND", "BW_MB/s", "SOURCE", "TARGET", "WEIGHT", "GETS");
 	for (i = 0; i < p->nnodes; i++) {
 		const struct smpol_node *n = smpol_topology_node(topo, p->nodes[i]);
-		uint32_t bw = n ? smpol_node_bandwidth(n) : 0;
 		char bwtext[16] = "-";
 
-		if (bw)
-			snprintf(bwtext, sizeof(bwtext), "%u", bw);
-		printf("  %-5d %-8s %9s %7.1f%% %7u %7.1f%%\n", p->nodes[i],
-		       n ? smpol_node_kind_name(n->kind) : "?", bwtext, 100 * p->shares[i], p->weights[i],
-		       p->weight_sum ? 100.0 * p->weights[i] / p->weight_sum : 0.0);
+		if (p->bandwidth[i])
+			snprintf(bwtext, sizeof(bwtext), "%u", p->bandwidth[i]);
+		printf("  %-5d %-8s %9s %-10s %7.1f%% %7u %7.1f%%\n", p->nodes[i],
+		       n ? smpol_node_kind_name(n->kind) : "?", bwtext, smpol_bw_source_name(p->sources[i]),
+		       100 * p->shares[i], p->weights[i], p->weight_sum ? 100.0 * p->weights[i] / p->weight_sum : 0.0);
 	}
 	if (!p->bandwidth_known)
 		printf("  no HMAT bandwidth for these nodes: equal shares were used\n");
@@ -202,15 +213,17 @@ static void print_plan(const struct smpol_topology *topo, const struct smpol_pla
 }
 
 static void print_text(const struct smpol_topology *topo, const struct plan_args *a,
-		       const struct smpol_plan *plans, int nplans)
+		       const struct smpol_bw_origin *origin, const struct smpol_plan *plans, int nplans)
 {
-	char mem[32] = "unknown";
+	char mem[32] = "unknown", warning[SMPOL_ERRLEN + 64];
 
 	if (a->opts.mem_kb)
 		smpol_format_size(a->opts.mem_kb, mem, sizeof(mem));
-	printf("scope %s, algorithm %s, precision %g, job memory %s\n\n",
+	printf("scope %s, algorithm %s, precision %g, job memory %s\n",
 	       smpol_scope_name(a->opts.scope), smpol_algorithm_name(a->opts.algorithm),
 	       a->opts.weight.precision, mem);
+	cli_print_bw_origin(origin);
+	printf("\n");
 	for (int i = 0; i < nplans; i++) {
 		print_plan(topo, &plans[i]);
 		if (i + 1 < nplans)
@@ -218,6 +231,9 @@ static void print_text(const struct smpol_topology *topo, const struct plan_args
 	}
 	for (int i = 0; i < topo->nwarnings; i++)
 		fprintf(stderr, "mpolctl %s: warning: %s\n", VERB, topo->warnings[i]);
+	smpol_bw_origin_warning(origin, warning, sizeof(warning));
+	if (warning[0])
+		fprintf(stderr, "mpolctl %s: warning: %s\n", VERB, warning);
 }
 
 static json_object *json_plan(const struct smpol_plan *p)
@@ -225,12 +241,15 @@ static json_object *json_plan(const struct smpol_plan *p)
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
 	json_object *weights = json_object_new_array(), *shares = json_object_new_array();
 	json_object *left = json_object_new_array(), *standby = json_object_new_array();
+	json_object *bw = json_object_new_array(), *sources = json_object_new_array();
 	int i;
 
 	for (i = 0; i < p->nnodes; i++) {
 		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
 		json_object_array_add(weights, json_object_new_int((int)p->weights[i]));
 		json_object_array_add(shares, json_object_new_double(p->shares[i]));
+		json_object_array_add(bw, p->bandwidth[i] ? json_object_new_int64(p->bandwidth[i]) : NULL);
+		json_object_array_add(sources, json_object_new_string(smpol_bw_source_name(p->sources[i])));
 	}
 	for (i = 0; i < p->nleft_out; i++) {
 		json_object *l = json_object_new_object();
@@ -243,6 +262,9 @@ static json_object *json_plan(const struct smpol_plan *p)
 	json_object_object_add(o, "nodes", nodes);
 	json_object_object_add(o, "weights", weights);
 	json_object_object_add(o, "shares", shares);
+	json_object_object_add(o, "bandwidth", bw);
+	json_object_object_add(o, "sources", sources);
+	json_object_object_add(o, "bandwidth_source", json_object_new_string(smpol_bw_source_name(p->bw_source)));
 	json_object_object_add(o, "efficiency", json_object_new_double(p->efficiency));
 	json_object_object_add(o, "weight_sum", json_object_new_int((int)p->weight_sum));
 	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(p->algorithm)));
@@ -257,10 +279,11 @@ static json_object *json_plan(const struct smpol_plan *p)
 }
 
 static int print_json(const struct smpol_topology *topo, const struct plan_args *a,
-		      const struct smpol_plan *plans, int nplans)
+		      const struct smpol_bw_origin *origin, const struct smpol_plan *plans, int nplans)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	json_object *warnings = json_object_new_array();
+	char warning[SMPOL_ERRLEN + 64];
 	int i;
 
 	json_object_object_add(o, "fsroot", json_object_new_string(topo->host.fsroot));
@@ -268,11 +291,15 @@ static int print_json(const struct smpol_topology *topo, const struct plan_args 
 	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(a->opts.algorithm)));
 	json_object_object_add(o, "precision", json_object_new_double(a->opts.weight.precision));
 	json_object_object_add(o, "mem_kb", a->opts.mem_kb ? json_object_new_int64((int64_t)a->opts.mem_kb) : NULL);
+	json_object_object_add(o, "bandwidth_sources", cli_json_bw_origin(origin));
 	for (i = 0; i < nplans; i++)
 		json_object_array_add(arr, json_plan(&plans[i]));
 	json_object_object_add(o, "plans", arr);
 	for (i = 0; i < topo->nwarnings; i++)
 		json_object_array_add(warnings, json_object_new_string(topo->warnings[i]));
+	smpol_bw_origin_warning(origin, warning, sizeof(warning));
+	if (warning[0])
+		json_object_array_add(warnings, json_object_new_string(warning));
 	json_object_object_add(o, "warnings", warnings);
 	return cli_print_json(o);
 }
@@ -282,6 +309,9 @@ int cmd_plan(int argc, char **argv)
 	struct plan_args a;
 	struct smpol_plan *plans = NULL;
 	struct smpol_topology topo;
+	struct smpol_bw_table bandwidth;
+	struct smpol_bw_origin origin;
+	struct cli_site site;
 	char err[SMPOL_ERRLEN];
 	int nplans = 0, rc;
 
@@ -290,16 +320,24 @@ int cmd_plan(int argc, char **argv)
 		cli_error(VERB, "%s", err);
 		return 1;
 	}
+	cli_site_read(&a.c, &site);
+	if (cli_site_bandwidth(&site, &topo, &bandwidth, &origin) < 0) {
+		fprintf(stderr, "mpolctl %s: out of memory\n", VERB);
+		smpol_topology_free(&topo);
+		return 1;
+	}
+	a.opts.bandwidth = &bandwidth;
 	rc = make_plans(&topo, &a, &plans, &nplans);
 	if (!rc) {
 		if (a.c.json) {
-			rc = print_json(&topo, &a, plans, nplans);
+			rc = print_json(&topo, &a, &origin, plans, nplans);
 		} else {
-			print_text(&topo, &a, plans, nplans);
+			print_text(&topo, &a, &origin, plans, nplans);
 			rc = fflush(stdout) ? 1 : 0;
 		}
 	}
 	free(plans);
+	smpol_bw_free(&bandwidth);
 	smpol_topology_free(&topo);
 	return rc;
 }

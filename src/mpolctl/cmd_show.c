@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "site.h"
 #include "topology.h"
 #include "units.h"
 #include "wi.h"
@@ -13,22 +14,42 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: mpolctl show [--fsroot DIR] [--json]\n"
+		"usage: mpolctl show [--fsroot DIR] [--bandwidth FILE|none] [--max-source SOURCE]\n"
+		"                    [--plugstack FILE] [--json]\n"
 		"\n"
 		"Show every online NUMA node (kind and why, CPUs, memory, memory tier, HMAT\n"
-		"bandwidth and latency, initiators, current interleave weight), what the kernel\n"
-		"offers for weighted interleave, and any warnings about unreadable sysfs files.\n"
+		"bandwidth and latency, initiators, current interleave weight), the bandwidth\n"
+		"plans use for every initiator and node with its source (override, measured,\n"
+		"acpi-hmat, sysfs-hmat, none), what the kernel offers for weighted interleave, and\n"
+		"any warnings about unreadable sysfs files.\n"
 		"\n"
 		"  --fsroot DIR  read sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
+		"  --bandwidth FILE  the bandwidth table (none: no table); default: the plugstack\n"
+		"                line's bandwidth=, else " SMPOL_BW_FILE_DEFAULT "\n"
+		"  --max-source S  use no bandwidth source ranked above S (sysfs-hmat, acpi-hmat,\n"
+		"                measured; default override: all)\n"
+		"  --plugstack FILE  the plugstack.conf holding mem_interleave.so's line\n"
 		"  --json        print one JSON object instead of the table\n"
 		"  -h, --help    show this help\n");
 }
 
-/* The weights table as read, and why not when it could not be. */
+/* The weights table as read, and why not when it could not be; the bandwidth table. */
 struct kernel_state {
 	struct smpol_wi_table table;
 	char error[SMPOL_ERRLEN];      /* "" when read */
+	struct smpol_bw_table bw;
+	struct smpol_bw_origin origin;
 };
+
+/* What a plan on the node's own initiator weighs it by, and the source. */
+static uint32_t local_bandwidth(const struct smpol_topology *topo, const struct kernel_state *k,
+				const struct smpol_node *n, enum smpol_bw_source *source)
+{
+	const struct smpol_bw_entry *e = smpol_bw_lookup(&k->bw, smpol_node_initiator(topo, n), n->id);
+
+	*source = e ? e->source : SMPOL_BW_NONE;
+	return e ? smpol_bw_min(e->read, e->write) : 0;
+}
 
 /* The ladder rung, in the words of wi.h. */
 static const char *layout_name(const struct smpol_wi_table *t)
@@ -60,11 +81,12 @@ static void format_u32(uint32_t v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void print_node(const struct smpol_node *n, const struct kernel_state *k)
+static void print_node(const struct smpol_topology *topo, const struct smpol_node *n, const struct kernel_state *k)
 {
 	const struct smpol_access *a = smpol_node_access(n);
 	char cpus[64], total[16] = "-", free_[16] = "-", tier[12] = "-", weight[12] = "-";
-	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64];
+	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64], used[16];
+	enum smpol_bw_source source;
 
 	if (smpol_bitmap_empty(&n->cpus) || smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
 		snprintf(cpus, sizeof(cpus), "-");
@@ -81,9 +103,45 @@ static void print_node(const struct smpol_node *n, const struct kernel_state *k)
 	format_u32(a ? a->read_lat : 0, rlat, sizeof(rlat));
 	format_u32(a ? a->write_lat : 0, wlat, sizeof(wlat));
 	format_initiators(a, inits, sizeof(inits));
-	printf("%-4d %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s\n", n->id,
+	format_u32(n->has_memory ? local_bandwidth(topo, k, n, &source) : 0, used, sizeof(used));
+	printf("%-4d %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", n->id,
 	       smpol_node_kind_name(n->kind), cpus, total, free_, tier, rbw, wbw, rlat, wlat,
-	       inits, weight);
+	       inits, weight, used, n->has_memory ? smpol_bw_source_name(source) : "-");
+}
+
+/* Initiators down, memory nodes across: what plans weigh each pair by. */
+static void print_bandwidth(const struct smpol_topology *topo, const struct kernel_state *k)
+{
+	char head[16];
+
+	printf("\nbandwidth plans use (MB/s, min(read, write)), from CPU node to memory node:\n  %-6s", "FROM");
+	for (int t = 0; t < topo->nnodes; t++) {
+		if (!topo->nodes[t].has_memory)
+			continue;
+		snprintf(head, sizeof(head), "node%d", topo->nodes[t].id);
+		printf(" %-18s", head);
+	}
+	printf("\n");
+	for (int i = 0; i < topo->nnodes; i++) {
+		if (!topo->nodes[i].has_cpu)
+			continue;
+		snprintf(head, sizeof(head), "node%d", topo->nodes[i].id);
+		printf("  %-6s", head);
+		for (int t = 0; t < topo->nnodes; t++) {
+			const struct smpol_bw_entry *e = smpol_bw_lookup(&k->bw, topo->nodes[i].id, topo->nodes[t].id);
+			char cell[32] = "-";
+
+			if (!topo->nodes[t].has_memory)
+				continue;
+			if (e)
+				snprintf(cell, sizeof(cell), "%u %s", smpol_bw_min(e->read, e->write),
+					 smpol_bw_source_name(e->source));
+			printf(" %-18s", cell);
+		}
+		printf("\n");
+	}
+	printf("  ");
+	cli_print_bw_origin(&k->origin);
 }
 
 static bool access_differs(const struct smpol_node *n)
@@ -104,11 +162,11 @@ static void print_text(const struct smpol_topology *topo, const struct kernel_st
 	smpol_bitmap_format_list(&topo->online, online, sizeof(online));
 	smpol_bitmap_format_list(&topo->possible, possible, sizeof(possible));
 	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->host.fsroot);
-	printf("%-4s %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s\n", "NODE", "KIND", "CPUS",
+	printf("%-4s %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", "NODE", "KIND", "CPUS",
 	       "MEMTOTAL", "MEMFREE", "TIER", "RD_MB/s", "WR_MB/s", "RD_ns", "WR_ns", "INITIATORS",
-	       "WEIGHT");
+	       "WEIGHT", "PLAN_BW", "SOURCE");
 	for (i = 0; i < topo->nnodes; i++)
-		print_node(&topo->nodes[i], k);
+		print_node(topo, &topo->nodes[i], k);
 	printf("\nkind:\n");
 	for (i = 0; i < topo->nnodes; i++)
 		printf("  node%d %s: %s\n", topo->nodes[i].id,
@@ -124,6 +182,7 @@ static void print_text(const struct smpol_topology *topo, const struct kernel_st
 		       n->id, n->access[0].read_bw, n->access[0].write_bw, n->access[0].read_lat,
 		       n->access[0].write_lat, inits);
 	}
+	print_bandwidth(topo, k);
 
 	printf("\nkernel:\n  weighted interleave: %s\n  layout: %s\n",
 	       k->table.present ? "yes" : "no", layout_name(&k->table));
@@ -195,6 +254,13 @@ static json_object *json_node(const struct smpol_topology *topo, const struct sm
 			json_object_array_add(acc, json_access(&n->access[k], k));
 	json_object_object_add(o, "access", acc);
 	json_object_object_add(o, "bandwidth", json_u32(smpol_node_bandwidth(n)));
+	if (n->has_memory) {
+		enum smpol_bw_source source;
+		uint32_t bw = local_bandwidth(topo, ks, n, &source);
+
+		json_object_object_add(o, "plan_bandwidth", json_u32(bw));
+		json_object_object_add(o, "plan_bandwidth_source", json_object_new_string(smpol_bw_source_name(source)));
+	}
 	json_object_object_add(o, "initiator", init >= 0 ? json_object_new_int(init) : NULL);
 	if (n->distance) {
 		dist = json_object_new_array();
@@ -222,6 +288,27 @@ static json_object *json_kernel(const struct kernel_state *k)
 	return o;
 }
 
+static json_object *json_bandwidth(const struct kernel_state *k)
+{
+	json_object *o = json_object_new_object(), *pairs = json_object_new_array();
+
+	for (int i = 0; i < k->bw.nentries; i++) {
+		const struct smpol_bw_entry *e = &k->bw.entries[i];
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "initiator", json_object_new_int(e->initiator));
+		json_object_object_add(p, "target", json_object_new_int(e->target));
+		json_object_object_add(p, "read", json_u32(e->read));
+		json_object_object_add(p, "write", json_u32(e->write));
+		json_object_object_add(p, "bandwidth", json_u32(smpol_bw_min(e->read, e->write)));
+		json_object_object_add(p, "source", json_object_new_string(smpol_bw_source_name(e->source)));
+		json_object_array_add(pairs, p);
+	}
+	json_object_object_add(o, "sources", cli_json_bw_origin(&k->origin));
+	json_object_object_add(o, "pairs", pairs);
+	return o;
+}
+
 static int print_json(const struct smpol_topology *topo, const struct kernel_state *k)
 {
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
@@ -238,6 +325,7 @@ static int print_json(const struct smpol_topology *topo, const struct kernel_sta
 		json_object_array_add(nodes, json_node(topo, &topo->nodes[i], k));
 	json_object_object_add(o, "nodes", nodes);
 	json_object_object_add(o, "kernel", json_kernel(k));
+	json_object_object_add(o, "bandwidth", json_bandwidth(k));
 	for (i = 0; i < topo->nwarnings; i++)
 		json_object_array_add(warnings, json_object_new_string(topo->warnings[i]));
 	json_object_object_add(o, "warnings", warnings);
@@ -246,8 +334,9 @@ static int print_json(const struct smpol_topology *topo, const struct kernel_sta
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option options[] = { CLI_COMMON_OPTIONS, { NULL, 0, NULL, 0 } };
+	static const struct option options[] = { CLI_COMMON_OPTIONS, CLI_SITE_OPTIONS, { NULL, 0, NULL, 0 } };
 	struct cli_common c;
+	struct cli_site site;
 	struct kernel_state k;
 	struct smpol_topology topo;
 	char err[SMPOL_ERRLEN];
@@ -264,12 +353,19 @@ int cmd_show(int argc, char **argv)
 	}
 	k.error[0] = '\0';
 	smpol_wi_read(&c.host, &k.table, k.error, sizeof(k.error));
+	cli_site_read(&c, &site);
+	if (cli_site_bandwidth(&site, &topo, &k.bw, &k.origin) < 0) {
+		fprintf(stderr, "mpolctl show: out of memory\n");
+		smpol_topology_free(&topo);
+		return 1;
+	}
 	if (c.json) {
 		rc = print_json(&topo, &k);
 	} else {
 		print_text(&topo, &k);
 		rc = fflush(stdout) ? 1 : 0;
 	}
+	smpol_bw_free(&k.bw);
 	smpol_topology_free(&topo);
 	return rc;
 }

@@ -11,5 +11,7 @@ int cmd_recover(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_rebalance(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

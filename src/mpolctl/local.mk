@@ -5,6 +5,7 @@ src_mpolctl_mpolctl_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/li
 src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/main.c src/mpolctl/commands.h \
 	src/mpolctl/cli.c src/mpolctl/cli.h \
+	src/mpolctl/site.c src/mpolctl/site.h \
 	src/mpolctl/cmd_show.c \
 	src/mpolctl/cmd_plan.c \
 	src/mpolctl/cmd_apply.c \
@@ -13,4 +14,6 @@ src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/cmd_report.c src/mpolctl/job_record.c src/mpolctl/job_record.h \
 	src/mpolctl/cmd_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_pids.h \
 	src/mpolctl/rebalance_report.c src/mpolctl/rebalance_report.h \
-	src/mpolctl/cmd_watch.c src/mpolctl/watch.h src/mpolctl/watch_migration.c
+	src/mpolctl/cmd_watch.c src/mpolctl/watch.h src/mpolctl/watch_migration.c \
+	src/mpolctl/cmd_calibrate.c \
+	src/mpolctl/cmd_check.c

@@ -20,6 +20,8 @@ static const struct verb verbs[] = {
 	{ "report", cmd_report, "show how a job's memory was placed (from accounting)" },
 	{ "rebalance", cmd_rebalance, "move running tasks' pages to their current plan" },
 	{ "watch", cmd_watch, "rebalance after memory hotplug (runs as a service)" },
+	{ "check", cmd_check, "check the node's HMAT, weights table and the plugin's configuration" },
+	{ "calibrate", cmd_calibrate, "measure every CPU node's bandwidth to every memory node into the table" },
 };
 
 static void usage(FILE *out)

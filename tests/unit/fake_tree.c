@@ -59,6 +59,30 @@ void fake_tree_write(const char *root, const char *path, const char *text)
 		die("write", full);
 }
 
+void fake_tree_write_bytes(const char *root, const char *path, const void *buf, size_t len)
+{
+	char full[4096];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	make_parents(full);
+	f = fopen(full, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
+		die("write", full);
+}
+
+void fake_tree_copy(const char *root, const char *src)
+{
+	char *cmd;
+
+	/* cp -a keeps sysfs's symlink cycles as links */
+	if (asprintf(&cmd, "cp -a '%s'/. '%s'/", src, root) < 0)
+		abort();
+	if (system(cmd) != 0)
+		die("cp -a", src);
+	free(cmd);
+}
+
 const char *fake_tree_read(const char *root, const char *path)
 {
 	static char buf[16384];

@@ -2,6 +2,8 @@
 #ifndef SMPOL_TEST_FAKE_TREE_H
 #define SMPOL_TEST_FAKE_TREE_H
 
+#include <stddef.h>
+
 #include "host.h"
 
 #define FAKE_WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
@@ -12,6 +14,10 @@ char *fake_tree_new(void);
 void fake_tree_free(char *root);
 /* Write root + path (parents created), replacing what was there. */
 void fake_tree_write(const char *root, const char *path, const char *text);
+/* Write bytes (a binary file such as an ACPI table) to root + path. */
+void fake_tree_write_bytes(const char *root, const char *path, const void *buf, size_t len);
+/* Copy every file of the directory src (a fixture tree) into root, links as links. */
+void fake_tree_copy(const char *root, const char *src);
 /* The file's text without trailing newlines, in a static buffer ("<missing>" when absent). */
 const char *fake_tree_read(const char *root, const char *path);
 /* A weighted-interleave table: "auto=true 0:7 1:7 2:2" -> the auto file named

@@ -334,11 +334,15 @@ static void test_left_out(void **state)
 	assert_int_equal(p.left_out[0].node, 1);
 	assert_string_equal(p.left_out[0].reason, "no seat at weight sum 1 (share 1.0%)");
 	assert_float_equal(p.efficiency, 0.99, 1e-12);
-	/* with precision 1 it takes part */
+	/* with precision 1 a node with 3% takes part (32:1 reaches 0.99 at a third of
+	 * 97:3's sum; 1% is still left out: 1:0 reaches 0.99 at sum 1) */
+	fake_init(&f);
+	add_node(&f, 0, true, 4 * GIB, 970000, 0);
+	add_node(&f, 1, false, 4 * GIB, 30000, 0);
 	o.weight.precision = 1;
 	o.weight.max_sum = 200;
 	plan_ok(&f, 0, &o, &p);
-	expect_plan(&p, "0,1", "99:1");
+	expect_plan(&p, "0,1", "32:1");
 	assert_int_equal(p.nleft_out, 0);
 }
 

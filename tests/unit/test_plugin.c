@@ -481,6 +481,57 @@ static void test_step_weighted(void **state)
 	assert_null(c->pl.plans);
 }
 
+/* Another step of the same job in this test: the plugin's per-process state anew. */
+static void next_step(void)
+{
+	fake.nregistered = 0;
+	memset(&step, 0, sizeof(step));
+	memset(&parsed, 0, sizeof(parsed));
+}
+
+/* The step decides with the bandwidth sources: the raw ACPI HMAT (slurmstepd is root),
+ * the site's table over it, and keeps the table with its placement; a table that is
+ * not this node's is logged and HMAT used. */
+static void test_step_bandwidth_sources(void **state)
+{
+	struct fixture *fx = *state = fixture_new("linux-7.3-acpi");
+	char table[4300], table_arg[4400];
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", table_arg };
+	struct mi_step *c = &step;
+
+	snprintf(table, sizeof(table), "%s/mem_interleave.bw", fx->root);
+	snprintf(table_arg, sizeof(table_arg), "bandwidth=%s", table);
+	/* no table: every pair from the raw HMAT, remote DRAM at half */
+	start_step("weighted,scope=all", 3, argv);
+	assert_string_equal(c->failure, "");
+	assert_int_equal(c->pl.plans[0].bw_source, SMPOL_BW_ACPI);
+	assert_int_equal(c->pl.plans[0].bandwidth[1], 112000);
+	assert_true(c->kept.bandwidth.nentries >= 6);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	/* the table: DRAM and CXL measured the other way round, so the plan turns round */
+	fake_tree_write(fx->root, "/mem_interleave.bw",
+			"smpol-bandwidth 1\nmeasured 0 0 64000 64000\nmeasured 0 1 30000 30000\n"
+			"measured 0 2 224000 224000\nmeasured 1 0 30000 30000\nmeasured 1 1 64000 64000\n"
+			"measured 1 2 10000 10000\n");
+	next_step();
+	start_step("weighted", 4, argv);
+	assert_string_equal(c->failure, "");
+	assert_int_equal(c->pl.plans[0].bw_source, SMPOL_BW_MEASURED);
+	/* the target shares follow (sysfs=never: the weights stay the table's) */
+	assert_true(c->pl.plans[0].shares[0] < c->pl.plans[0].shares[1]);
+	assert_int_equal(fake.placement.pl->plans[0].bw_source, SMPOL_BW_MEASURED);   /* what the record says */
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	/* another machine's: refused, said in slurmd's log, the raw HMAT used */
+	fake_tree_write(fx->root, "/mem_interleave.bw", "smpol-bandwidth 1\nnode 0 cpus=0-63 memory=yes\n");
+	next_step();
+	start_step("weighted", 4, argv);
+	assert_string_equal(c->failure, "");
+	assert_int_equal(c->pl.plans[0].bw_source, SMPOL_BW_ACPI);
+	assert_non_null(strstr(fake.log, "node 0 has other CPUs here than where the table was measured; HMAT is used "
+				 "instead"));
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+}
+
 static void test_step_quiet_auto(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
@@ -936,6 +987,7 @@ int main(void)
 		T(test_local_long_value_keeps_reason),
 		T(test_local_help_exits_zero),
 		T(test_step_weighted),
+		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
 		T(test_old_kernel_ladder),
 		T(test_old_kernel_strict),

@@ -23,7 +23,7 @@ static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
 	static const char *const kind[2] = { "dram", "cxl" };
 	uint64_t last[2] = { n0, n1 }, peak[2] = { n0 + 10, n1 + 5 };
 	struct smpol_plan plan = { .initiator = 0, .nnodes = 2, .nodes = { 0, 1 },
-				  .weights = { 3, 1 }, .shares = { 0.75, 0.25 } };
+				  .weights = { 3, 1 }, .shares = { 0.75, 0.25 }, .bw_source = SMPOL_BW_MEASURED };
 	struct smpol_record_node in = {
 		.requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
 		.plans = &plan, .nplans = 1, .policy = "weighted interleave:0-1",
@@ -63,7 +63,7 @@ static void test_entry_fields(void **state)
 	/* 0.7/0.3 against 0.75/0.25 */
 	assert_float_equal(json_object_get_double(path_get(e, "drift", NULL, NULL)), 0.05, 1e-9);
 	assert_string_equal(json_object_to_json_string_ext(path_get(e, "plans", NULL, NULL), JSON_C_TO_STRING_PLAIN),
-			    "[{\"init\":0,\"nodes\":[0,1],\"w\":[3,1],\"share\":[0.75,0.25]}]");
+			    "[{\"init\":0,\"nodes\":[0,1],\"w\":[3,1],\"share\":[0.75,0.25],\"bw\":\"measured\"}]");
 	assert_null(path_get(e, "note", NULL, NULL));
 	json_object_put(e);
 }

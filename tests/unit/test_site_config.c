@@ -30,6 +30,9 @@ static void test_defaults(void **state)
 	assert_int_equal(c.sample_interval, SMPOL_DEFAULT_SAMPLE_INTERVAL);
 	assert_string_equal(c.host.fsroot, "/");
 	assert_int_equal(c.host.lock_timeout_ms, SMPOL_DEFAULT_LOCK_TIMEOUT_MS);
+	/* the default table is read when it exists; its absence is no warning */
+	assert_string_equal(c.bandwidth_file, "/etc/slurm/mem_interleave.bw");
+	assert_false(c.bandwidth_named);
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
@@ -39,7 +42,8 @@ static void test_every_key(void **state)
 {
 	char *const argv[] = { "default=verbose,weighted,scope=all", "sysfs=always", "algorithm=kernel",
 			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
-			       "sample_interval=0", "fsroot=/srv/tree", "lock_timeout=2.5" };
+			       "sample_interval=0", "fsroot=/srv/tree", "lock_timeout=2.5",
+			       "bandwidth=/etc/bw.table" };
 	struct smpol_site_config c;
 	char err[SMPOL_ERRLEN] = "";
 
@@ -57,6 +61,13 @@ static void test_every_key(void **state)
 	assert_int_equal(c.sample_interval, 0);
 	assert_string_equal(c.host.fsroot, "/srv/tree");
 	assert_int_equal(c.host.lock_timeout_ms, 2500);
+	assert_string_equal(c.bandwidth_file, "/etc/bw.table");
+	assert_true(c.bandwidth_named);
+	/* none: no table, not even the default */
+	smpol_config_default(&c);
+	assert_int_equal(smpol_config_parse(1, (char *[]){ "bandwidth=none" }, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.bandwidth_file, "");
+	assert_true(c.bandwidth_named);
 }
 
 static void test_bad(void **state)
@@ -91,6 +102,8 @@ static void test_bad(void **state)
 		{ "sample_interval= 5", "sample_interval=' 5'" },
 		{ "max_weight_sum=0x10", "max_weight_sum='0x10'" },
 		{ "precision=1e-300", "bad precision '1e-300'" },
+		{ "bandwidth=table.bw", "bandwidth='table.bw': give the absolute path" },
+		{ "bandwidth=", "'bandwidth=' has no value" },
 	};
 	struct smpol_site_config c, before;
 	char err[SMPOL_ERRLEN];

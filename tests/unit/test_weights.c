@@ -224,12 +224,17 @@ static void test_optimal_shapes(void **state)
 	assert_int_equal(smpol_weights_optimal((double[]){ 0.99, 0.01 }, 2, &o, w, &eff, err, sizeof(err)), 0);
 	expect_weights(w, (unsigned[]){ 1, 0 }, 2);
 	assert_float_equal(eff, 0.99, 1e-12);
-	/* ... and kept when the precision asks for it */
+	/* ... even at precision 1: 99:1 is exact, but 1:0 reaches 0.99 at a hundredth
+	 * of the sum (the knee) */
 	o.precision = 1;
 	o.max_sum = 200;
 	assert_int_equal(smpol_weights_optimal((double[]){ 0.99, 0.01 }, 2, &o, w, &eff, err, sizeof(err)), 0);
-	expect_weights(w, (unsigned[]){ 99, 1 }, 2);
-	assert_float_equal(eff, 1, 1e-9);
+	expect_weights(w, (unsigned[]){ 1, 0 }, 2);
+	/* a node with 3% is kept when the precision asks for it: 97:3 is exact at sum
+	 * 100, 32:1 reaches 0.99 at 33, 1:0 only 0.97 */
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.97, 0.03 }, 2, &o, w, &eff, err, sizeof(err)), 0);
+	expect_weights(w, (unsigned[]){ 32, 1 }, 2);
+	assert_float_equal(eff, 0.99, 1e-9);
 	/* precision out of reach (7:2 at sum 9 would be exact): the best sum tried, 4:1 */
 	o.precision = 1;
 	o.max_sum = 8;
@@ -256,17 +261,85 @@ static void test_efficiency(void **state)
 	assert_float_equal(smpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 0, 0 }, 2), 0, 0);
 }
 
+/* The best efficiency of any sum up to max_sum, by D'Hondt at each sum. */
+static double best_efficiency(const double *share, int n, unsigned max_sum)
+{
+	unsigned w[MAXN];
+	double best = 0;
+
+	for (unsigned s = 1; s <= max_sum; s++)
+		if (smpol_weights_dhondt(share, n, s, w) == 0)
+			best = fmax(best, smpol_weights_efficiency(share, w, n));
+	return best;
+}
+
+/* Which sum is taken (weights.h): the precision, a knee at half the sum, the floor. */
+static void test_sum_choice(void **state)
+{
+	struct smpol_weight_opts o = smpol_weight_opts_default();
+	unsigned w[MAXN];
+	double eff;
+
+	(void)state;
+	/* 0.98 needs 18:18:1 (sum 37); 1:1:0 (sum 2) reaches 0.97: the knee takes it */
+	optimal_of((double[]){ 409934, 409934, 23399 }, 3, w, &eff);
+	expect_weights(w, (unsigned[]){ 1, 1, 0 }, 3);
+	assert_true(eff >= o.precision - SMPOL_PRECISION_KNEE && eff < o.precision);
+	/* 4:1 (sum 5) reaches 0.972 but 7:2 (sum 9, exact) is not twice as large: 7:2 */
+	optimal_of((double[]){ 224000, 64000 }, 2, w, &eff);
+	expect_weights(w, (unsigned[]){ 7, 2 }, 2);
+	/* 0.98 is out of reach up to 72 (sum 116): the smallest sum reaching 0.96 */
+	optimal_of((double[]){ 230579, 493393, 260948, 290857, 123203, 182246, 122040, 355863 }, 8, w, &eff);
+	expect_weights(w, (unsigned[]){ 7, 17, 9, 10, 4, 6, 4, 12 }, 8);
+	assert_true(eff >= o.precision - SMPOL_PRECISION_FLOOR);
+	/* and with a sum too small for even that: the best one tried */
+	o.max_sum = 8;
+	{
+		double bw[] = { 230579, 493393, 260948, 290857, 123203, 182246, 122040, 355863 }, share[8];
+		char err[SMPOL_ERRLEN];
+
+		assert_int_equal(smpol_shares_from_bandwidth(bw, NULL, 0, 8, share, err, sizeof(err)), 0);
+		assert_int_equal(smpol_weights_optimal(share, 8, &o, w, &eff, err, sizeof(err)), 0);
+		assert_float_equal(eff, best_efficiency(share, 8, 8), 1e-12);
+	}
+}
+
+/* D'Hondt at a given sum: exact, the best of that sum, and full nodes. */
+static void test_dhondt(void **state)
+{
+	unsigned w[MAXN], k[MAXN];
+	const double share[] = { 224.0 / 288, 64.0 / 288 };
+
+	(void)state;
+	assert_int_equal(smpol_weights_dhondt(share, 2, 9, w), 0);
+	expect_weights(w, (unsigned[]){ 7, 2 }, 2);
+	assert_int_equal(smpol_weights_dhondt(share, 2, 31, w), 0);
+	expect_weights(w, (unsigned[]){ 24, 7 }, 2);
+	/* every other vector of sum 5 is at most as good */
+	assert_int_equal(smpol_weights_dhondt(share, 2, 5, w), 0);
+	for (unsigned a = 0; a <= 5; a++) {
+		k[0] = a;
+		k[1] = 5 - a;
+		assert_true(smpol_weights_efficiency(share, k, 2) <= smpol_weights_efficiency(share, w, 2) + 1e-12);
+	}
+	/* a node at 255 takes no more seats, a node with share 0 none at all */
+	assert_int_equal(smpol_weights_dhondt((double[]){ 1, 0 }, 2, 300, w), -ENOSPC);
+	assert_int_equal(w[0], SMPOL_WEIGHT_MAX);
+	assert_int_equal(w[1], 0);
+}
+
 /*
  * Properties over random bandwidth vectors (2-8 nodes, 1-1000000 MB/s, fixed seed):
  * - optimal: sum <= max_sum, each weight <= 255, the reported efficiency is the one
- *   recomputed from the weights, and either it reaches the precision or no sum up to
- *   max_sum does better;
+ *   recomputed from the weights, and it reaches precision - SMPOL_PRECISION_FLOOR
+ *   unless no sum up to max_sum does (then nothing does better);
  * - kernel: every weight in 1..32, GCD 1;
- * - optimal vs kernel: D'Hondt gives the best efficiency of any apportionment of a
- *   given sum, so optimal's efficiency >= min(precision, kernel's) whenever the
- *   kernel's sum <= max_sum. optimal >= kernel does NOT hold in general: optimal
- *   stops at the smallest sum reaching the precision, where the kernel may land on
- *   a better one (counted below, and it must happen, or the claim would be vacuous).
+ * - at the kernel's own weight sum, D'Hondt is at least as efficient as the kernel (it
+ *   is the best apportionment of any sum);
+ * - optimal vs kernel: optimal's efficiency >= min(precision - floor, kernel's)
+ *   whenever the kernel's sum <= max_sum. optimal >= kernel does NOT hold in general:
+ *   optimal stops at the smallest sum it accepts, where the kernel may land on a
+ *   better one (counted below, and it must happen, or the claim would be vacuous).
  */
 static void test_properties(void **state)
 {
@@ -278,12 +351,13 @@ static void test_properties(void **state)
 	srand(12345);
 	for (int iter = 0; iter < 4000; iter++) {
 		int n = 2 + rand() % (MAXN - 1);
-		double bw[MAXN], share[MAXN], eff, keff;
+		double bw[MAXN], share[MAXN], eff, keff, floor_;
 		uint32_t kbw[MAXN];
-		unsigned w[MAXN], kw[MAXN], sum = 0, ksum = 0, g = 0;
+		unsigned w[MAXN], kw[MAXN], same[MAXN], sum = 0, ksum = 0, g = 0;
 
 		o.precision = (iter % 4 == 0) ? 1.0 : 0.9 + 0.1 * rand() / RAND_MAX;
 		o.max_sum = (unsigned)(n + rand() % 300);
+		floor_ = o.precision - SMPOL_PRECISION_FLOOR;
 		for (int i = 0; i < n; i++) {
 			kbw[i] = 1 + (uint32_t)(rand() % (iter % 2 ? 1000000 : 1000));
 			bw[i] = kbw[i];
@@ -296,16 +370,8 @@ static void test_properties(void **state)
 		}
 		assert_true(sum >= 1 && sum <= o.max_sum);
 		assert_true(eff == smpol_weights_efficiency(share, w, n));
-		if (eff < o.precision - 1e-12) {
-			/* then no sum does better: check a few exhaustively small cases */
-			struct smpol_weight_opts full = o;
-			unsigned w2[MAXN];
-			double eff2;
-
-			full.precision = 1;
-			assert_int_equal(smpol_weights_optimal(share, n, &full, w2, &eff2, err, sizeof(err)), 0);
-			assert_true(eff2 <= eff + 1e-12);
-		}
+		if (eff < floor_ - 1e-12)
+			assert_true(best_efficiency(share, n, o.max_sum) <= eff + 1e-12);
 		assert_int_equal(smpol_weights_kernel(kbw, n, kw, err, sizeof(err)), 0);
 		for (int i = 0; i < n; i++) {
 			unsigned a = g, b = kw[i];
@@ -322,8 +388,10 @@ static void test_properties(void **state)
 		}
 		assert_int_equal(g, 1);
 		keff = smpol_weights_efficiency(share, kw, n);
+		assert_int_equal(smpol_weights_dhondt(share, n, ksum, same), 0);
+		assert_true(smpol_weights_efficiency(share, same, n) >= keff - 1e-12);
 		if (ksum <= o.max_sum)
-			assert_true(eff >= fmin(o.precision, keff) - 1e-9);
+			assert_true(eff >= fmin(floor_, keff) - 1e-9);
 		kernel_better += keff > eff + 1e-9;
 	}
 	assert_true(kernel_better > 0);
@@ -378,6 +446,8 @@ int main(void)
 		cmocka_unit_test(test_optimal_shapes),
 		cmocka_unit_test(test_ties_lowest_index),
 		cmocka_unit_test(test_efficiency),
+		cmocka_unit_test(test_sum_choice),
+		cmocka_unit_test(test_dhondt),
 		cmocka_unit_test(test_properties),
 		cmocka_unit_test(test_capacity_properties),
 	};

@@ -55,6 +55,15 @@ if [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
 else
 	missing mpol-launch
 fi
+# bench/stream's program, for the bandwidth check's run of every placement
+make -C "$build" -j"$(nproc)" src/libsmpol-admin/libsmpol-admin.la >>"$log" 2>&1
+if [ -f "$build/src/libsmpol-admin/.libs/libsmpol-admin.a" ] && [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
+	gcc "${cflags[@]}" -I"$top/src/libsmpol-admin" -pthread -o "$build/guest-bin/stream-bench" "$top/bench/stream-bench.c" \
+		"$build/src/libsmpol-admin/.libs/libsmpol-admin.a" "$build/src/libsmpol/.libs/libsmpol.a" -ljson-c -lm \
+		>>"$log" 2>&1 || { rm -f "$build/guest-bin/stream-bench"; missing stream-bench; }
+else
+	missing stream-bench
+fi
 
 # The initramfs: everything root-owned, in a stable order.
 stage=$(mktemp -d)

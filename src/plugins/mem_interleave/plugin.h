@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <slurm/spank.h>
 
+#include "bw_sources.h"
 #include "error.h"
 #include "lease.h"
 #include "placement.h"
@@ -50,6 +51,7 @@ struct mi_step {
 	bool site_default;
 	struct smpol_topology topo;
 	bool have_topo;
+	struct smpol_bw_table bandwidth;       /* every source resolved (bw_sources.h) */
 	struct smpol_placement pl;
 	bool lease_held;
 	struct smpol_step_state kept;          /* the kept placement (step_state.h) */

@@ -153,6 +153,21 @@ static void daemon_node_name(char *buf, size_t len)
 	snprintf(buf, len, "%s", name ? name : "");
 }
 
+/* The bandwidth table the step decides with; a source the site asked for that cannot
+ * be used is logged, and the next one serves. */
+static int resolve_bandwidth(struct mi_step *s)
+{
+	struct smpol_bw_origin origin;
+	char warning[SMPOL_ERRLEN + 64];
+
+	if (smpol_bw_resolve(&s->topo, s->site.bandwidth_file, s->site.bandwidth_named, &s->bandwidth, &origin) < 0)
+		return -1;
+	smpol_bw_origin_warning(&origin, warning, sizeof(warning));
+	if (warning[0])
+		LOG_STEP(s, slurm_error, "%s", warning);
+	return 0;
+}
+
 /* The site's plugstack arguments; a mistake there fails only jobs that asked. */
 static bool read_site(struct mi_step *s, const struct mi_option *opt, int ac, char **av)
 {
@@ -209,6 +224,8 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	}
 	s->have_topo = true;
 	recover_dead_steps(s);
+	if (resolve_bandwidth(s) < 0)
+		return step_fail(s, "", "out of memory while reading the bandwidth sources");
 	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
 	in = (struct smpol_place_in){
 		.spec = s->spec,
@@ -220,6 +237,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.job_owns_node = job_owns_node(sp, s),
 		.lease = SMPOL_LEASE_UNTRIED,
 		.mem_kb = step_mem_kb(sp),
+		.bandwidth = &s->bandwidth,
 	};
 	if (decide(s, &in) < 0)
 		return step_fail(s, "", "out of memory while planning");
@@ -283,6 +301,7 @@ int step_exit(struct mi_step *s)
 	smpol_step_state_free(&s->kept);
 	accounting_step_end(&s->acct);
 	smpol_placement_free(&s->pl);
+	smpol_bw_free(&s->bandwidth);
 	if (s->have_topo)
 		smpol_topology_free(&s->topo);
 	s->have_topo = false;

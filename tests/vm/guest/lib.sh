@@ -68,26 +68,33 @@ kernel_weights() {
 		print "" }'
 }
 
-# optimal_weights PRECISION MAXSUM BW...: the smallest weight sum S whose D'Hondt
-# apportionment reaches S * min(share_i / w_i) >= PRECISION (else the best S); a node
-# with no seat gets 0. Written independently of weights.c, from DESIGN.md.
+# optimal_weights PRECISION MAXSUM BW...: D'Hondt apportionments of every weight sum
+# S up to MAXSUM, rated by S * min(share_i / w_i); the smallest S reaching PRECISION,
+# unless one at most half as large reaches PRECISION - 0.01; with none reaching
+# PRECISION, the smallest reaching PRECISION - 0.02, else the best S. A node with no
+# seat gets 0. Written independently of weights.c, from doc/design-notes.md.
 optimal_weights() {
-	echo "$@" | awk '{
+	echo "$@" | awk '
+	function first(upto, target,   s) { for (s = 1; s <= upto; s++) if (eff[s] >= target - 1e-12) return s; return 0 }
+	{
 		p = $1; max = $2; n = NF - 2
 		for (i = 1; i <= n; i++) { bw[i] = $(i + 2); sum += bw[i] }
 		for (i = 1; i <= n; i++) { f[i] = bw[i] / sum; w[i] = 0 }
-		best = -1
+		best = 0
 		for (s = 1; s <= max; s++) {
 			k = 1
 			for (i = 2; i <= n; i++) if (f[i] / (w[i] + 1) > f[k] / (w[k] + 1) + 1e-12) k = i
 			w[k]++
 			m = 2
 			for (i = 1; i <= n; i++) if (w[i] > 0 && f[i] / w[i] < m) m = f[i] / w[i]
-			eff = s * m
-			if (eff > best + 1e-12) { best = eff; for (i = 1; i <= n; i++) bw_best[i] = w[i] }
-			if (eff >= p - 1e-12) break
+			eff[s] = s * m
+			for (i = 1; i <= n; i++) at[s, i] = w[i]
+			if (!best || eff[s] > eff[best] + 1e-12) best = s
 		}
-		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? ":" : ""), bw_best[i]
+		pick = first(max, p)
+		if (pick) { near = first(int(pick / 2), p - 0.01); if (near) pick = near }
+		else { pick = first(max, p - 0.02); if (!pick) pick = best }
+		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? ":" : ""), at[pick, i]
 		print "" }'
 }
 
@@ -204,7 +211,17 @@ algo_weights() {
 	shift
 	bws=""
 	for n in "$@"; do bws="$bws $(node_bw "$n")"; done
-	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 64 $bws; fi
+	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 72 $bws; fi
+}
+
+# pair_algo_weights ALGO INITIATOR NODE...: the same with each node's bandwidth from
+# INITIATOR (topology.sh's matrix: what the raw ACPI HMAT gives every pair).
+pair_algo_weights() {
+	a=$1 i=$2
+	shift 2
+	bws=""
+	for n in "$@"; do bws="$bws $(hmat_bw "$i" "$n")"; done
+	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 72 $bws; fi
 }
 
 # pair_weights "0 2" 7:2 -> "0:7 2:2"

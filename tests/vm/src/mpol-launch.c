@@ -1,7 +1,7 @@
 /* mpol-launch - start a program with the memory policy the plugin would give it.
  *
  *   mpol-launch [--cpus LIST] [--spec SPEC] [--algorithm optimal|kernel]
- *               [--lease STATEDIR] -- PROG [ARGS]
+ *               [--lease STATEDIR] [--bandwidth FILE|hmat] -- PROG [ARGS]
  *
  * The same libsmpol calls as the plugin: slurmstepd's part (topology of "/", the
  * weights table, the placement decision smpol_place, and with --lease the sysfs
@@ -9,7 +9,9 @@
  * smpol_placement_pick, smpol_apply_plan). --cpus stands in for task/affinity,
  * --algorithm for the plugstack argument algorithm=, --lease STATEDIR for a site with
  * sysfs=always on a node the job owns (without it: sysfs=never, so a weighted step
- * runs on the node's weights, as on a shared node).
+ * runs on the node's weights, as on a shared node). --bandwidth resolves the bandwidth
+ * sources as the plugin does (bw_sources.h: the raw ACPI HMAT, then the table FILE;
+ * hmat = no table); without it plans weigh nodes by sysfs HMAT alone.
  * Prints one "launch:" line with what was applied and exports
  * SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs PROG
  * (with the lease: runs it as a child and releases the lease when it exits).
@@ -26,6 +28,7 @@
 
 #include "apply.h"
 #include "bitmap.h"
+#include "bw_sources.h"
 #include "error.h"
 #include "lease.h"
 #include "placement.h"
@@ -39,13 +42,14 @@ struct launch {
 	struct smpol_spec spec;
 	struct smpol_site_config site;
 	bool lease;                    /* --lease given */
+	const char *bandwidth;         /* --bandwidth FILE|hmat, NULL = sysfs HMAT only */
 	char *const *argv;
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: mpol-launch [--cpus LIST] [--spec SPEC] [--algorithm optimal|kernel]\n"
-		     "                   [--lease STATEDIR] -- PROG [ARGS]\n");
+		     "                   [--lease STATEDIR] [--bandwidth FILE|hmat] -- PROG [ARGS]\n");
 }
 
 static int parse_args(int argc, char **argv, struct launch *l)
@@ -55,6 +59,7 @@ static int parse_args(int argc, char **argv, struct launch *l)
 		{ "spec", required_argument, NULL, 's' },
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "lease", required_argument, NULL, 'l' },
+		{ "bandwidth", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,6 +108,9 @@ static int parse_args(int argc, char **argv, struct launch *l)
 			}
 			cfg->sysfs = SMPOL_SYSFS_ALWAYS;
 			l->lease = true;
+			break;
+		case 'b':
+			l->bandwidth = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -180,9 +188,9 @@ static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 	setenv("SLURM_MEM_INTERLEAVE_MODE", mode, 1);
 	setenv("SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
 	setenv("SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
-	printf("launch: initiator=%d path=%s mode=%s nodes=%s weights=%s fell_back=%d%s%s%s%s\n",
+	printf("launch: initiator=%d path=%s mode=%s nodes=%s weights=%s bw=%s fell_back=%d%s%s%s%s\n",
 	       chosen ? chosen->initiator : -1, smpol_kernel_path_name(res.path), mode, nodes, weights,
-	       res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "",
+	       chosen ? smpol_bw_source_name(chosen->bw_source) : "-", res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "",
 	       pl->note[0] ? " note=" : "", pl->note);
 	fflush(stdout);
 	return 0;
@@ -196,7 +204,9 @@ int main(int argc, char **argv)
 	struct smpol_placement pl;
 	struct smpol_place_in in;
 	struct smpol_lease_owner owner;
-	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "";
+	struct smpol_bw_table bw = { 0 };
+	struct smpol_bw_origin origin;
+	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", warning[SMPOL_ERRLEN + 64];
 	int rc, status;
 	bool held;
 	pid_t child;
@@ -209,10 +219,21 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	smpol_wi_read(&l.site.host, &table, table_err, sizeof(table_err));
+	if (l.bandwidth) {
+		bool file = strcmp(l.bandwidth, "hmat") != 0;
+
+		if (smpol_bw_resolve(&topo, file ? l.bandwidth : NULL, file, &bw, &origin) != 0) {
+			fprintf(stderr, "mpol-launch: out of memory\n");
+			return 1;
+		}
+		smpol_bw_origin_warning(&origin, warning, sizeof(warning));
+		if (warning[0])
+			fprintf(stderr, "mpol-launch: %s\n", warning);
+	}
 	in = (struct smpol_place_in){
 		.spec = l.spec, .site = &l.site, .topo = &topo, .table = &table,
 		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
-		.lease = SMPOL_LEASE_UNTRIED,
+		.lease = SMPOL_LEASE_UNTRIED, .bandwidth = l.bandwidth ? &bw : NULL,
 	};
 	if (decide(&l, &in, &pl, &owner, &held, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: out of memory\n");
@@ -248,6 +269,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mpol-launch: weights lease release: %s\n", err);
 	}
 	smpol_placement_free(&pl);
+	smpol_bw_free(&bw);
 	smpol_topology_free(&topo);
 	return rc;
 }

@@ -58,7 +58,8 @@ if [ -n "$auto" ]; then
 	sysfs=""
 	for n in $mem; do read -r v <$WI/node$n; sysfs="$sysfs:$v"; done
 	expect_eq auto-recomputed "$(algo_weights kernel $mem)" "${sysfs#:}" "the kernel's auto weights for nodes $mem"
-	mpolctl plan --json --cpus "$(nth 0 $VM_NODE_CPUS)" --algorithm kernel --scope all >/tmp/plan.json 2>&1
+	mpolctl plan --json --cpus "$(nth 0 $VM_NODE_CPUS)" --algorithm kernel --scope all --max-source sysfs-hmat \
+		>/tmp/plan.json 2>&1
 	expect_eq kernel-equals-auto "$(echo ${sysfs#:} | tr ':' ',')" \
 		"$(jq-get '.plans[initiator=0].weights' </tmp/plan.json 2>&1 | tr -d '[]')" "mpolctl plan --algorithm kernel --scope all"
 fi

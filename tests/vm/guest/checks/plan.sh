@@ -4,17 +4,19 @@
 # mpolctl plan --json gives the weights the guest's topology calls for, with both
 # algorithms and both scopes. The expectations are computed here from the HMAT
 # numbers QEMU was given (topology.sh) with lib.sh's own implementations of the two
-# algorithms; on a kernel with auto weights, `kernel` with scope=all must equal what
-# the kernel itself computed.
+# algorithms: mpolctl runs as root, so it reads the raw ACPI HMAT and weighs each node
+# by the bandwidth from the plan's own initiator (remote DRAM at 112000, not 224000);
+# with --max-source sysfs-hmat it sees what the kernel's auto mode sees, and on a
+# kernel with auto weights `kernel` with scope=all must then equal the kernel's table.
 . /checks/lib.sh
 
 need_prog mpolctl || { fail runs "mpolctl is not in the guest"; exit 0; }
 
-# expected ALGO NODE...: "nodes=[..] weights=[..]" for these candidate nodes
-# (a node the algorithm gives no seat is left out of the plan).
+# expected ALGO INITIATOR NODE...: "nodes=[..] weights=[..]" for these candidate nodes
+# from that initiator (a node the algorithm gives no seat is left out of the plan).
 expected() {
-	w=$(algo_weights "$@")
-	shift
+	w=$(pair_algo_weights "$@")
+	shift 2
 	nodes="" weights=""
 	for n in "$@"; do
 		x=${w%%:*}
@@ -44,9 +46,11 @@ for i in $VM_NODES; do
 	socket=$(socket_nodes "$i")
 	for algo in optimal kernel; do
 		got=$(plan_of "$algo" "$i" --cpus "$cpus" --algorithm "$algo")
-		expect_eq "socket-node$i-$algo" "$(expected "$algo" $socket)" "$got" "CPUs $cpus, scope=socket, $algo"
+		expect_eq "socket-node$i-$algo" "$(expected "$algo" "$i" $socket)" "$got" "CPUs $cpus, scope=socket, $algo"
 		got=$(plan_of "$algo" "$i" --cpus "$cpus" --algorithm "$algo" --scope all)
-		expect_eq "all-node$i-$algo" "$(expected "$algo" $mem)" "$got" "CPUs $cpus, scope=all, $algo"
+		expect_eq "all-node$i-$algo" "$(expected "$algo" "$i" $mem)" "$got" "CPUs $cpus, scope=all, $algo (raw HMAT pairs)"
+		expect_eq "all-node$i-$algo-sources" "acpi-hmat" "$(jq-get ".plans[initiator=$i].bandwidth_source" </tmp/plan.json 2>&1)" \
+			"where the scope=all plan's bandwidths came from"
 	done
 done
 
@@ -57,7 +61,7 @@ if [ -n "$auto" ]; then
 	if [ "$on" = true ] || [ "$on" = 1 ]; then
 		sysfs=""
 		for n in $mem; do read -r w <$WI/node$n; sysfs="$sysfs,$w"; done
-		got=$(plan_of kernel 0 --cpus "$(nth 0 $VM_NODE_CPUS)" --algorithm kernel --scope all)
+		got=$(plan_of kernel 0 --cpus "$(nth 0 $VM_NODE_CPUS)" --algorithm kernel --scope all --max-source sysfs-hmat)
 		expect_eq kernel-equals-auto "nodes=[$(echo $mem | tr ' ' ',')] weights=[${sysfs#,}]" "$got" \
 			"the guest kernel's auto weights ($auto=$on)"
 	else

@@ -1,0 +1,71 @@
+/* checks.h - the inspections of `mpolctl check`, each adding findings (findings.h).
+ * None changes anything. Codes and thresholds are listed in mpolctl(8), CHECK.
+ */
+#ifndef SMPOL_CHECKS_H
+#define SMPOL_CHECKS_H
+
+#include <stdbool.h>
+
+#include "bandwidth.h"
+#include "bw_sources.h"
+#include "findings.h"
+#include "host.h"
+#include "topology.h"
+#include "wi.h"
+
+/* A read/write ratio outside [1 / SMPOL_CHECK_RW_MAX, SMPOL_CHECK_WRITE_OVER_READ] is
+ * implausible: writes slower than a quarter of reads, or faster than reads by a
+ * quarter (read and write swapped?). */
+#define SMPOL_CHECK_RW_MAX 4.0
+#define SMPOL_CHECK_WRITE_OVER_READ 1.25
+/* A memory-only node faster than its initiator's DRAM by at least this factor looks
+ * like HBM (info); below it, like wrong CXL numbers (warning). */
+#define SMPOL_CHECK_HBM_FACTOR 2.0
+/* The table and HMAT disagree on a pair when its share of the initiator's best
+ * bandwidth differs by more than this fraction between them. */
+#define SMPOL_CHECK_TABLE_TOLERANCE 0.25
+
+/*
+ * smpol_check_hmat - per memory node: HMAT present (access0/access1), read and write
+ * both given, access1 consistent with access0, numbers for memory-only nodes, an
+ * initiator for every node with memory, memory-only nodes not claimed faster than
+ * their initiator's DRAM, a plausible read/write ratio. Also what the raw ACPI HMAT
+ * gave (origin).
+ */
+void smpol_check_hmat(const struct smpol_topology *topo, const struct smpol_bw_origin *origin,
+		      struct smpol_findings *f);
+
+/*
+ * smpol_check_weights - the kernel's weighted-interleave table: present, readable, a
+ * weight file for every memory node, no set weight for a node without memory, and,
+ * when no step holds the lease and auto is off, the weights `mpolctl apply --system`
+ * would write (bw: the bandwidth table plans use).
+ */
+void smpol_check_weights(const struct smpol_topology *topo, const struct smpol_wi_table *t, const char *table_error,
+			 const struct smpol_bw_table *bw, bool lease_live, struct smpol_findings *f);
+
+/*
+ * smpol_check_state - the state directory: it exists (or the first step makes it), is
+ * root's and writable by no one else; the weights lease (a journal left by a dead
+ * holder, a live holder); kept placements of steps that died or do not parse.
+ * *lease_live: a live step holds the weights.
+ */
+void smpol_check_state(const struct smpol_host *h, struct smpol_findings *f, bool *lease_live);
+
+/*
+ * smpol_check_table - the bandwidth table file at path (named: the site asked for it):
+ * present, parsed, this node's, root's and writable by no one else; and where its
+ * pairs disagree with HMAT (hmat: the table of the raw and sysfs HMAT) beyond
+ * SMPOL_CHECK_TABLE_TOLERANCE.
+ */
+void smpol_check_table(const struct smpol_topology *topo, const char *path, bool named, const char *machine,
+		       const struct smpol_bw_table *hmat, struct smpol_findings *f);
+
+/*
+ * smpol_check_hwloc - hwloc's ReadBandwidth and WriteBandwidth memory attributes
+ * (lstopo-no-graphics --memattrs, HWLOC_FSROOT for another root) against what the
+ * topology reader made of sysfs; info when hwloc is not installed.
+ */
+void smpol_check_hwloc(const struct smpol_topology *topo, struct smpol_findings *f);
+
+#endif

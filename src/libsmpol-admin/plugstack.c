@@ -1,0 +1,142 @@
+/* plugstack.c - find mem_interleave.so's plugstack.conf line (see plugstack.h). */
+#include <errno.h>
+#include <glob.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "plugstack.h"
+#include "words.h"
+
+#define MAX_DEPTH 8
+
+/* slurm.conf's PlugStackConfig= value, or "" (keys are case-insensitive there). */
+static void plugstack_config_key(const char *slurm_conf, char *buf, size_t len)
+{
+	char line[4096];
+	FILE *f = fopen(slurm_conf, "r");
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t"), *end;
+
+		if (strncasecmp(p, "PlugStackConfig", 15) || (p[15] != '=' && p[15] != ' ' && p[15] != '\t'))
+			continue;
+		p = strchr(p, '=');
+		if (!p)
+			continue;
+		p += 1 + strspn(p + 1, " \t");
+		end = p + strcspn(p, " \t\r\n#");
+		snprintf(buf, len, "%.*s", (int)(end - p), p);
+	}
+	if (f)
+		fclose(f);
+}
+
+void smpol_plugstack_default(char *buf, size_t len)
+{
+	const char *conf = getenv("SLURM_CONF");
+	char copy[PATH_MAX];
+
+	if (!conf || !*conf)
+		conf = "/etc/slurm/slurm.conf";
+	plugstack_config_key(conf, buf, len);
+	if (buf[0])
+		return;
+	snprintf(copy, sizeof(copy), "%s", conf);
+	snprintf(buf, len, "%s/plugstack.conf", dirname(copy));
+}
+
+static int scan(const char *path, int depth, struct smpol_plugstack_line *out, char *err, size_t errlen);
+
+/* "include PATTERN": every match, in glob's (sorted) order. */
+static int include(const char *from, int lineno, const char *pattern, int depth, struct smpol_plugstack_line *out,
+		   char *err, size_t errlen)
+{
+	char full[PATH_MAX], dir[PATH_MAX];
+	glob_t g;
+	int rc = -ENOENT;
+
+	if (depth >= MAX_DEPTH)
+		return smpol_fail(err, errlen, E2BIG, "%s:%d: includes nested more than %d deep", from, lineno, MAX_DEPTH);
+	snprintf(dir, sizeof(dir), "%s", from);
+	if (pattern[0] == '/')
+		snprintf(full, sizeof(full), "%s", pattern);
+	else if (snprintf(full, sizeof(full), "%s/%s", dirname(dir), pattern) >= (int)sizeof(full))
+		return smpol_fail(err, errlen, ENAMETOOLONG, "%s:%d: the include path is too long", from, lineno);
+	if (glob(full, 0, NULL, &g))
+		return -ENOENT;   /* Slurm ignores a pattern that matches nothing */
+	for (size_t i = 0; rc == -ENOENT && i < g.gl_pathc; i++)
+		rc = scan(g.gl_pathv[i], depth + 1, out, err, errlen);
+	globfree(&g);
+	return rc;
+}
+
+static bool is_ours(const char *plugin)
+{
+	const char *base = strrchr(plugin, '/');
+
+	return !strcmp(base ? base + 1 : plugin, SMPOL_PLUGIN_FILE);
+}
+
+/* -ENOENT (quietly) when the file does not name the plugin. */
+static int scan(const char *path, int depth, struct smpol_plugstack_line *out, char *err, size_t errlen)
+{
+	char line[sizeof(out->text)], *w[SMPOL_PLUGSTACK_MAX_ARGS + 2];
+	int lineno = 0, rc = -ENOENT;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -ENOENT;   /* an include that vanished; the top file is checked before */
+	while (rc == -ENOENT && fgets(line, sizeof(line), f)) {
+		char *hash = strchr(line, '#');
+		int n;
+
+		lineno++;
+		if (hash)
+			*hash = '\0';
+		memcpy(out->text, line, sizeof(out->text));
+		n = smpol_words(out->text, w, SMPOL_PLUGSTACK_MAX_ARGS + 2);
+		if (n >= 2 && !strcmp(w[0], "include")) {
+			rc = include(path, lineno, w[1], depth, out, err, errlen);
+			continue;
+		}
+		if (n == -E2BIG && strstr(line, SMPOL_PLUGIN_FILE))
+			rc = smpol_fail(err, errlen, E2BIG, "%s:%d: more than %d arguments", path, lineno,
+					SMPOL_PLUGSTACK_MAX_ARGS);
+		if (n < 2 || (strcmp(w[0], "required") && strcmp(w[0], "optional")) || !is_ours(w[1]))
+			continue;
+		snprintf(out->file, sizeof(out->file), "%s", path);
+		out->lineno = lineno;
+		out->optional = !strcmp(w[0], "optional");
+		out->argc = n - 2;
+		for (int i = 0; i < out->argc; i++)
+			out->argv[i] = w[i + 2];
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+int smpol_plugstack_find(const char *conf, struct smpol_plugstack_line *out, char *err, size_t errlen)
+{
+	FILE *f;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (conf)
+		snprintf(out->conf, sizeof(out->conf), "%s", conf);
+	else
+		smpol_plugstack_default(out->conf, sizeof(out->conf));
+	f = fopen(out->conf, "r");
+	if (!f)
+		return smpol_fail(err, errlen, errno, "cannot read %s: %s", out->conf, strerror(errno));
+	fclose(f);
+	rc = scan(out->conf, 0, out, err, errlen);
+	if (rc == -ENOENT)
+		return smpol_fail(err, errlen, ENOENT, "no line of %s or its includes names %s", out->conf,
+				  SMPOL_PLUGIN_FILE);
+	return rc;
+}

@@ -1,0 +1,82 @@
+/* site.c - the plugstack line's arguments for mpolctl verbs (see site.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "site.h"
+
+void cli_site_read(const struct cli_common *c, struct cli_site *s)
+{
+	char err[SMPOL_ERRLEN], statedir[sizeof(s->cfg.host.statedir)];
+
+	memset(s, 0, sizeof(*s));
+	smpol_config_default(&s->cfg);
+	s->max_source = (enum smpol_bw_source)c->max_source;
+	if (strcmp(c->host.fsroot, "/") && !c->plugstack) {
+		/* another machine's sysfs: this host's plugstack line and table are not its */
+		s->cfg.bandwidth_file[0] = '\0';
+		s->line_rc = -ENOENT;
+		snprintf(s->why, sizeof(s->why), "sysfs is read under %.400s: this host's plugstack line is not read "
+			 "(give --plugstack to)", c->host.fsroot);
+	} else {
+		s->line_rc = smpol_plugstack_find(c->plugstack, &s->line, s->why, sizeof(s->why));
+	}
+	if (!s->line_rc) {
+		s->line_rc = smpol_config_parse(s->line.argc, s->line.argv, &s->cfg, err, sizeof(err));
+		if (s->line_rc)
+			snprintf(s->why, sizeof(s->why), "%.200s:%d: %.300s", s->line.file, s->line.lineno, err);
+	}
+	/* sysfs is where this command was told to look, not the line's fsroot=; the state
+	 * directory is the line's unless --statedir names one */
+	memcpy(statedir, s->cfg.host.statedir, sizeof(statedir));
+	s->cfg.host = c->host;
+	if (!c->statedir_given)
+		memcpy(s->cfg.host.statedir, statedir, sizeof(statedir));
+	if (c->bandwidth) {
+		snprintf(s->cfg.bandwidth_file, sizeof(s->cfg.bandwidth_file), "%s",
+			 strcmp(c->bandwidth, "none") ? c->bandwidth : "");
+		s->cfg.bandwidth_named = true;
+	}
+}
+
+int cli_site_bandwidth(const struct cli_site *s, const struct smpol_topology *topo, struct smpol_bw_table *t,
+		       struct smpol_bw_origin *origin)
+{
+	int rc = smpol_bw_resolve(topo, s->cfg.bandwidth_file, s->cfg.bandwidth_named, t, origin);
+	int kept = 0;
+
+	for (int i = 0; !rc && i < t->nentries; i++)
+		if (t->entries[i].source <= s->max_source)
+			t->entries[kept++] = t->entries[i];
+	if (!rc)
+		t->nentries = kept;
+	return rc;
+}
+
+/* Where the bandwidth table came from, one line each source asked for. */
+void cli_print_bw_origin(const struct smpol_bw_origin *o)
+{
+	printf("bandwidth sources (first that has a pair wins): ");
+	if (!o->table_path[0])
+		printf("no table; ");
+	else if (o->table_rc == -ENOENT)
+		printf("no table (%s); ", o->table_why);
+	else
+		printf("table %s: %s; ", o->table_rc ? "not used" : "used", o->table_why);
+	printf("raw ACPI HMAT: %s%s; sysfs HMAT\n", o->acpi_rc ? "not used: " : "", o->acpi_why);
+}
+
+json_object *cli_json_bw_origin(const struct smpol_bw_origin *o)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "table", o->table_path[0] ? json_object_new_string(o->table_path) : NULL);
+	json_object_object_add(j, "table_used", json_object_new_boolean(o->table_path[0] && !o->table_rc));
+	json_object_object_add(j, "table_note", json_object_new_string(o->table_why));
+	json_object_object_add(j, "acpi_used", json_object_new_boolean(!o->acpi_rc));
+	json_object_object_add(j, "acpi_note", json_object_new_string(o->acpi_why));
+	json_object_object_add(j, "machine", json_object_new_string(o->machine));
+	return j;
+}
