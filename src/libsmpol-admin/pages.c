@@ -17,6 +17,8 @@
 #define SYS_pidfd_open 434
 #endif
 #define SMPOL_MF_MOVE_FLAG (1 << 1)  /* MPOL_MF_MOVE in <linux/mempolicy.h> */
+/* Ranges per process_mbind call: the kernel refuses more (UIO_MAXIOV). */
+#define PMBIND_MAX_RANGES 1024
 #define MASK_LONGS (SMPOL_MAX_NODES / (8 * sizeof(unsigned long)))
 
 static const char *const backend_names[] = {
@@ -116,9 +118,15 @@ int smpol_pmbind_apply(long nr, int pidfd, const struct smpol_region *regions, i
 		iov[i].iov_len = regions[i].end - regions[i].start;
 	}
 	node_mask(nodes, mask);
-	if (pmbind(nr, pidfd, iov, (unsigned long)nregions, (unsigned long)mode, mask, 0) < 0)
-		rc = smpol_fail(err, errlen, errno, "process_mbind over %d ranges failed: %s%s", nregions,
-			       strerror(errno), errno == EPERM ? " (it needs CAP_SYS_NICE)" : "");
+	/* The vector is bounded like process_madvise's (UIO_MAXIOV): batches of it. */
+	for (int done = 0; done < nregions && rc == 0; done += PMBIND_MAX_RANGES) {
+		int n = nregions - done < PMBIND_MAX_RANGES ? nregions - done : PMBIND_MAX_RANGES;
+
+		if (pmbind(nr, pidfd, iov + done, (unsigned long)n, (unsigned long)mode, mask, 0) < 0)
+			rc = smpol_fail(err, errlen, errno, "process_mbind over ranges %d-%d of %d failed: %s%s",
+					done, done + n - 1, nregions, strerror(errno),
+					errno == EPERM ? " (it needs CAP_SYS_NICE)" : "");
+	}
 	free(iov);
 	return rc;
 }
