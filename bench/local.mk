@@ -3,15 +3,15 @@ EXTRA_DIST += bench/launch bench/README.md
 # rebalance: the planner on model layouts, then the real kernel (bench/rebalance)
 noinst_PROGRAMS += bench/rebalance-model
 bench_rebalance_model_SOURCES = bench/rebalance-model.c
-bench_rebalance_model_LDADD = src/common/libmpol.la
+bench_rebalance_model_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
 EXTRA_DIST += bench/rebalance
 # weights: optimal vs kernel weights over a corpus of bandwidth vectors (bench/weights)
 noinst_PROGRAMS += bench/weights-bench
 bench_weights_bench_SOURCES = bench/weights-bench.c
-bench_weights_bench_LDADD = src/common/libmpol.la -lm
+bench_weights_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la -lm
 EXTRA_DIST += bench/weights bench/corpus.txt
 # sampling: cost of one placement sample vs the task's run time (bench/sampling)
 noinst_PROGRAMS += bench/sampling-bench
 bench_sampling_bench_SOURCES = bench/sampling-bench.c
-bench_sampling_bench_LDADD = src/common/libmpol.la
+bench_sampling_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
 EXTRA_DIST += bench/sampling

@@ -55,7 +55,7 @@ static void interleave(int *node, size_t n, const unsigned *w)
 /* migrate_pages moves every page of a node: the cheapest whole-node move that
  * gives every new node something is emptying the smallest over-target node into
  * it. Returns its volume and sets *err to the largest resulting miss (pages). */
-static uint64_t migrate_volume(const struct mpol_movement *mv, uint64_t *err)
+static uint64_t migrate_volume(const struct smpol_movement *mv, uint64_t *err)
 {
 	uint64_t after[4], vol = 0, miss = 0;
 	int src = -1, dst = -1;
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1048576;
 	int *node = malloc(n * sizeof(int));
-	struct mpol_movement *mv = malloc(sizeof(*mv));
+	struct smpol_movement *mv = malloc(sizeof(*mv));
 
 	if (!node || !mv || n == 0) {
 		fprintf(stderr, "rebalance-model: give a page count above 0 (and enough memory)\n");
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		const struct scenario *sc = &scenarios[s];
 		uint64_t count[4] = { 0 }, naive, vol, miss;
 		unsigned weight[4];
-		char err[MPOL_ERRLEN];
+		char err[SMPOL_ERRLEN];
 		double t0, t1;
 
 		if (sc->first_touch)
@@ -110,19 +110,20 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			count[node[i]]++;
 		memcpy(weight, sc->to, sizeof(weight));
-		naive = mpol_movement_naive(node, n, weight, 3);
+		naive = smpol_movement_naive(node, n, weight, 3);
 		t0 = now();
-		if (mpol_movement_init(mv, count, 3, weight, err, sizeof(err)) < 0) {
+		if (smpol_movement_init(mv, count, 3, weight, err, sizeof(err)) < 0) {
 			fprintf(stderr, "rebalance-model: %s\n", err);
 			return 1;
 		}
 		for (size_t i = 0; i < n; i++)
-			mpol_movement_next(mv, node[i]);
+			smpol_movement_next(mv, node[i]);
 		t1 = now();
 		vol = migrate_volume(mv, &miss);
 		printf("%-42s %10zu %10llu %10llu %10llu %7llu (%4llu) %12.1f\n", sc->name, n,
 		       (unsigned long long)mv->minimum, (unsigned long long)mv->chosen, (unsigned long long)naive,
 		       (unsigned long long)vol, (unsigned long long)miss, (double)n / (t1 - t0) / 1e6);
+		smpol_movement_free(mv);
 	}
 	printf("\nplanner moves == minimum (the sum of the surpluses) in every row; a naive re-layout\n"
 	       "moves what a fresh interleave would place elsewhere; migrate_pages can only move\n"

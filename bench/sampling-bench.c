@@ -1,7 +1,7 @@
 /* sampling-bench.c - what placement sampling costs (bench/sampling).
  *
  * A child process touches MIB MiB and then streams over it for a fixed number of
- * passes. Part 1: the time of one sample (mpol_numa_maps_read_tree of the child, what
+ * passes. Part 1: the time of one sample (smpol_numa_maps_read_tree of the child, what
  * slurmstepd's sampler does per task) at that size, and per GiB resident. Part 2: the
  * child's run time with no sampler and with a sampler every INTERVAL ms, alternated
  * ROUNDS times; the ratio of the medians is the slowdown the task sees. Both in one
@@ -92,7 +92,7 @@ static pid_t start_child(size_t bytes, int passes, int *go_fd)
 /* One timed run of the child's streaming; every interval_ms it is sampled when sample
  * is set. Both kinds of run wait the same way, so only the samples differ. */
 static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, int *samples,
-			struct mpol_numa_usage *u)
+			struct smpol_numa_usage *u)
 {
 	int go, status;
 	double t0, next;
@@ -107,15 +107,15 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 	close(go);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
-		char err[MPOL_ERRLEN];
+		char err[SMPOL_ERRLEN];
 
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			return -1;
 		if (now() >= next) {
-			mpol_numa_usage_init(u);
-			if (sample && mpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) == 0)
+			smpol_numa_usage_init(u);
+			if (sample && smpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) == 0)
 				(*samples)++;
 			next += interval_ms / 1e3;
 		}
@@ -129,9 +129,9 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 int main(int argc, char **argv)
 {
 	int mib = 1024, passes = 8, interval_ms = 1000, rounds = 5, opt, go, reps = 20, samples = 0;
-	struct mpol_numa_usage *u = malloc(sizeof(*u));
+	struct smpol_numa_usage *u = malloc(sizeof(*u));
 	double cost[64], with[16], without[16], c;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	size_t bytes;
 	pid_t pid;
 
@@ -162,15 +162,15 @@ int main(int argc, char **argv)
 	for (int i = 0; i < reps; i++) {
 		double t0 = now();
 
-		mpol_numa_usage_init(u);
-		if (mpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) < 0) {
+		smpol_numa_usage_init(u);
+		if (smpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) < 0) {
 			fprintf(stderr, "sampling-bench: %s\n", err);
 			return 1;
 		}
 		cost[i] = now() - t0;
 	}
 	printf("resident (anonymous): %llu MiB under %d policies\n",
-	       (unsigned long long)(mpol_numa_usage_anon_total(u) * MPOL_PAGE_KIB / 1024), u->npolicies);
+	       (unsigned long long)(smpol_numa_usage_anon_total(u) * SMPOL_PAGE_KIB / 1024), u->npolicies);
 	if (write(go, "g", 1) != 1)
 		return 1;
 	close(go);

@@ -45,7 +45,7 @@ static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 		return 0;
 	colon = strchr(p, ':');
 	if (!colon || colon == p || (size_t)(colon - p) >= sizeof(v->name)) {
-		mpol_fail(why, whylen, EINVAL, "expected 'NAME: BW BW ...' (a name of 1-63 characters)");
+		smpol_fail(why, whylen, EINVAL, "expected 'NAME: BW BW ...' (a name of 1-63 characters)");
 		return -1;
 	}
 	snprintf(v->name, sizeof(v->name), "%.*s", (int)(colon - p), p);
@@ -57,13 +57,13 @@ static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 		if (!*p)
 			break;
 		if (v->n == MAX_NODES) {
-			mpol_fail(why, whylen, E2BIG, "more than %d bandwidths", MAX_NODES);
+			smpol_fail(why, whylen, E2BIG, "more than %d bandwidths", MAX_NODES);
 			return -1;
 		}
 		errno = 0;
 		bw = strtoul(p, &end, 10);
 		if (end == p || errno || bw < 1 || bw > UINT32_MAX || (*end && !strchr(" \t\r\n", *end))) {
-			mpol_fail(why, whylen, EINVAL, "'%.*s' is not a bandwidth in MB/s (1-%u)",
+			smpol_fail(why, whylen, EINVAL, "'%.*s' is not a bandwidth in MB/s (1-%u)",
 				  (int)strcspn(p, " \t\r\n"), p, UINT32_MAX);
 			return -1;
 		}
@@ -71,13 +71,13 @@ static int parse_line(char *line, struct vec *v, char *why, size_t whylen)
 		p = end;
 	}
 	if (!v->n) {
-		mpol_fail(why, whylen, EINVAL, "no bandwidths after the name");
+		smpol_fail(why, whylen, EINVAL, "no bandwidths after the name");
 		return -1;
 	}
 	return 1;
 }
 
-static int run_vector(const struct vec *v, const struct mpol_weight_opts *o, struct result *opt,
+static int run_vector(const struct vec *v, const struct smpol_weight_opts *o, struct result *opt,
 		      struct result *ker, char *err, size_t errlen)
 {
 	double bw[MAX_NODES], share[MAX_NODES];
@@ -85,14 +85,14 @@ static int run_vector(const struct vec *v, const struct mpol_weight_opts *o, str
 
 	for (int i = 0; i < v->n; i++)
 		bw[i] = v->bw[i];
-	rc = mpol_shares_from_bandwidth(bw, NULL, 0, v->n, share, err, errlen);
+	rc = smpol_shares_from_bandwidth(bw, NULL, 0, v->n, share, err, errlen);
 	if (!rc)
-		rc = mpol_weights_optimal(share, v->n, o, opt->w, &opt->eff, err, errlen);
+		rc = smpol_weights_optimal(share, v->n, o, opt->w, &opt->eff, err, errlen);
 	if (!rc)
-		rc = mpol_weights_kernel(v->bw, v->n, ker->w, err, errlen);
+		rc = smpol_weights_kernel(v->bw, v->n, ker->w, err, errlen);
 	if (rc)
 		return rc;
-	ker->eff = mpol_weights_efficiency(share, ker->w, v->n);
+	ker->eff = smpol_weights_efficiency(share, ker->w, v->n);
 	opt->sum = ker->sum = 0;
 	for (int i = 0; i < v->n; i++) {
 		opt->sum += opt->w[i];
@@ -123,21 +123,21 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: weights-bench [-p PRECISION] [-m MAX_SUM] CORPUS\n"
 		   "  -p P   precision of the optimal algorithm, 0 < P <= 1 (default %.2f)\n"
 		   "  -m N   largest weight sum it tries, 1-1024 (default %d)\n",
-		MPOL_DEFAULT_PRECISION, MPOL_DEFAULT_MAX_SUM);
+		SMPOL_DEFAULT_PRECISION, SMPOL_DEFAULT_MAX_SUM);
 }
 
 int main(int argc, char **argv)
 {
-	struct mpol_weight_opts o = mpol_weight_opts_default();
+	struct smpol_weight_opts o = smpol_weight_opts_default();
 	struct totals topt = { 0 }, tker = { 0 };
-	char line[1024], err[MPOL_ERRLEN], ow[128], kw[128], *end;
+	char line[1024], err[SMPOL_ERRLEN], ow[128], kw[128], *end;
 	int opt, lineno = 0;
 	FILE *f;
 
 	while ((opt = getopt(argc, argv, "p:m:h")) != -1) {
 		switch (opt) {
 		case 'p':
-			if (mpol_precision_parse(optarg, &o.precision, err, sizeof(err))) {
+			if (smpol_precision_parse(optarg, &o.precision, err, sizeof(err))) {
 				fprintf(stderr, "weights-bench: -p: %s\n", err);
 				return 2;
 			}

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "error.h"
 
 void cli_usage_error(const char *verb, const char *fmt, ...)
 {
@@ -23,7 +24,7 @@ void cli_usage_error(const char *verb, const char *fmt, ...)
 
 /* A root that is not a directory would only show up later as "cannot read
  * .../online": say what is wrong while we still know where the value came from. */
-static const char *checked_fsroot(const char *verb, const char *dir, const char *from)
+static void checked_fsroot(const char *verb, const char *dir, const char *from)
 {
 	struct stat st;
 
@@ -33,7 +34,23 @@ static const char *checked_fsroot(const char *verb, const char *dir, const char 
 		cli_usage_error(verb, "%s '%s': %s", from, dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		cli_usage_error(verb, "%s '%s' is not a directory", from, dir);
-	return dir;
+}
+
+void cli_common_init(struct cli_common *c)
+{
+	smpol_host_default(&c->host);
+	c->fsroot_given = false;
+	c->json = false;
+}
+
+static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, const char *from)
+{
+	char err[SMPOL_ERRLEN];
+
+	checked_fsroot(verb, dir, from);
+	if (smpol_host_set_fsroot(&c->host, dir, err, sizeof(err)) < 0)
+		cli_usage_error(verb, "%s: %s", from, err);
+	c->fsroot_given = true;
 }
 
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
@@ -44,8 +61,15 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 
 	switch (opt) {
 	case CLI_OPT_FSROOT:
-		c->fsroot = checked_fsroot(verb, optarg, "--fsroot");
+		set_fsroot(c, verb, optarg, "--fsroot");
 		return;
+	case CLI_OPT_STATEDIR: {
+		char err[SMPOL_ERRLEN];
+
+		if (smpol_host_set_statedir(&c->host, optarg, err, sizeof(err)) < 0)
+			cli_usage_error(verb, "--statedir: %s", err);
+		return;
+	}
 	case CLI_OPT_JSON:
 		c->json = true;
 		return;
@@ -68,8 +92,8 @@ void cli_no_operands(struct cli_common *c, const char *verb, int argc, char **ar
 
 	if (optind < argc)
 		cli_usage_error(verb, "unexpected argument '%s'", argv[optind]);
-	if (!c->fsroot && (env = getenv("MPOL_FSROOT")))
-		c->fsroot = checked_fsroot(verb, env, "MPOL_FSROOT");
+	if (!c->fsroot_given && (env = getenv("MPOL_FSROOT")))
+		set_fsroot(c, verb, env, "MPOL_FSROOT");
 }
 
 int cli_print_json(struct json_object *obj)

@@ -12,7 +12,9 @@
  *		}
  *	}
  *	cli_no_operands(&c, "show", argc, argv);
- *	... mpol_topology_read(c.fsroot, ...); if (c.json) ...
+ *	... smpol_topology_read(&c.host, ...); if (c.json) ...
+ *
+ * A verb that uses the state directory also puts CLI_STATEDIR_OPTION in its table.
  */
 #ifndef MPOLCTL_CLI_H
 #define MPOLCTL_CLI_H
@@ -21,29 +23,36 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "host.h"
+
 struct json_object;
 
 enum {
 	CLI_OPT_FSROOT = 0x100,   /* long-only options: values above any char */
 	CLI_OPT_JSON,
+	CLI_OPT_STATEDIR,
 };
 
 #define CLI_COMMON_OPTIONS \
 	{ "fsroot", required_argument, NULL, CLI_OPT_FSROOT }, \
 	{ "json", no_argument, NULL, CLI_OPT_JSON }, \
 	{ "help", no_argument, NULL, 'h' }
+#define CLI_STATEDIR_OPTION { "statedir", required_argument, NULL, CLI_OPT_STATEDIR }
 
 struct cli_common {
-	const char *fsroot;   /* --fsroot, else $MPOL_FSROOT, else NULL (= "/") */
-	bool json;            /* --json */
+	struct smpol_host host;  /* --fsroot, else $MPOL_FSROOT, else /; --statedir, else the default */
+	bool fsroot_given;
+	bool json;               /* --json */
 };
 
-#define CLI_COMMON_INIT { NULL, false }
+/* Every verb starts from this. */
+void cli_common_init(struct cli_common *c);
 
 /*
- * cli_common_option - handle --fsroot, --json, --help and getopt's errors for `verb`.
- * --help calls usage(stdout) and exits 0; an unknown option, a missing value or a
- * --fsroot that is not a directory exits 2 with a message. Any other opt is a bug in
+ * cli_common_option - handle --fsroot, --statedir, --json, --help and getopt's errors
+ * for `verb`. --help calls usage(stdout) and exits 0; an unknown option, a missing
+ * value, a --fsroot that is not a directory or a relative --statedir exits 2 with a
+ * message. Any other opt is a bug in
  * the verb and also exits 2.
  */
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,

@@ -8,14 +8,13 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "kernel.h"
 #include "lease.h"
 #include "plan.h"
 #include "site_config.h"
 #include "topology.h"
 #include "wi.h"
 
-enum { OPT_SYSTEM = 0x200, OPT_AUTO, OPT_DRY_RUN, OPT_STATEDIR };
+enum { OPT_SYSTEM = 0x200, OPT_AUTO, OPT_DRY_RUN };
 
 static void usage(FILE *out)
 {
@@ -32,7 +31,7 @@ static void usage(FILE *out)
 		"  --auto          hand the table back to the kernel (auto=true, Linux 6.16+); fails\n"
 		"                  clearly when the kernel has no bandwidth data (ENODEV)\n"
 		"  --dry-run       show what would be written, write nothing\n"
-		"  --statedir DIR  the weights lease directory (default " MPOL_DEFAULT_STATEDIR "):\n"
+		"  --statedir DIR  the weights lease directory (default " SMPOL_DEFAULT_STATEDIR "):\n"
 		"                  refused while a running job step holds the weights\n"
 		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
 		"  --json          print one JSON object\n"
@@ -40,19 +39,19 @@ static void usage(FILE *out)
 }
 
 /* The union of every socket's plan; plans of different sockets never share a node. */
-static int system_table(const struct mpol_topology *topo, struct mpol_wi_table *want, struct mpol_bitmap *which)
+static int system_table(const struct smpol_topology *topo, struct smpol_wi_table *want, struct smpol_bitmap *which)
 {
-	struct mpol_plan_opts opts;
-	struct mpol_plan *plans;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts opts;
+	struct smpol_plan *plans;
+	char err[SMPOL_ERRLEN];
 	int nplans, rc;
 
-	mpol_plan_opts_default(&opts);
-	if (mpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
+	smpol_plan_opts_default(&opts);
+	if (smpol_plan_all(topo, &opts, &plans, &nplans, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
-	rc = mpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
+	rc = smpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
 	free(plans);
 	if (rc < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
@@ -61,14 +60,14 @@ static int system_table(const struct mpol_topology *topo, struct mpol_wi_table *
 	return 0;
 }
 
-static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_table *want,
-			 const struct mpol_bitmap *which, bool dry_run, bool json)
+static void print_change(const struct smpol_wi_table *now, const struct smpol_wi_table *want,
+			 const struct smpol_bitmap *which, bool dry_run, bool json)
 {
 	struct json_object *obj, *nodes;
 
 	if (!json) {
 		printf("%s the system weights:\n", dry_run ? "would write" : "wrote");
-		for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1))
+		for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1))
 			printf("  node%-4d %3u -> %u\n", n, now->weight[n], want->weight[n]);
 		if (now->auto_enabled == 1)
 			printf("auto mode %s off (writing any node turns it off)\n", dry_run ? "would turn" : "turned");
@@ -76,7 +75,7 @@ static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_t
 	}
 	obj = json_object_new_object();
 	nodes = json_object_new_array();
-	for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1)) {
+	for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1)) {
 		struct json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "node", json_object_new_int(n));
@@ -90,17 +89,17 @@ static void print_change(const struct mpol_wi_table *now, const struct mpol_wi_t
 	cli_print_json(obj);
 }
 
-static int apply_auto(const struct cli_common *c, const char *statedir, const struct mpol_wi_table *now,
+static int apply_auto(const struct cli_common *c, const struct smpol_wi_table *now,
 		      bool dry_run)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	if (!now->auto_name[0]) {
 		fprintf(stderr, "mpolctl apply: this kernel has no auto mode for weighted interleave "
 			"(needs Linux 6.16); the weights stay as they are\n");
 		return 1;
 	}
-	if (!dry_run && mpol_lease_set_system(statedir, c->fsroot, NULL, NULL, err, sizeof(err)) < 0) {
+	if (!dry_run && smpol_lease_set_system(&c->host, NULL, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -122,36 +121,31 @@ int cmd_apply(int argc, char **argv)
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = CLI_COMMON_INIT;
-	const char *statedir = MPOL_DEFAULT_STATEDIR;
+	struct cli_common c;
 	bool system = false, want_auto = false, dry_run = false;
-	struct mpol_topology topo;
-	struct mpol_wi_table now, want;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_topology topo;
+	struct smpol_wi_table now, want;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	int opt, rc;
 
+	cli_common_init(&c);
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SYSTEM: system = true; break;
 		case OPT_AUTO: want_auto = true; break;
 		case OPT_DRY_RUN: dry_run = true; break;
-		case OPT_STATEDIR:
-			if (!*optarg)
-				cli_usage_error("apply", "--statedir is empty");
-			statedir = optarg;
-			break;
 		default: cli_common_option(&c, "apply", opt, argc, argv, usage);
 		}
 	}
 	cli_no_operands(&c, "apply", argc, argv);
 	if (!system)
 		cli_usage_error("apply", "say --system: the weights are global to the node");
-	if (mpol_wi_read(c.fsroot, &now, err, sizeof(err)) < 0) {
+	if (smpol_wi_read(&c.host, &now, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
@@ -161,16 +155,16 @@ int cmd_apply(int argc, char **argv)
 		return 1;
 	}
 	if (want_auto)
-		return apply_auto(&c, statedir, &now, dry_run);
-	if (mpol_topology_read(c.fsroot, &topo, err, sizeof(err)) < 0) {
+		return apply_auto(&c, &now, dry_run);
+	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}
 	rc = system_table(&topo, &want, &which);
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	if (rc)
 		return rc;
-	if (!dry_run && mpol_lease_set_system(statedir, c.fsroot, &want, &which, err, sizeof(err)) < 0) {
+	if (!dry_run && smpol_lease_set_system(&c.host, &want, &which, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl apply: %s\n", err);
 		return 1;
 	}

@@ -46,7 +46,7 @@ static void usage(FILE *out)
 		"  --nodes LIST        interleave over these nodes only\n"
 		"  --json              print one JSON object with a \"plans\" array\n"
 		"  -h, --help          show this help\n",
-		MPOL_DEFAULT_PRECISION);
+		SMPOL_DEFAULT_PRECISION);
 }
 
 static double parse_precision(const char *text)
@@ -62,21 +62,21 @@ static double parse_precision(const char *text)
 	return p;
 }
 
-static void parse_list(const char *opt, const char *text, int limit, struct mpol_bitmap *out)
+static void parse_list(const char *opt, const char *text, int limit, struct smpol_bitmap *out)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
-	if (bitmap_parse_list(text, limit, out, err, sizeof(err)))
+	if (smpol_bitmap_parse_list(text, limit, out, err, sizeof(err)))
 		cli_usage_error(VERB, "bad %s '%s': %s", opt, text, err);
-	if (bitmap_empty(out))
+	if (smpol_bitmap_empty(out))
 		cli_usage_error(VERB, "%s is empty; give a list such as 0-3,8", opt);
 }
 
 struct plan_args {
 	struct cli_common c;
-	struct mpol_plan_opts opts;
+	struct smpol_plan_opts opts;
 	bool has_cpus;
-	struct mpol_bitmap cpus;
+	struct smpol_bitmap cpus;
 };
 
 static void parse_args(int argc, char **argv, struct plan_args *a)
@@ -91,25 +91,27 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 		{ "nodes", required_argument, NULL, OPT_NODES },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	int opt;
 
-	mpol_plan_opts_default(&a->opts);
+	memset(a, 0, sizeof(*a));
+	cli_common_init(&a->c);
+	smpol_plan_opts_default(&a->opts);
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_MEM:
-			if (mpol_parse_size(optarg, &a->opts.mem_kb, err, sizeof(err)))
+			if (smpol_parse_size(optarg, &a->opts.mem_kb, err, sizeof(err)))
 				cli_usage_error(VERB, "--mem: %s", err);
 			break;
 		case OPT_CPUS:
-			parse_list("--cpus", optarg, MPOL_MAX_CPUS, &a->cpus);
+			parse_list("--cpus", optarg, SMPOL_MAX_CPUS, &a->cpus);
 			a->has_cpus = true;
 			break;
 		case OPT_ALGORITHM:
 			if (!strcmp(optarg, "optimal"))
-				a->opts.algorithm = MPOL_ALGO_OPTIMAL;
+				a->opts.algorithm = SMPOL_ALGO_OPTIMAL;
 			else if (!strcmp(optarg, "kernel"))
-				a->opts.algorithm = MPOL_ALGO_KERNEL;
+				a->opts.algorithm = SMPOL_ALGO_KERNEL;
 			else
 				cli_usage_error(VERB, "unknown --algorithm '%s' (known: optimal, kernel)", optarg);
 			break;
@@ -118,14 +120,14 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 			break;
 		case OPT_SCOPE:
 			if (!strcmp(optarg, "socket"))
-				a->opts.scope = MPOL_SCOPE_SOCKET;
+				a->opts.scope = SMPOL_SCOPE_SOCKET;
 			else if (!strcmp(optarg, "all"))
-				a->opts.scope = MPOL_SCOPE_ALL;
+				a->opts.scope = SMPOL_SCOPE_ALL;
 			else
 				cli_usage_error(VERB, "unknown --scope '%s' (known: socket, all)", optarg);
 			break;
 		case OPT_NODES:
-			parse_list("--nodes", optarg, MPOL_MAX_NODES, &a->opts.nodes);
+			parse_list("--nodes", optarg, SMPOL_MAX_NODES, &a->opts.nodes);
 			a->opts.has_nodes = true;
 			break;
 		default:
@@ -136,25 +138,25 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 }
 
 /* The plans asked for: one for the CPUs' node, or one per CPU node. Exit status. */
-static int make_plans(const struct mpol_topology *topo, const struct plan_args *a,
-		      struct mpol_plan **plans, int *nplans)
+static int make_plans(const struct smpol_topology *topo, const struct plan_args *a,
+		      struct smpol_plan **plans, int *nplans)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	int rc, init;
 
 	if (!a->has_cpus) {
-		rc = mpol_plan_all(topo, &a->opts, plans, nplans, err, sizeof(err));
+		rc = smpol_plan_all(topo, &a->opts, plans, nplans, err, sizeof(err));
 	} else {
-		rc = mpol_initiator_for_cpus(topo, &a->cpus, &init, err, sizeof(err));
+		rc = smpol_initiator_for_cpus(topo, &a->cpus, &init, err, sizeof(err));
 		if (rc == -ENOENT) {
 			fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
 			return 2;
 		}
 		if (!rc && !(*plans = calloc(1, sizeof(**plans))))
-			rc = mpol_fail(err, sizeof(err), ENOMEM, "out of memory");
+			rc = smpol_fail(err, sizeof(err), ENOMEM, "out of memory");
 		if (!rc) {
 			*nplans = 1;
-			rc = mpol_plan_for_initiator(topo, init, &a->opts, *plans, err, sizeof(err));
+			rc = smpol_plan_for_initiator(topo, init, &a->opts, *plans, err, sizeof(err));
 		}
 	}
 	if (!rc)
@@ -166,30 +168,30 @@ static int make_plans(const struct mpol_topology *topo, const struct plan_args *
 	return rc == -EINVAL && a->opts.has_nodes ? 2 : 1;
 }
 
-static void print_plan(const struct mpol_topology *topo, const struct mpol_plan *p)
+static void print_plan(const struct smpol_topology *topo, const struct smpol_plan *p)
 {
 	char nodes[256] = "", weights[256] = "", cpus[128] = "-";
-	const struct mpol_node *init = mpol_topology_node(topo, p->initiator);
+	const struct smpol_node *init = smpol_topology_node(topo, p->initiator);
 	int i;
 
-	mpol_plan_format_nodes(p, nodes, sizeof(nodes));
-	mpol_plan_format_weights(p, weights, sizeof(weights));
-	if (init && !bitmap_empty(&init->cpus))
-		bitmap_format_list(&init->cpus, cpus, sizeof(cpus));
+	smpol_plan_format_nodes(p, nodes, sizeof(nodes));
+	smpol_plan_format_weights(p, weights, sizeof(weights));
+	if (init && !smpol_bitmap_empty(&init->cpus))
+		smpol_bitmap_format_list(&init->cpus, cpus, sizeof(cpus));
 	if (p->initiator >= 0)
 		printf("initiator node%d (CPUs %s): ", p->initiator, cpus);
 	printf("nodes %s weights %s (%s, sum %u, modelled efficiency %.1f%%)\n", nodes, weights,
-	       mpol_algorithm_name(p->algorithm), p->weight_sum, 100 * p->efficiency);
+	       smpol_algorithm_name(p->algorithm), p->weight_sum, 100 * p->efficiency);
 	printf("  %-5s %-8s %9s %8s %7s %8s\n", "NODE", "KIND", "BW_MB/s", "TARGET", "WEIGHT", "GETS");
 	for (i = 0; i < p->nnodes; i++) {
-		const struct mpol_node *n = mpol_topology_node(topo, p->nodes[i]);
-		uint32_t bw = n ? mpol_node_bandwidth(n) : 0;
+		const struct smpol_node *n = smpol_topology_node(topo, p->nodes[i]);
+		uint32_t bw = n ? smpol_node_bandwidth(n) : 0;
 		char bwtext[16] = "-";
 
 		if (bw)
 			snprintf(bwtext, sizeof(bwtext), "%u", bw);
 		printf("  %-5d %-8s %9s %7.1f%% %7u %7.1f%%\n", p->nodes[i],
-		       n ? mpol_node_kind_name(n->kind) : "?", bwtext, 100 * p->shares[i], p->weights[i],
+		       n ? smpol_node_kind_name(n->kind) : "?", bwtext, 100 * p->shares[i], p->weights[i],
 		       p->weight_sum ? 100.0 * p->weights[i] / p->weight_sum : 0.0);
 	}
 	if (!p->bandwidth_known)
@@ -200,24 +202,24 @@ static void print_plan(const struct mpol_topology *topo, const struct mpol_plan 
 		printf("  left out node%d: %s\n", p->left_out[i].node, p->left_out[i].reason);
 	if (p->notes[0])
 		printf("  note: %s\n", p->notes);
-	if (!bitmap_empty(&p->standby)) {
+	if (!smpol_bitmap_empty(&p->standby)) {
 		char list[256];
 
-		bitmap_format_list(&p->standby, list, sizeof(list));
+		smpol_bitmap_format_list(&p->standby, list, sizeof(list));
 		printf("  standby nodes %s: no memory yet; named in the policy so hot-added memory there takes new pages\n",
 		       list);
 	}
 }
 
-static void print_text(const struct mpol_topology *topo, const struct plan_args *a,
-		       const struct mpol_plan *plans, int nplans)
+static void print_text(const struct smpol_topology *topo, const struct plan_args *a,
+		       const struct smpol_plan *plans, int nplans)
 {
 	char mem[32] = "unknown";
 
 	if (a->opts.mem_kb)
-		mpol_format_size(a->opts.mem_kb, mem, sizeof(mem));
+		smpol_format_size(a->opts.mem_kb, mem, sizeof(mem));
 	printf("scope %s, algorithm %s, precision %g, job memory %s\n\n",
-	       mpol_scope_name(a->opts.scope), mpol_algorithm_name(a->opts.algorithm),
+	       smpol_scope_name(a->opts.scope), smpol_algorithm_name(a->opts.algorithm),
 	       a->opts.weight.precision, mem);
 	for (int i = 0; i < nplans; i++) {
 		print_plan(topo, &plans[i]);
@@ -228,7 +230,7 @@ static void print_text(const struct mpol_topology *topo, const struct plan_args 
 		fprintf(stderr, "mpolctl %s: warning: %s\n", VERB, topo->warnings[i]);
 }
 
-static json_object *json_plan(const struct mpol_plan *p)
+static json_object *json_plan(const struct smpol_plan *p)
 {
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
 	json_object *weights = json_object_new_array(), *shares = json_object_new_array();
@@ -253,27 +255,27 @@ static json_object *json_plan(const struct mpol_plan *p)
 	json_object_object_add(o, "shares", shares);
 	json_object_object_add(o, "efficiency", json_object_new_double(p->efficiency));
 	json_object_object_add(o, "weight_sum", json_object_new_int((int)p->weight_sum));
-	json_object_object_add(o, "algorithm", json_object_new_string(mpol_algorithm_name(p->algorithm)));
+	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(p->algorithm)));
 	json_object_object_add(o, "capacity_capped", json_object_new_boolean(p->capacity_capped));
 	json_object_object_add(o, "bandwidth_known", json_object_new_boolean(p->bandwidth_known));
 	json_object_object_add(o, "left_out", left);
-	for (i = bitmap_next(&p->standby, 0); i >= 0; i = bitmap_next(&p->standby, i + 1))
+	for (i = smpol_bitmap_next(&p->standby, 0); i >= 0; i = smpol_bitmap_next(&p->standby, i + 1))
 		json_object_array_add(standby, json_object_new_int(i));
 	json_object_object_add(o, "standby", standby);
 	json_object_object_add(o, "notes", json_object_new_string(p->notes));
 	return o;
 }
 
-static int print_json(const struct mpol_topology *topo, const struct plan_args *a,
-		      const struct mpol_plan *plans, int nplans)
+static int print_json(const struct smpol_topology *topo, const struct plan_args *a,
+		      const struct smpol_plan *plans, int nplans)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	json_object *warnings = json_object_new_array();
 	int i;
 
-	json_object_object_add(o, "fsroot", json_object_new_string(topo->fsroot));
-	json_object_object_add(o, "scope", json_object_new_string(mpol_scope_name(a->opts.scope)));
-	json_object_object_add(o, "algorithm", json_object_new_string(mpol_algorithm_name(a->opts.algorithm)));
+	json_object_object_add(o, "fsroot", json_object_new_string(topo->host.fsroot));
+	json_object_object_add(o, "scope", json_object_new_string(smpol_scope_name(a->opts.scope)));
+	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(a->opts.algorithm)));
 	json_object_object_add(o, "precision", json_object_new_double(a->opts.weight.precision));
 	json_object_object_add(o, "mem_kb", a->opts.mem_kb ? json_object_new_int64((int64_t)a->opts.mem_kb) : NULL);
 	for (i = 0; i < nplans; i++)
@@ -287,14 +289,14 @@ static int print_json(const struct mpol_topology *topo, const struct plan_args *
 
 int cmd_plan(int argc, char **argv)
 {
-	struct plan_args a = { .c = CLI_COMMON_INIT };
-	struct mpol_plan *plans = NULL;
-	struct mpol_topology topo;
-	char err[MPOL_ERRLEN];
+	struct plan_args a;
+	struct smpol_plan *plans = NULL;
+	struct smpol_topology topo;
+	char err[SMPOL_ERRLEN];
 	int nplans = 0, rc;
 
 	parse_args(argc, argv, &a);
-	if (mpol_topology_read(a.c.fsroot, &topo, err, sizeof(err))) {
+	if (smpol_topology_read(&a.c.host, &topo, err, sizeof(err))) {
 		fprintf(stderr, "mpolctl %s: %s\n", VERB, err);
 		return 1;
 	}
@@ -308,6 +310,6 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	free(plans);
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	return rc;
 }

@@ -1,11 +1,13 @@
 /* cmd_rebalance.c - `mpolctl rebalance`: move running tasks' pages to their current plan.
  *
- * Targets come from Slurm (--job, through scontrol listpids) or the command line
+ * Processes come from Slurm (--job, through scontrol listpids) or the command line
  * (--pid). Each is pinned with a pidfd before anything is read or moved, checked for
  * ownership (root may rebalance any process, a user only their own) and, for --job,
- * checked to still belong to the job. The plan is recomputed from today's topology,
- * so hot-added nodes take part; a job holding the weights lease gets its sysfs weights
- * rewritten under the same journal. Every action goes to stderr and syslog.
+ * checked to still belong to the job. Its target is decided as at launch
+ * (task_target.h: the step's kept placement over today's topology, so hot-added
+ * nodes take part, and the plan for the task's CPUs now); a job holding the weights
+ * lease gets its sysfs weights rewritten under the same journal. Every action goes to
+ * stderr and syslog.
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,11 +29,13 @@
 #include "rebalance_report.h"
 #include "site_config.h"
 #include "spec.h"
+#include "step_state.h"
 #include "task_ref.h"
+#include "task_target.h"
 #include "topology.h"
 #include "wi.h"
 
-enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC, OPT_STATEDIR,
+enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC,
        OPT_PMBIND_NR, OPT_BATCH, OPT_GROW_CPUSET };
 
 #define MAX_PIDS 4096
@@ -53,12 +57,15 @@ static void usage(FILE *out)
 		"                         [--grow-cpuset] [--process-mbind-nr N] [--batch PAGES]\n"
 		"                         [--fsroot DIR] [--json]\n"
 		"\n"
-		"Recompute each task's plan from the node's current topology (hot-added nodes\n"
-		"included) and move its private anonymous pages toward the plan's weights, moving\n"
-		"only the surplus of over-target nodes (the minimum). A job holding the weights\n"
-		"lease gets its sysfs weights updated. Root may rebalance any process, a user only\n"
-		"their own. Ctrl-C stops after the current batch and reports; running it again\n"
-		"resumes where it stopped.\n"
+		"Decide each task's plan again as at its launch (the step's kept placement:\n"
+		"its request, the site's settings, its memory and weights lease) over the node's\n"
+		"current topology (hot-added nodes included) and the task's CPUs now, and move\n"
+		"its private anonymous pages toward the weights it runs with, moving only the\n"
+		"surplus of over-target nodes (the minimum). A process whose step keeps no\n"
+		"placement gets the built-in defaults. A job holding the weights lease gets its\n"
+		"sysfs weights updated. Root may rebalance any process, a user only their own.\n"
+		"Ctrl-C stops after the current batch and reports; running it again resumes\n"
+		"where it stopped.\n"
 		"\n"
 		"  --job ID[.STEP]     the job's (or step's) processes on this node (scontrol listpids);\n"
 		"                      tasks that did not ask for --mem-interleave are skipped\n"
@@ -67,9 +74,11 @@ static void usage(FILE *out)
 		"  --backend B         auto (default): process_mbind when configured and confirmed,\n"
 		"                      else move_pages; migrate_pages only empties nodes left out\n"
 		"  --rate MB/s         move at most this many MiB per second (default: no limit)\n"
-		"  --spec SPEC         the target, as --mem-interleave takes it (default: the mode\n"
-		"                      the plugin applied to the task, else 'weighted')\n"
-		"  --statedir DIR      the weights lease directory (default " MPOL_DEFAULT_STATEDIR ")\n"
+		"  --spec SPEC         the request, as --mem-interleave takes it (default: the\n"
+		"                      step's kept request; without one, the mode the plugin\n"
+		"                      applied to the task, else 'weighted')\n"
+		"  --statedir DIR      the plugin's state directory: weights lease and kept\n"
+		"                      placements (default " SMPOL_DEFAULT_STATEDIR ")\n"
 		"  --grow-cpuset       when the plan names nodes the task's cpuset does not allow (a\n"
 		"                      hot-added node, Slurm's explicit cpuset.mems), add them to the\n"
 		"                      job's cpuset.mems, parents first; without it such a task fails\n"
@@ -83,7 +92,7 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 done (tasks that exited meanwhile are reported, not errors),\n"
 		"1 a task could not be rebalanced or the run was interrupted, 2 bad arguments.\n",
-		MPOL_REBALANCE_BATCH);
+		SMPOL_REBALANCE_BATCH);
 }
 
 /* Every action: one line on stderr and one in syslog. */
@@ -108,10 +117,10 @@ struct args {
 	pid_t pids[MAX_PIDS];
 	int npids;
 	bool dry_run;
-	enum mpol_backend backend;
+	enum smpol_backend backend;
 	double rate;
 	const char *spec;
-	const char *statedir;
+	struct smpol_spec spec_parsed;
 	long pmbind_nr;
 	unsigned batch;
 	bool grow_cpuset;
@@ -152,20 +161,19 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "spec", required_argument, NULL, OPT_SPEC },
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[MPOL_ERRLEN], *end;
+	char err[SMPOL_ERRLEN], *end;
 	int opt;
 
 	memset(a, 0, sizeof(*a));
-	a->c = (struct cli_common)CLI_COMMON_INIT;
-	a->backend = MPOL_BACKEND_AUTO;
-	a->statedir = MPOL_DEFAULT_STATEDIR;
+	cli_common_init(&a->c);
+	a->backend = SMPOL_BACKEND_AUTO;
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JOB:
@@ -182,7 +190,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 			a->dry_run = true;
 			break;
 		case OPT_BACKEND:
-			if (mpol_backend_parse(optarg, &a->backend, err, sizeof(err)) < 0)
+			if (smpol_backend_parse(optarg, &a->backend, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "%s", err);
 			break;
 		case OPT_RATE:
@@ -191,18 +199,13 @@ static void parse_args(int argc, char **argv, struct args *a)
 			if (errno || end == optarg || *end || !(a->rate > 0) || a->rate > 1e9)
 				cli_usage_error("rebalance", "--rate '%s': give MiB per second, a number above 0", optarg);
 			break;
-		case OPT_SPEC: {
-			struct mpol_spec s;
-
-			if (mpol_spec_parse(optarg, &s, err, sizeof(err)) < 0)
+		case OPT_SPEC:
+			if (smpol_spec_parse(optarg, &a->spec_parsed, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "--spec: %s", err);
-			if (s.mode == MPOL_MODE_NONE || s.mode == MPOL_MODE_HELP || s.mode == MPOL_MODE_UNSET)
+			if (a->spec_parsed.mode == SMPOL_MODE_NONE || a->spec_parsed.mode == SMPOL_MODE_HELP ||
+			    a->spec_parsed.mode == SMPOL_MODE_UNSET)
 				cli_usage_error("rebalance", "--spec '%s' names no interleave to rebalance to", optarg);
 			a->spec = optarg;
-			break;
-		}
-		case OPT_STATEDIR:
-			a->statedir = optarg;
 			break;
 		case OPT_PMBIND_NR:
 			a->pmbind_nr = number_arg("--process-mbind-nr", optarg, 1, 4095);
@@ -220,7 +223,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 	cli_no_operands(&a->c, "rebalance", argc, argv);
 	if (!a->job == !a->npids)
 		cli_usage_error("rebalance", "give exactly one of --job ID[.STEP] or --pid PID");
-	if (a->backend == MPOL_BACKEND_PROCESS_MBIND && !a->pmbind_nr)
+	if (a->backend == SMPOL_BACKEND_PROCESS_MBIND && !a->pmbind_nr)
 		cli_usage_error("rebalance", "--backend process_mbind needs --process-mbind-nr N (it is not upstream)");
 }
 
@@ -246,71 +249,75 @@ static void task_env(pid_t pid, const char *name, char *val, size_t len)
 		}
 }
 
-/* The spec a task is rebalanced to: --spec, else the mode the plugin applied to it
- * (SLURM_MEM_INTERLEAVE_MODE; slurmstepd removes the option's own variable from the
- * task's environment, so a nodes= restriction is not known here), else for --pid
- * "weighted". */
-static int task_spec(const struct args *a, pid_t pid, char *text, size_t len, char *why, size_t whylen)
+/* What the target is decided from: the node as it is now, and the kept placements. */
+struct node_now {
+	struct smpol_topology topo;
+	struct smpol_wi_table table;
+	char table_error[SMPOL_ERRLEN];
+	struct smpol_step_state *kept;
+	int nkept;
+	const char *no_kept;             /* why the kept placements are not read, or NULL */
+	struct smpol_lease_state lease;  /* the journal, for processes without kept placement */
+};
+
+/*
+ * The task's target (see task_target.h). Without a kept placement the request is
+ * --spec, else the mode the plugin applied (SLURM_MEM_INTERLEAVE_MODE), else for --pid
+ * "weighted". Returns 0, 1 (skip: the task did not ask) or -errno.
+ */
+static int task_target(const struct args *a, const struct node_now *now, const struct job_pid *jp,
+		       struct rebalance_target *tg, char *err, size_t errlen)
 {
+	struct smpol_target_in in = {
+		.topo = &now->topo,
+		.table = &now->table,
+		.table_error = now->table_error[0] ? now->table_error : NULL,
+		.spec = a->spec ? &a->spec_parsed : NULL,
+		.why_defaults = now->no_kept,
+		.job_holds_lease = jp && now->lease.held && now->lease.holder_alive && now->lease.owner.job_id == jp->job,
+	};
+	struct smpol_task_target target;
+	struct smpol_spec applied;
+	struct smpol_bitmap cpus;
+	uint32_t step = SMPOL_NO_STEP;
 	char mode[64];
+	int rc;
 
-	if (a->spec) {
-		snprintf(text, len, "%s", a->spec);
-		return 0;
+	if (jp && job_step_number(jp->step, &step) < 0)
+		step = SMPOL_NO_STEP;
+	in.kept = smpol_step_state_find(now->kept, now->nkept, tg->t.pid, tg->t.start, jp ? jp->job : 0, step);
+	if (!in.kept && !in.spec) {
+		task_env(tg->t.pid, "SLURM_MEM_INTERLEAVE_MODE", mode, sizeof(mode));
+		if ((!*mode && !a->npids) || !strcmp(mode, "none")) {
+			snprintf(tg->why, sizeof(tg->why),
+				 "it did not ask for --mem-interleave (give --spec to rebalance it anyway)");
+			return 1;
+		}
+		if (smpol_spec_parse(*mode ? mode : "weighted", &applied, err, errlen) < 0)
+			return -EINVAL;
+		in.spec = &applied;
+		if (!in.why_defaults)
+			in.why_defaults = *mode ? "its step keeps no placement; the mode the plugin applied" :
+				"not started by the plugin";
 	}
-	task_env(pid, "SLURM_MEM_INTERLEAVE_MODE", mode, sizeof(mode));
-	if (!*mode && a->npids) {
-		snprintf(text, len, "weighted");
-		return 0;
+	rc = smpol_task_cpus(tg->t.pid, &cpus, err, errlen);
+	if (rc < 0)
+		return rc;
+	in.cpus = &cpus;
+	rc = smpol_task_target(&in, &target, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (!target.weights_known)
+		return smpol_fail(err, errlen, EIO, "the weights it runs with are unknown: %s", target.note);
+	tg->plan = target.plan;
+	if (in.kept && smpol_step_state_task(in.kept, tg->t.pid, tg->t.start)) {
+		tg->kept_task = true;
+		tg->kept_job = in.kept->job_id;
+		tg->kept_step = in.kept->step_id;
 	}
-	if (!*mode || !strcmp(mode, "none")) {
-		snprintf(why, whylen, "it did not ask for --mem-interleave (give --spec to rebalance it anyway)");
-		return 1;
-	}
-	snprintf(text, len, "%s", mode);
+	snprintf(tg->spec_text, sizeof(tg->spec_text), "%s", target.spec_text);
+	snprintf(tg->source, sizeof(tg->source), "%s", target.source);
 	return 0;
-}
-
-static int task_plan(const struct mpol_topology *topo, struct rebalance_target *tg, char *err, size_t errlen)
-{
-	struct mpol_plan_opts opts;
-	struct mpol_spec spec;
-	struct mpol_plan *plans = NULL;
-	struct mpol_site_config site;
-	const struct mpol_plan *chosen;
-	struct mpol_bitmap cpus;
-	int nplans, rc;
-
-	rc = mpol_spec_parse(tg->spec_text, &spec, err, errlen);
-	if (rc < 0)
-		return rc;
-	if (spec.mode == MPOL_MODE_NONE || spec.mode == MPOL_MODE_HELP)
-		return mpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", tg->spec_text);
-	/* No capacity cap: a running task's memory is already placed. */
-	mpol_config_default(&site);
-	mpol_plan_opts_from_spec(&spec, &site, 0, &opts);
-	if (spec.mode == MPOL_MODE_AUTO)
-		opts.algorithm = MPOL_ALGO_KERNEL;
-	rc = mpol_plan_all(topo, &opts, &plans, &nplans, err, errlen);
-	if (rc < 0)
-		return rc;
-	/* An auto task interleaves by the kernel's own table: that is its target. */
-	if (spec.mode == MPOL_MODE_AUTO) {
-		struct mpol_wi_table now;
-
-		if (mpol_wi_read(topo->fsroot, &now, NULL, 0) == 0 && now.present)
-			mpol_wi_weigh_plans(&now, plans, nplans);
-	}
-	rc = mpol_task_cpus(tg->t.pid, &cpus, err, errlen);
-	if (rc == 0)
-		rc = mpol_plan_pick(topo, plans, nplans, &cpus, &chosen, err, errlen);
-	if (rc == 0)
-		tg->plan = *chosen;
-	free(plans);
-	if (rc == 0 && spec.mode == MPOL_MODE_INTERLEAVE)
-		for (int i = 0; i < tg->plan.nnodes; i++)
-			tg->plan.weights[i] = 1;
-	return rc;
 }
 
 /* Does this pinned process still belong to the job (its environment says so)? */
@@ -331,46 +338,62 @@ static bool in_job(const struct args *a, pid_t pid)
  * allocations could not follow. With --grow-cpuset the job's cpuset.mems widens. */
 static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, char *err, size_t errlen)
 {
-	struct mpol_bitmap want, mems, missing;
+	struct smpol_bitmap want, mems, missing;
 	char dir[4096], root[2048], list[256] = "", allowed[256] = "";
 	int rc;
 
-	bitmap_clear(&want);
+	smpol_bitmap_clear(&want);
 	for (int i = 0; i < tg->plan.nnodes; i++)
-		bitmap_set(&want, tg->plan.nodes[i]);
-	rc = mpol_task_mems_allowed(tg->t.pid, &mems, err, errlen);
+		smpol_bitmap_set(&want, tg->plan.nodes[i]);
+	rc = smpol_task_mems_allowed(tg->t.pid, &mems, err, errlen);
 	if (rc < 0)
 		return rc;
 	missing = want;
-	for (int n = bitmap_next(&want, 0); n >= 0; n = bitmap_next(&want, n + 1))
-		if (bitmap_test(&mems, n))
-			bitmap_unset(&missing, n);
-	if (bitmap_empty(&missing))
+	for (int n = smpol_bitmap_next(&want, 0); n >= 0; n = smpol_bitmap_next(&want, n + 1))
+		if (smpol_bitmap_test(&mems, n))
+			smpol_bitmap_unset(&missing, n);
+	if (smpol_bitmap_empty(&missing))
 		return 0;
-	bitmap_format_list(&missing, list, sizeof(list));
-	bitmap_format_list(&mems, allowed, sizeof(allowed));
+	smpol_bitmap_format_list(&missing, list, sizeof(list));
+	smpol_bitmap_format_list(&mems, allowed, sizeof(allowed));
 	if (!a->grow_cpuset)
-		return mpol_fail(err, errlen, EPERM,
+		return smpol_fail(err, errlen, EPERM,
 				 "its cpuset allows nodes %s only, the plan also wants %s: give --grow-cpuset to add "
 				 "them to the job's cpuset.mems, or a --spec without them", allowed, list);
-	rc = mpol_cpuset_dir(tg->t.pid, a->c.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
+	rc = smpol_cpuset_dir(tg->t.pid, a->c.host.fsroot, dir, sizeof(dir), root, sizeof(root), err, errlen);
 	if (rc == 0)
-		rc = mpol_cpuset_grow(root, dir, &want, a->dry_run, tg->cpuset, &tg->ncpuset, err, errlen);
+		rc = smpol_cpuset_grow(root, dir, &want, a->dry_run, tg->cpuset, &tg->ncpuset, err, errlen);
 	for (int i = 0; i < tg->ncpuset; i++)
 		log_action("%s %s from %s to %s", a->dry_run ? "would widen" : "widened", tg->cpuset[i].path,
 			   tg->cpuset[i].before, tg->cpuset[i].after);
 	return rc;
 }
 
-static void rebalance_one(const struct args *a, const struct mpol_topology *topo, enum mpol_backend backend,
-			  pid_t pid, struct rebalance_target *tg)
+/* A task of a kept step now follows its plan: say so in the kept placement, so that
+ * `mpolctl watch` knows which socket its memory follows (its policy cannot tell once
+ * the pages were moved by someone else). */
+static void record_rebound(const struct args *a, const struct rebalance_target *tg)
 {
-	struct mpol_rebalance_opts o;
-	char err[MPOL_ERRLEN], weights[256] = "", nodes[256] = "";
+	char err[SMPOL_ERRLEN];
+	int rc;
+
+	if (a->dry_run || tg->r.interrupted || !tg->kept_task)
+		return;
+	rc = smpol_step_state_set_rebound(&a->c.host, tg->kept_job, tg->kept_step, tg->t.pid, tg->t.start,
+					  tg->plan.initiator, err, sizeof(err));
+	if (rc < 0 && rc != -ENOENT)
+		log_action("pid %d: the move is not recorded in its step's kept placement: %s", (int)tg->t.pid, err);
+}
+
+static void rebalance_one(const struct args *a, const struct node_now *now, enum smpol_backend backend,
+			  pid_t pid, const struct job_pid *jp, struct rebalance_target *tg)
+{
+	struct smpol_rebalance_opts o;
+	char err[SMPOL_ERRLEN], weights[256] = "", nodes[256] = "";
 	int rc;
 
 	memset(tg, 0, sizeof(*tg));
-	rc = mpol_task_pin(pid, 0, &tg->t, tg->why, sizeof(tg->why));
+	rc = smpol_task_pin(pid, 0, &tg->t, tg->why, sizeof(tg->why));
 	if (rc == -ESRCH || rc == -ESTALE) {
 		tg->rc = 1;
 		log_action("pid %d skipped: %s", (int)pid, tg->why);
@@ -396,12 +419,12 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 		log_action("pid %d skipped: %s", (int)pid, tg->why);
 		goto out;
 	}
-	if (task_spec(a, pid, tg->spec_text, sizeof(tg->spec_text), tg->why, sizeof(tg->why))) {
+	rc = task_target(a, now, jp, tg, err, sizeof(err));
+	if (rc > 0) {
 		tg->rc = 1;
 		log_action("pid %d (%s) skipped: %s", (int)pid, tg->t.comm, tg->why);
 		goto out;
 	}
-	rc = task_plan(topo, tg, err, sizeof(err));
 	if (rc < 0) {
 		tg->rc = rc;
 		snprintf(tg->why, sizeof(tg->why), "no plan for process %d (%s): %s", (int)pid, tg->t.comm, err);
@@ -424,11 +447,11 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 	o.stop = &stop_requested;
 	for (int i = 0; i < tg->plan.nnodes; i++)
 		o.weight[tg->plan.nodes[i]] = tg->plan.weights[i];
-	mpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
-	mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
+	smpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
+	smpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
 	log_action("%s pid %d (%s, uid %u) to nodes %s weights %s with %s", a->dry_run ? "planning" : "rebalancing",
-		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, mpol_backend_name(backend));
-	rc = mpol_rebalance_task(&tg->t, &o, &tg->r, err, sizeof(err));
+		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, smpol_backend_name(backend));
+	rc = smpol_rebalance_task(&tg->t, &o, &tg->r, err, sizeof(err));
 	if (rc < 0) {
 		tg->rc = rc;
 		snprintf(tg->why, sizeof(tg->why), "process %d (%s): %s", (int)pid, tg->t.comm, err);
@@ -443,46 +466,47 @@ static void rebalance_one(const struct args *a, const struct mpol_topology *topo
 			   (int)pid, a->dry_run ? "would move" : "moved",
 			   (unsigned long long)(a->dry_run ? tg->r.planned : tg->r.moved),
 			   (unsigned long long)tg->r.minimum, (unsigned long long)tg->r.planned,
-			   (unsigned long long)mpol_rebalance_not_moved(&tg->r),
+			   (unsigned long long)smpol_rebalance_not_moved(&tg->r),
 			   tg->r.seconds, tg->r.interrupted ? ", interrupted" : "");
+		record_rebound(a, tg);
 	}
 out:
 	/* A task that exited while being looked at is skipped, not a failure. */
-	if (tg->rc < 0 && mpol_task_exited_within(&tg->t, 0)) {
+	if (tg->rc < 0 && smpol_task_exited_within(&tg->t, 0)) {
 		tg->rc = 1;
 		snprintf(tg->why, sizeof(tg->why), "process %d (%s) exited during the run", (int)pid, tg->t.comm);
 	}
-	mpol_task_unpin(&tg->t);
+	smpol_task_unpin(&tg->t);
 }
 
 /* A job holding the lease gets the new plans' weights, under its existing journal. */
 static int update_lease(const struct args *a, const struct rebalance_target *tgs, int n, char *msg, size_t msglen)
 {
-	struct mpol_lease_state st;
-	struct mpol_wi_table want;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_state st;
+	struct smpol_wi_table want;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	int rc;
 
 	*msg = '\0';
 	if (!a->job)
 		return 0;
-	rc = mpol_lease_inspect(a->statedir, &st, err, sizeof(err));
+	rc = smpol_lease_inspect(&a->c.host, &st, err, sizeof(err));
 	if (rc < 0 || !st.held || st.owner.job_id != a->job_id || !st.holder_alive) {
 		snprintf(msg, msglen, "job %u does not hold the weights lease: sysfs weights unchanged", a->job_id);
 		return 0;
 	}
 	memset(&want, 0, sizeof(want));
-	bitmap_clear(&which);
+	smpol_bitmap_clear(&which);
 	for (int i = 0; i < n; i++) {
 		if (tgs[i].rc != 0)
 			continue;
 		for (int j = 0; j < tgs[i].plan.nnodes; j++) {
-			bitmap_set(&which, tgs[i].plan.nodes[j]);
+			smpol_bitmap_set(&which, tgs[i].plan.nodes[j]);
 			want.weight[tgs[i].plan.nodes[j]] = (uint8_t)tgs[i].plan.weights[j];
 		}
 	}
-	if (bitmap_empty(&which)) {
+	if (smpol_bitmap_empty(&which)) {
 		snprintf(msg, msglen, "no task was rebalanced: the lease's weights are unchanged");
 		return 0;
 	}
@@ -490,7 +514,7 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 		snprintf(msg, msglen, "job %u holds the weights lease: its sysfs weights would be rewritten", a->job_id);
 		return 0;
 	}
-	rc = mpol_lease_acquire(a->statedir, a->c.fsroot, &st.owner, &want, &which, err, sizeof(err));
+	rc = smpol_lease_acquire(&a->c.host, &st.owner, &want, &which, err, sizeof(err));
 	if (rc < 0) {
 		snprintf(msg, msglen, "updating the job's weights lease failed: %s", err);
 		log_action("%s", msg);
@@ -504,12 +528,12 @@ static int update_lease(const struct args *a, const struct rebalance_target *tgs
 int cmd_rebalance(int argc, char **argv)
 {
 	struct args *a = malloc(sizeof(*a));
-	struct mpol_topology topo;
+	struct node_now now = { 0 };
 	struct job_pid *jp = NULL;
 	struct rebalance_target *tgs = NULL;
 	struct sigaction sa;
-	enum mpol_backend backend;
-	char err[MPOL_ERRLEN], why[512] = "", lease[MPOL_ERRLEN + 160] = "";
+	enum smpol_backend backend;
+	char err[SMPOL_ERRLEN], why[512] = "", lease[SMPOL_ERRLEN + 160] = "";
 	int n = 0, njp = 0, status = 0;
 
 	if (!a) {
@@ -518,7 +542,7 @@ int cmd_rebalance(int argc, char **argv)
 	}
 	parse_args(argc, argv, a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
-	if (mpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
+	if (smpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl rebalance: %s\n", err);
 		free(a);
 		return 1;
@@ -536,24 +560,31 @@ int cmd_rebalance(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (mpol_topology_read(a->c.fsroot, &topo, err, sizeof(err)) < 0) {
+	/* The kept placements and the journal are root's (the state directory is 0700). */
+	if (getuid() != 0)
+		now.no_kept = "only root reads the steps' kept placements";
+	if (smpol_topology_read(&a->c.host, &now.topo, err, sizeof(err)) < 0 ||
+	    (!now.no_kept && (smpol_step_state_list(&a->c.host, &now.kept, &now.nkept, NULL, err, sizeof(err)) < 0 ||
+			      smpol_lease_inspect(&a->c.host, &now.lease, err, sizeof(err)) < 0))) {
 		fprintf(stderr, "mpolctl rebalance: %s\n", err);
+		smpol_topology_free(&now.topo);
 		free(jp);
 		free(a);
 		return 1;
 	}
+	smpol_wi_read(&a->c.host, &now.table, now.table_error, sizeof(now.table_error));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	log_action("%s with backend %s (%s)", a->dry_run ? "dry run" : "start", mpol_backend_name(backend), why);
+	log_action("%s with backend %s (%s)", a->dry_run ? "dry run" : "start", smpol_backend_name(backend), why);
 	tgs = calloc((size_t)(a->job ? njp : a->npids), sizeof(*tgs));
 	for (int i = 0; tgs && i < (a->job ? njp : a->npids) && !stop_requested; i++) {
 		pid_t pid = a->job ? jp[i].pid : a->pids[i];
 
 		if (a->job && jp[i].job != a->job_id)
 			continue;
-		rebalance_one(a, &topo, backend, pid, &tgs[n]);
+		rebalance_one(a, &now, backend, pid, a->job ? &jp[i] : NULL, &tgs[n]);
 		if (tgs[n].rc < 0 || tgs[n].r.interrupted)
 			status = 1;
 		n++;
@@ -573,7 +604,8 @@ int cmd_rebalance(int argc, char **argv)
 			rebalance_print_text(a->dry_run, why, tgs, n, lease);
 		}
 	}
-	mpol_topology_free(&topo);
+	smpol_topology_free(&now.topo);
+	smpol_step_states_free(now.kept, now.nkept);
 	free(tgs);
 	free(jp);
 	free(a);

@@ -80,7 +80,7 @@ static void add_ids(json_object *counts, int *ids, int *n, int max)
 		int i;
 
 		(void)val;
-		if (*end || id < 0 || id >= MPOL_MAX_NODES)
+		if (*end || id < 0 || id >= SMPOL_MAX_NODES)
 			continue;
 		for (i = 0; i < *n && ids[i] != id; i++)
 			;
@@ -99,7 +99,7 @@ static void format_pages(double pages, int unit_kib, char *buf, size_t len)
 	if (pages <= 0)
 		snprintf(buf, len, "0");
 	else
-		mpol_format_size((uint64_t)(pages * unit_kib), buf, len);
+		smpol_format_size((uint64_t)(pages * unit_kib), buf, len);
 }
 
 static void format_share(double part, double whole, char *buf, size_t len)
@@ -111,15 +111,15 @@ static void format_share(double part, double whole, char *buf, size_t len)
 }
 
 /* The kind of NUMA node id: the record's, else this host's when the job ran here. */
-static const char *kind_of(json_object *entry, const char *id, const struct mpol_topology *local)
+static const char *kind_of(json_object *entry, const char *id, const struct smpol_topology *local)
 {
 	const char *kind = get_str(get(entry, "kind", json_type_object), id, NULL);
-	const struct mpol_node *n;
+	const struct smpol_node *n;
 
 	if (kind)
 		return kind;
-	n = local ? mpol_topology_node(local, atoi(id)) : NULL;
-	return n ? mpol_node_kind_name(n->kind) : "-";
+	n = local ? smpol_topology_node(local, atoi(id)) : NULL;
+	return n ? smpol_node_kind_name(n->kind) : "-";
 }
 
 /* Per kind (tier) sums over all nodes of a step: achieved and target pages. */
@@ -166,23 +166,23 @@ static void print_plans(json_object *plans)
 }
 
 /* One node's entry (or the step's summary "*"): table rows, then its details. */
-static void print_entry(const char *node, json_object *entry, int unit_kib, const struct mpol_topology *local,
+static void print_entry(const char *node, json_object *entry, int unit_kib, const struct smpol_topology *local,
 			const char *local_host, struct tier_sum *tiers, int *ntiers)
 {
-	bool summary = !strcmp(node, MPOL_RECORD_SUMMARY);
+	bool summary = !strcmp(node, SMPOL_RECORD_SUMMARY);
 	json_object *last = get(entry, "last", json_type_object), *peak = get(entry, "peak", json_type_object);
 	json_object *target = get(entry, summary ? "exp" : "target", json_type_object);
 	double lsum = sum_of(last), tsum = sum_of(target);
 	char label[64];
-	int ids[MPOL_MAX_NODES], n = 0;
+	int ids[SMPOL_MAX_NODES], n = 0;
 
 	if (summary)
 		snprintf(label, sizeof(label), "%d nodes", json_object_get_int(get(entry, "n", json_type_int)));
 	else
 		snprintf(label, sizeof(label), "%s", node);
-	add_ids(last, ids, &n, MPOL_MAX_NODES);
-	add_ids(peak, ids, &n, MPOL_MAX_NODES);
-	add_ids(target, ids, &n, MPOL_MAX_NODES);
+	add_ids(last, ids, &n, SMPOL_MAX_NODES);
+	add_ids(peak, ids, &n, SMPOL_MAX_NODES);
+	add_ids(target, ids, &n, SMPOL_MAX_NODES);
 	qsort(ids, (size_t)n, sizeof(ids[0]), cmp_int);
 	for (int i = 0; i < n; i++) {
 		char id[16], tshare[16], ashare[16], lsize[16], psize[16];
@@ -234,7 +234,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 }
 
 static void print_step(const char *job, const char *step, json_object *nodes, int unit_kib,
-		       const struct mpol_topology *local, const char *local_host)
+		       const struct smpol_topology *local, const char *local_host)
 {
 	struct tier_sum tiers[8];
 	int ntiers = 0, nnodes = 0;
@@ -270,10 +270,10 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 
 /* The topology of this host (short name in host) when the record has a node of that
  * name, else NULL. */
-static struct mpol_topology *local_topology(json_object *steps, const char *fsroot, struct mpol_topology *topo,
+static struct smpol_topology *local_topology(json_object *steps, const struct smpol_host *h, struct smpol_topology *topo,
 					    char *host, size_t hostlen)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	bool here = false;
 
 	host[0] = '\0';
@@ -286,7 +286,7 @@ static struct mpol_topology *local_topology(json_object *steps, const char *fsro
 		if (json_object_is_type(nodes, json_type_object) && json_object_object_get_ex(nodes, host, NULL))
 			here = true;
 	}
-	if (!here || mpol_topology_read(fsroot, topo, err, sizeof(err)) < 0)
+	if (!here || smpol_topology_read(h, topo, err, sizeof(err)) < 0)
 		return NULL;
 	return topo;
 }
@@ -298,13 +298,14 @@ int cmd_report(int argc, char **argv)
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = CLI_COMMON_INIT;
-	struct mpol_topology topo, *local;
-	char job[64], step[32], err[MPOL_ERRLEN], host[256], *comment = NULL;
+	struct cli_common c;
+	struct smpol_topology topo, *local;
+	char job[64], step[32], err[SMPOL_ERRLEN], host[256], *comment = NULL;
 	const char *jobarg = NULL;
 	json_object *record = NULL, *steps;
 	int opt, rc, unit_kib;
 
+	cli_common_init(&c);
 	while ((opt = getopt_long(argc, argv, ":hj:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -322,7 +323,7 @@ int cmd_report(int argc, char **argv)
 
 	rc = job_admin_comment(job, &comment, err, sizeof(err));
 	if (rc == 0)
-		rc = mpol_record_find(comment, &record, err, sizeof(err));
+		rc = smpol_record_find(comment, &record, err, sizeof(err));
 	if (rc < 0) {
 		if (comment && *comment && rc == -ENOENT)
 			fprintf(stderr, "mpolctl report: job %s has no placement record; its AdminComment holds "
@@ -368,11 +369,11 @@ int cmd_report(int argc, char **argv)
 			json_object_put(record);
 		}
 		json_object_object_add(out, "job", json_object_new_string(job));
-		json_object_object_add(out, MPOL_RECORD_KEY, filtered);
+		json_object_object_add(out, SMPOL_RECORD_KEY, filtered);
 		return cli_print_json(out);
 	}
 	unit_kib = get(record, "unit_kib", json_type_int) ? json_object_get_int(get(record, "unit_kib", json_type_int)) : 4;
-	local = local_topology(steps, c.fsroot, &topo, host, sizeof(host));
+	local = local_topology(steps, &c.host, &topo, host, sizeof(host));
 	json_object_object_foreach(steps, key, nodes) {
 		if (*step && strcmp(key, step))
 			continue;
@@ -385,7 +386,7 @@ int cmd_report(int argc, char **argv)
 	printf("TARGET: the share the weights in effect aim at; ACHIEVED, LAST: anonymous memory\n"
 	       "at the last sample while the tasks ran; PEAK: the most seen on that NUMA node.\n");
 	if (local)
-		mpol_topology_free(local);
+		smpol_topology_free(local);
 	json_object_put(record);
 	return 0;
 }

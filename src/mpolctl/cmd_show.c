@@ -6,9 +6,9 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "kernel.h"
 #include "topology.h"
 #include "units.h"
+#include "wi.h"
 
 static void usage(FILE *out)
 {
@@ -24,19 +24,31 @@ static void usage(FILE *out)
 		"  -h, --help    show this help\n");
 }
 
-/* The ladder rung, in the words of kernel.h. */
-static const char *layout_name(const struct mpol_kernel_caps *caps)
+/* The weights table as read, and why not when it could not be. */
+struct kernel_state {
+	struct smpol_wi_table table;
+	char error[SMPOL_ERRLEN];      /* "" when read */
+};
+
+/* The ladder rung, in the words of wi.h. */
+static const char *layout_name(const struct smpol_wi_table *t)
 {
-	if (!caps->weighted_interleave)
+	if (!t->present)
 		return "none (before 6.9): plain interleave only";
-	if (caps->auto_mode)
+	if (!smpol_wi_weights_for_possible(t))
 		return "6.16+: weights for memory nodes, auto mode";
 	return "6.9-6.15: weights for every possible node, no auto mode";
 }
 
-static void format_initiators(const struct mpol_access *a, char *buf, size_t len)
+/* Node n's weight file, or -1 when it has none or the table is unknown. */
+static int node_weight(const struct kernel_state *k, int n)
 {
-	if (!a || bitmap_empty(&a->initiators) || bitmap_format_list(&a->initiators, buf, len))
+	return !k->error[0] && smpol_bitmap_test(&k->table.has_file, n) ? k->table.weight[n] : -1;
+}
+
+static void format_initiators(const struct smpol_access *a, char *buf, size_t len)
+{
+	if (!a || smpol_bitmap_empty(&a->initiators) || smpol_bitmap_format_list(&a->initiators, buf, len))
 		snprintf(buf, len, "-");
 }
 
@@ -48,61 +60,61 @@ static void format_u32(uint32_t v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void print_node(const struct mpol_node *n)
+static void print_node(const struct smpol_node *n, const struct kernel_state *k)
 {
-	const struct mpol_access *a = mpol_node_access(n);
+	const struct smpol_access *a = smpol_node_access(n);
 	char cpus[64], total[16] = "-", free_[16] = "-", tier[12] = "-", weight[12] = "-";
 	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64];
 
-	if (bitmap_empty(&n->cpus) || bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
+	if (smpol_bitmap_empty(&n->cpus) || smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
 		snprintf(cpus, sizeof(cpus), "-");
 	if (n->mem_total_kb)
-		mpol_format_size(n->mem_total_kb, total, sizeof(total));
+		smpol_format_size(n->mem_total_kb, total, sizeof(total));
 	if (n->mem_total_kb || n->mem_free_kb)
-		mpol_format_size(n->mem_free_kb, free_, sizeof(free_));
+		smpol_format_size(n->mem_free_kb, free_, sizeof(free_));
 	if (n->tier >= 0)
 		snprintf(tier, sizeof(tier), "%d", n->tier);
-	if (n->wi_weight >= 0)
-		snprintf(weight, sizeof(weight), "%d", n->wi_weight);
+	if (node_weight(k, n->id) >= 0)
+		snprintf(weight, sizeof(weight), "%d", node_weight(k, n->id));
 	format_u32(a ? a->read_bw : 0, rbw, sizeof(rbw));
 	format_u32(a ? a->write_bw : 0, wbw, sizeof(wbw));
 	format_u32(a ? a->read_lat : 0, rlat, sizeof(rlat));
 	format_u32(a ? a->write_lat : 0, wlat, sizeof(wlat));
 	format_initiators(a, inits, sizeof(inits));
 	printf("%-4d %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s\n", n->id,
-	       mpol_node_kind_name(n->kind), cpus, total, free_, tier, rbw, wbw, rlat, wlat,
+	       smpol_node_kind_name(n->kind), cpus, total, free_, tier, rbw, wbw, rlat, wlat,
 	       inits, weight);
 }
 
-static bool access_differs(const struct mpol_node *n)
+static bool access_differs(const struct smpol_node *n)
 {
-	const struct mpol_access *a0 = &n->access[0], *a1 = &n->access[1];
+	const struct smpol_access *a0 = &n->access[0], *a1 = &n->access[1];
 
 	return a0->valid && a1->valid &&
 	       (a0->read_bw != a1->read_bw || a0->write_bw != a1->write_bw ||
 		a0->read_lat != a1->read_lat || a0->write_lat != a1->write_lat ||
-		!bitmap_equal(&a0->initiators, &a1->initiators));
+		!smpol_bitmap_equal(&a0->initiators, &a1->initiators));
 }
 
-static void print_text(const struct mpol_topology *topo, const struct mpol_kernel_caps *caps)
+static void print_text(const struct smpol_topology *topo, const struct kernel_state *k)
 {
 	char online[256] = "", possible[256] = "";
 	int i;
 
-	bitmap_format_list(&topo->online, online, sizeof(online));
-	bitmap_format_list(&topo->possible, possible, sizeof(possible));
-	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->fsroot);
+	smpol_bitmap_format_list(&topo->online, online, sizeof(online));
+	smpol_bitmap_format_list(&topo->possible, possible, sizeof(possible));
+	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->host.fsroot);
 	printf("%-4s %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s\n", "NODE", "KIND", "CPUS",
 	       "MEMTOTAL", "MEMFREE", "TIER", "RD_MB/s", "WR_MB/s", "RD_ns", "WR_ns", "INITIATORS",
 	       "WEIGHT");
 	for (i = 0; i < topo->nnodes; i++)
-		print_node(&topo->nodes[i]);
+		print_node(&topo->nodes[i], k);
 	printf("\nkind:\n");
 	for (i = 0; i < topo->nnodes; i++)
 		printf("  node%d %s: %s\n", topo->nodes[i].id,
-		       mpol_node_kind_name(topo->nodes[i].kind), topo->nodes[i].kind_reason);
+		       smpol_node_kind_name(topo->nodes[i].kind), topo->nodes[i].kind_reason);
 	for (i = 0; i < topo->nnodes; i++) {
-		const struct mpol_node *n = &topo->nodes[i];
+		const struct smpol_node *n = &topo->nodes[i];
 		char inits[64];
 
 		if (!access_differs(n))
@@ -114,15 +126,17 @@ static void print_text(const struct mpol_topology *topo, const struct mpol_kerne
 	}
 
 	printf("\nkernel:\n  weighted interleave: %s\n  layout: %s\n",
-	       caps->weighted_interleave ? "yes" : "no", layout_name(caps));
-	if (topo->wi.present)
-		printf("  weight files: %d\n", topo->wi.nfiles);
-	if (topo->wi.auto_name[0])
-		printf("  auto file: %s = %s%s\n", topo->wi.auto_name,
-		       topo->wi.auto_enabled == 1 ? "true" : topo->wi.auto_enabled == 0 ? "false" : "unreadable",
-		       topo->wi.auto_enabled == 0 ? " (weights were set by hand or by mpolctl apply)" :
-		       topo->wi.auto_enabled == 1 ? " (the kernel sets weights from HMAT)" : "");
-	else if (topo->wi.present)
+	       k->table.present ? "yes" : "no", layout_name(&k->table));
+	if (k->error[0])
+		printf("  weights table: unreadable: %s\n", k->error);
+	else if (k->table.present)
+		printf("  weight files: %d\n", smpol_bitmap_count(&k->table.has_file));
+	if (k->table.auto_name[0])
+		printf("  auto file: %s = %s%s\n", k->table.auto_name,
+		       k->table.auto_enabled == 1 ? "true" : k->table.auto_enabled == 0 ? "false" : "unreadable",
+		       k->table.auto_enabled == 0 ? " (weights were set by hand or by mpolctl apply)" :
+		       k->table.auto_enabled == 1 ? " (the kernel sets weights from HMAT)" : "");
+	else if (k->table.present)
 		printf("  auto file: none\n");
 
 	if (topo->nwarnings)
@@ -137,16 +151,16 @@ static json_object *json_u32(uint32_t v)
 	return v ? json_object_new_int64(v) : NULL;
 }
 
-static json_object *json_list(const struct mpol_bitmap *b)
+static json_object *json_list(const struct smpol_bitmap *b)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int id = bitmap_next(b, 0); id >= 0; id = bitmap_next(b, id + 1))
+	for (int id = smpol_bitmap_next(b, 0); id >= 0; id = smpol_bitmap_next(b, id + 1))
 		json_object_array_add(arr, json_object_new_int(id));
 	return arr;
 }
 
-static json_object *json_access(const struct mpol_access *a, int k)
+static json_object *json_access(const struct smpol_access *a, int k)
 {
 	json_object *o = json_object_new_object();
 
@@ -159,15 +173,16 @@ static json_object *json_access(const struct mpol_access *a, int k)
 	return o;
 }
 
-static json_object *json_node(const struct mpol_topology *topo, const struct mpol_node *n)
+static json_object *json_node(const struct smpol_topology *topo, const struct smpol_node *n,
+			       const struct kernel_state *ks)
 {
 	json_object *o = json_object_new_object(), *acc = json_object_new_array(), *dist = NULL;
 	char cpus[1024] = "";
-	int init = mpol_node_initiator(topo, n), k;
+	int init = smpol_node_initiator(topo, n), k;
 
-	bitmap_format_list(&n->cpus, cpus, sizeof(cpus));
+	smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus));
 	json_object_object_add(o, "id", json_object_new_int(n->id));
-	json_object_object_add(o, "kind", json_object_new_string(mpol_node_kind_name(n->kind)));
+	json_object_object_add(o, "kind", json_object_new_string(smpol_node_kind_name(n->kind)));
 	json_object_object_add(o, "kind_reason", json_object_new_string(n->kind_reason));
 	json_object_object_add(o, "has_cpu", json_object_new_boolean(n->has_cpu));
 	json_object_object_add(o, "has_memory", json_object_new_boolean(n->has_memory));
@@ -175,11 +190,11 @@ static json_object *json_node(const struct mpol_topology *topo, const struct mpo
 	json_object_object_add(o, "mem_total_kb", json_object_new_int64((int64_t)n->mem_total_kb));
 	json_object_object_add(o, "mem_free_kb", json_object_new_int64((int64_t)n->mem_free_kb));
 	json_object_object_add(o, "tier", n->tier >= 0 ? json_object_new_int(n->tier) : NULL);
-	for (k = 0; k < MPOL_ACCESS_CLASSES; k++)
+	for (k = 0; k < SMPOL_ACCESS_CLASSES; k++)
 		if (n->access[k].valid)
 			json_object_array_add(acc, json_access(&n->access[k], k));
 	json_object_object_add(o, "access", acc);
-	json_object_object_add(o, "bandwidth", json_u32(mpol_node_bandwidth(n)));
+	json_object_object_add(o, "bandwidth", json_u32(smpol_node_bandwidth(n)));
 	json_object_object_add(o, "initiator", init >= 0 ? json_object_new_int(init) : NULL);
 	if (n->distance) {
 		dist = json_object_new_array();
@@ -187,41 +202,42 @@ static json_object *json_node(const struct mpol_topology *topo, const struct mpo
 			json_object_array_add(dist, json_object_new_int(n->distance[k]));
 	}
 	json_object_object_add(o, "distance", dist);
-	json_object_object_add(o, "weight", n->wi_weight >= 0 ? json_object_new_int(n->wi_weight) : NULL);
+	json_object_object_add(o, "weight", node_weight(ks, n->id) >= 0 ? json_object_new_int(node_weight(ks, n->id)) : NULL);
 	return o;
 }
 
-static json_object *json_kernel(const struct mpol_topology *topo, const struct mpol_kernel_caps *caps)
+static json_object *json_kernel(const struct kernel_state *k)
 {
 	json_object *o = json_object_new_object();
-	const struct mpol_wi_sysfs *wi = &topo->wi;
+	const struct smpol_wi_table *t = &k->table;
 
-	json_object_object_add(o, "weighted_interleave", json_object_new_boolean(caps->weighted_interleave));
-	json_object_object_add(o, "layout", json_object_new_string(layout_name(caps)));
-	json_object_object_add(o, "weights_for_possible", json_object_new_boolean(caps->weights_for_possible));
-	json_object_object_add(o, "weight_files", json_object_new_int(wi->nfiles));
-	json_object_object_add(o, "auto_file", wi->auto_name[0] ? json_object_new_string(wi->auto_name) : NULL);
+	json_object_object_add(o, "weighted_interleave", json_object_new_boolean(t->present));
+	json_object_object_add(o, "layout", json_object_new_string(layout_name(t)));
+	json_object_object_add(o, "weights_for_possible", json_object_new_boolean(smpol_wi_weights_for_possible(t)));
+	json_object_object_add(o, "weight_files", json_object_new_int(smpol_bitmap_count(&t->has_file)));
+	json_object_object_add(o, "weights_error", k->error[0] ? json_object_new_string(k->error) : NULL);
+	json_object_object_add(o, "auto_file", t->auto_name[0] ? json_object_new_string(t->auto_name) : NULL);
 	json_object_object_add(o, "auto_enabled",
-			       wi->auto_enabled >= 0 ? json_object_new_boolean(wi->auto_enabled) : NULL);
+			       t->auto_enabled >= 0 ? json_object_new_boolean(t->auto_enabled) : NULL);
 	return o;
 }
 
-static int print_json(const struct mpol_topology *topo, const struct mpol_kernel_caps *caps)
+static int print_json(const struct smpol_topology *topo, const struct kernel_state *k)
 {
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
 	json_object *warnings = json_object_new_array();
 	char list[256] = "";
 	int i;
 
-	json_object_object_add(o, "fsroot", json_object_new_string(topo->fsroot));
-	bitmap_format_list(&topo->online, list, sizeof(list));
+	json_object_object_add(o, "fsroot", json_object_new_string(topo->host.fsroot));
+	smpol_bitmap_format_list(&topo->online, list, sizeof(list));
 	json_object_object_add(o, "online", json_object_new_string(list));
-	bitmap_format_list(&topo->possible, list, sizeof(list));
+	smpol_bitmap_format_list(&topo->possible, list, sizeof(list));
 	json_object_object_add(o, "possible", json_object_new_string(list));
 	for (i = 0; i < topo->nnodes; i++)
-		json_object_array_add(nodes, json_node(topo, &topo->nodes[i]));
+		json_object_array_add(nodes, json_node(topo, &topo->nodes[i], k));
 	json_object_object_add(o, "nodes", nodes);
-	json_object_object_add(o, "kernel", json_kernel(topo, caps));
+	json_object_object_add(o, "kernel", json_kernel(k));
 	for (i = 0; i < topo->nwarnings; i++)
 		json_object_array_add(warnings, json_object_new_string(topo->warnings[i]));
 	json_object_object_add(o, "warnings", warnings);
@@ -231,27 +247,29 @@ static int print_json(const struct mpol_topology *topo, const struct mpol_kernel
 int cmd_show(int argc, char **argv)
 {
 	static const struct option options[] = { CLI_COMMON_OPTIONS, { NULL, 0, NULL, 0 } };
-	struct cli_common c = CLI_COMMON_INIT;
-	struct mpol_kernel_caps caps;
-	struct mpol_topology topo;
-	char err[MPOL_ERRLEN];
+	struct cli_common c;
+	struct kernel_state k;
+	struct smpol_topology topo;
+	char err[SMPOL_ERRLEN];
 	int opt, rc;
 
+	cli_common_init(&c);
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1)
 		cli_common_option(&c, "show", opt, argc, argv, usage);
 	cli_no_operands(&c, "show", argc, argv);
 
-	if (mpol_kernel_probe(c.fsroot, &caps, err, sizeof(err)) ||
-	    mpol_topology_read(c.fsroot, &topo, err, sizeof(err))) {
+	if (smpol_topology_read(&c.host, &topo, err, sizeof(err))) {
 		fprintf(stderr, "mpolctl show: %s\n", err);
 		return 1;
 	}
+	k.error[0] = '\0';
+	smpol_wi_read(&c.host, &k.table, k.error, sizeof(k.error));
 	if (c.json) {
-		rc = print_json(&topo, &caps);
+		rc = print_json(&topo, &k);
 	} else {
-		print_text(&topo, &caps);
+		print_text(&topo, &k);
 		rc = fflush(stdout) ? 1 : 0;
 	}
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	return rc;
 }

@@ -1,11 +1,14 @@
-/* cmd_watch.c - `mpolctl watch`: after memory or node hotplug, rebalance the jobs that
- * asked for interleaving (runs as the mpolctl-watch service).
+/* cmd_watch.c - `mpolctl watch`: after memory or node hotplug, and when tasks move to
+ * another socket's CPUs, rebalance the jobs that asked for interleaving (runs as the
+ * mpolctl-watch service).
  *
  * One burst of uevents (a DIMM is many memory blocks) leads to one round: optionally
  * `mpolctl apply --system` so the new node has its system weight, then one
  * `mpolctl rebalance --job J` per job on this node; rebalance itself skips tasks that
- * did not ask for --mem-interleave. Each round runs as child processes, so a failing
- * job never stops the watcher.
+ * did not ask for --mem-interleave. Between bursts, every --scan seconds, the tasks of
+ * steps that keep a placement are checked for a move to another socket
+ * (watch_migration.c), and those that moved get one `mpolctl rebalance --pid ...`.
+ * Each round runs as child processes, so a failing job never stops the watcher.
  */
 #include <errno.h>
 #include <signal.h>
@@ -23,9 +26,10 @@
 #include "job_pids.h"
 #include "run_cmd.h"
 #include "site_config.h"
+#include "watch.h"
 
-enum { OPT_SETTLE = 0x200, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OPT_RATE, OPT_BACKEND, OPT_PMBIND_NR,
-       OPT_STATEDIR, OPT_GROW_CPUSET };
+enum { OPT_SETTLE = 0x200, OPT_SCAN, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OPT_RATE, OPT_BACKEND, OPT_PMBIND_NR,
+        OPT_GROW_CPUSET };
 
 #define CHILD_OUTPUT_MAX (1 << 20)
 #define MAX_ARGS 24
@@ -41,17 +45,24 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: mpolctl watch [--settle SECONDS] [--once] [--dry-run] [--apply-system]\n"
+		"usage: mpolctl watch [--settle SECONDS] [--scan SECONDS] [--once] [--dry-run] [--apply-system]\n"
 		"                     [--grow-cpuset] [--rate MB/s] [--backend B] [--process-mbind-nr N]\n"
 		"                     [--statedir DIR] [--fsroot DIR]\n"
 		"\n"
 		"Listen for memory and NUMA node hotplug (kernel uevents). After a burst of events\n"
 		"has settled, rebalance every job on this node that asked for --mem-interleave\n"
-		"(`mpolctl rebalance --job J` for each), once per burst. Runs as the\n"
-		"mpolctl-watch service; every action is logged to syslog and stderr.\n"
+		"(`mpolctl rebalance --job J` for each), once per burst. Every --scan seconds,\n"
+		"look at the tasks of running steps (their kept placements) and rebalance\n"
+		"those whose CPUs now belong to another socket than their memory follows (an\n"
+		"MPI runtime or an admin re-pinned them); a move within a socket, a task that\n"
+		"set its own policy and a process that did not ask are left alone. Runs as\n"
+		"the mpolctl-watch service; every action is logged to syslog and stderr.\n"
 		"\n"
 		"  --settle SECONDS      quiet time that ends a burst (default 5, 0-3600)\n"
-		"  --once                exit after the first burst has been handled\n"
+		"  --scan SECONDS        period of the migration scan (default 10, 1-86400;\n"
+		"                        0: no scan)\n"
+		"  --once                exit after the first round that acted (a burst, or a\n"
+		"                        scan that found moved tasks)\n"
 		"  --dry-run             pass --dry-run to rebalance and apply: move and write nothing\n"
 		"  --apply-system        first run `mpolctl apply --system`, so hot-added nodes get\n"
 		"                        their system weight (refused while a job holds the lease)\n"
@@ -61,8 +72,7 @@ static void usage(FILE *out)
 		"  -h, --help            show this help\n");
 }
 
-static void log_action(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void log_action(int prio, const char *fmt, ...)
+void watch_log(int prio, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
@@ -76,41 +86,53 @@ static void log_action(int prio, const char *fmt, ...)
 
 struct watch_args {
 	struct cli_common c;
-	unsigned settle;
+	unsigned settle, scan;
 	bool once, dry_run, apply_system, grow_cpuset;
-	const char *rate, *backend, *pmbind_nr, *statedir;
+	const char *rate, *backend, *pmbind_nr;
 };
+
+/* Whole seconds 0..max, or exit 2 naming the option. */
+static unsigned seconds_arg(const char *opt, const char *text, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 0 || v > max)
+		cli_usage_error("watch", "%s '%s': give whole seconds from 0 to %ld", opt, text, max);
+	return (unsigned)v;
+}
 
 static void parse_args(int argc, char **argv, struct watch_args *a)
 {
 	static const struct option options[] = {
 		{ "settle", required_argument, NULL, OPT_SETTLE },
+		{ "scan", required_argument, NULL, OPT_SCAN },
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "apply-system", no_argument, NULL, OPT_APPLY_SYSTEM },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
-		{ "statedir", required_argument, NULL, OPT_STATEDIR },
+		CLI_STATEDIR_OPTION,
 		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
 		CLI_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
 	int opt;
 
 	memset(a, 0, sizeof(*a));
-	a->c = (struct cli_common)CLI_COMMON_INIT;
+	cli_common_init(&a->c);
 	a->settle = 5;
+	a->scan = 10;
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SETTLE:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 3600)
-				cli_usage_error("watch", "--settle '%s': give whole seconds from 0 to 3600", optarg);
-			a->settle = (unsigned)v;
+			a->settle = seconds_arg("--settle", optarg, 3600);
+			break;
+		case OPT_SCAN:
+			a->scan = seconds_arg("--scan", optarg, 86400);
 			break;
 		case OPT_ONCE:
 			a->once = true;
@@ -130,9 +152,6 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 		case OPT_PMBIND_NR:
 			a->pmbind_nr = optarg;
 			break;
-		case OPT_STATEDIR:
-			a->statedir = optarg;
-			break;
 		case OPT_GROW_CPUSET:
 			a->grow_cpuset = true;
 			break;
@@ -148,20 +167,20 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 /* Run this same mpolctl binary with argv; log what it said. */
 static void run_self(char **argv)
 {
-	char err[MPOL_ERRLEN], *out = NULL, cmd[512] = "";
+	char err[SMPOL_ERRLEN], *out = NULL, cmd[512] = "";
 	int rc;
 
 	for (int i = 1; argv[i]; i++) {
 		strncat(cmd, " ", sizeof(cmd) - strlen(cmd) - 1);
 		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 1);
 	}
-	log_action(LOG_INFO, "running mpolctl%s", cmd);
-	rc = mpol_run_capture(argv, CHILD_OUTPUT_MAX, &out, err, sizeof(err));
+	watch_log(LOG_INFO, "running mpolctl%s", cmd);
+	rc = smpol_run_capture(argv, CHILD_OUTPUT_MAX, &out, err, sizeof(err));
 	if (out && *out)
 		for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			log_action(LOG_INFO, "  %s", line);
+			watch_log(LOG_INFO, "  %s", line);
 	if (rc < 0)
-		log_action(LOG_WARNING, "mpolctl%s failed: %s", cmd, err);
+		watch_log(LOG_WARNING, "mpolctl%s failed: %s", cmd, err);
 	free(out);
 }
 
@@ -174,15 +193,33 @@ static int add_opt(char **argv, int n, const char *name, const char *value)
 	return n;
 }
 
-static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_burst *b)
+/* Run `mpolctl rebalance TARGET VALUE` with the options watch passes on. */
+static void run_rebalance(const struct watch_args *a, const char *target, const char *value)
 {
-	char nodes[256] = "", err[MPOL_ERRLEN], jobid[16];
+	char *argv[MAX_ARGS] = { "/proc/self/exe", "rebalance", (char *)target, (char *)value };
+	int n = 4;
+
+	if (a->dry_run)
+		argv[n++] = "--dry-run";
+	if (a->grow_cpuset)
+		argv[n++] = "--grow-cpuset";
+	n = add_opt(argv, n, "--rate", a->rate);
+	n = add_opt(argv, n, "--backend", a->backend);
+	n = add_opt(argv, n, "--process-mbind-nr", a->pmbind_nr);
+	n = add_opt(argv, n, "--statedir", a->c.host.statedir);
+	add_opt(argv, n, "--fsroot", a->c.host.fsroot);
+	run_self(argv);
+}
+
+static void handle_burst(const struct watch_args *a, const struct smpol_hotplug_burst *b)
+{
+	char nodes[256] = "", err[SMPOL_ERRLEN], jobid[16];
 	struct job_pid *pids = NULL;
 	int npids = 0, njobs = 0;
 	uint32_t *done;
 
-	bitmap_format_list(&b->nodes, nodes, sizeof(nodes));
-	log_action(LOG_NOTICE, "memory hotplug burst: %d events, %d memory blocks online, nodes added: %s",
+	smpol_bitmap_format_list(&b->nodes, nodes, sizeof(nodes));
+	watch_log(LOG_NOTICE, "memory hotplug burst: %d events, %d memory blocks online, nodes added: %s",
 		   b->events, b->memory_blocks, *nodes ? nodes : "none");
 	if (a->apply_system) {
 		char *argv[MAX_ARGS] = { "/proc/self/exe", "apply", "--system" };
@@ -190,19 +227,17 @@ static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_b
 
 		if (a->dry_run)
 			argv[n++] = "--dry-run";
-		n = add_opt(argv, n, "--statedir", a->statedir);
-		add_opt(argv, n, "--fsroot", a->c.fsroot);
+		n = add_opt(argv, n, "--statedir", a->c.host.statedir);
+		add_opt(argv, n, "--fsroot", a->c.host.fsroot);
 		run_self(argv);
 	}
 	if (job_pids_list(NULL, &pids, &npids, err, sizeof(err)) < 0) {
-		log_action(LOG_WARNING, "cannot list the jobs on this node: %s", err);
+		watch_log(LOG_WARNING, "cannot list the jobs on this node: %s", err);
 		return;
 	}
 	done = calloc((size_t)npids + 1, sizeof(*done));
 	for (int i = 0; done && i < npids && !stop_requested; i++) {
-		char *argv[MAX_ARGS] = { "/proc/self/exe", "rebalance", "--job", jobid };
 		bool seen = false;
-		int n = 4;
 
 		for (int j = 0; j < njobs; j++)
 			seen = seen || done[j] == pids[i].job;
@@ -210,34 +245,44 @@ static void handle_burst(const struct watch_args *a, const struct mpol_hotplug_b
 			continue;
 		done[njobs++] = pids[i].job;
 		snprintf(jobid, sizeof(jobid), "%u", pids[i].job);
-		if (a->dry_run)
-			argv[n++] = "--dry-run";
-		if (a->grow_cpuset)
-			argv[n++] = "--grow-cpuset";
-		n = add_opt(argv, n, "--rate", a->rate);
-		n = add_opt(argv, n, "--backend", a->backend);
-		n = add_opt(argv, n, "--process-mbind-nr", a->pmbind_nr);
-		n = add_opt(argv, n, "--statedir", a->statedir);
-		add_opt(argv, n, "--fsroot", a->c.fsroot);
-		run_self(argv);
+		run_rebalance(a, "--job", jobid);
 	}
 	if (!njobs)
-		log_action(LOG_INFO, "no job runs on this node: nothing to rebalance");
+		watch_log(LOG_INFO, "no job runs on this node: nothing to rebalance");
 	free(done);
 	free(pids);
+}
+
+/* One migration scan; true when it found tasks to move (and had them rebalanced). */
+static bool scan_migrations(const struct watch_args *a)
+{
+	char list[4096] = "";
+	pid_t *moved;
+	int n;
+	size_t off = 0;
+
+	if (watch_scan_migrations(&a->c.host, &moved, &n) < 0 || n == 0) {
+		free(moved);
+		return false;
+	}
+	for (int i = 0; i < n && off + 16 < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, i ? ",%d" : "%d", (int)moved[i]);
+	free(moved);
+	run_rebalance(a, "--pid", list);
+	return true;
 }
 
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args a;
-	struct mpol_hotplug_burst burst;
+	struct smpol_hotplug_burst burst;
 	struct sigaction sa;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	int fd, rc;
 
 	parse_args(argc, argv, &a);
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
-	if (mpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
+	if (smpol_hotplug_open(&fd, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mpolctl watch: %s\n", err);
 		return 1;
 	}
@@ -245,22 +290,34 @@ int cmd_watch(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	log_action(LOG_INFO, "listening for memory and node hotplug (settle %u s)%s", a.settle,
-		   a.dry_run ? ", dry run" : "");
+	if (a.scan)
+		watch_log(LOG_INFO, "listening for memory and node hotplug (settle %u s); scanning for moved tasks "
+			  "every %u s%s", a.settle, a.scan, a.dry_run ? "; dry run" : "");
+	else
+		watch_log(LOG_INFO, "listening for memory and node hotplug (settle %u s); no migration scan%s",
+			  a.settle, a.dry_run ? "; dry run" : "");
 	for (;;) {
-		rc = mpol_hotplug_wait(fd, a.settle * 1000, true, &stop_requested, &burst, err, sizeof(err));
+		bool acted;
+
+		rc = smpol_hotplug_wait(fd, a.settle * 1000, a.scan ? (int)a.scan * 1000 : -1, true, &stop_requested,
+					&burst, err, sizeof(err));
 		if (rc < 0) {
-			log_action(LOG_ERR, "%s", err);
+			watch_log(LOG_ERR, "%s", err);
 			close(fd);
 			return 1;
 		}
-		if (rc > 0)
+		if (rc == 1)
 			break;
-		handle_burst(&a, &burst);
-		if (a.once)
+		if (rc == 2) {
+			acted = scan_migrations(&a);
+		} else {
+			handle_burst(&a, &burst);
+			acted = true;
+		}
+		if (a.once && acted)
 			break;
 	}
-	log_action(LOG_INFO, "stopped");
+	watch_log(LOG_INFO, "stopped");
 	close(fd);
 	return 0;
 }

@@ -24,6 +24,27 @@ static int step_ok(const char *s)
 	return 1;
 }
 
+int job_step_number(const char *step, uint32_t *id)
+{
+	static const struct { const char *name; uint32_t id; } special[] = {
+		{ "batch", 0xfffffffbU }, { "extern", 0xfffffffcU }, { "interactive", 0xfffffffaU },
+	};
+	char *end;
+	unsigned long v;
+
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (!strcmp(step, special[i].name)) {
+			*id = special[i].id;
+			return 0;
+		}
+	errno = 0;
+	v = strtoul(step, &end, 10);
+	if (!isdigit((unsigned char)step[0]) || *end || errno || v >= 0xfffffff0UL)
+		return -EINVAL;
+	*id = (uint32_t)v;
+	return 0;
+}
+
 int job_id_parse(const char *text, uint32_t *job, char *step, size_t steplen, char *err, size_t errlen)
 {
 	const char *dot = strchr(text, '.');
@@ -34,7 +55,7 @@ int job_id_parse(const char *text, uint32_t *job, char *step, size_t steplen, ch
 	id = strtoul(text, &end, 10);
 	if (!isdigit((unsigned char)text[0]) || errno || id == 0 || id > UINT32_MAX ||
 	    (end != dot && *end) || (dot && (strlen(dot + 1) >= steplen || !step_ok(dot + 1))))
-		return mpol_fail(err, errlen, EINVAL,
+		return smpol_fail(err, errlen, EINVAL,
 				 "bad job '%s': give JOBID or JOBID.STEP (STEP a number, batch, extern or interactive)",
 				 text);
 	*job = (uint32_t)id;
@@ -69,7 +90,7 @@ int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *er
 		if (sscanf(buf, "%ld %lu %23s %31s", &pid, &job, step, local) != 4 || pid <= 0 ||
 		    pid > INT_MAX || job == 0 || job > UINT32_MAX) {
 			free(out);
-			return mpol_fail(err, errlen, EBADMSG, "scontrol listpids printed an unexpected row %d: '%.80s'",
+			return smpol_fail(err, errlen, EBADMSG, "scontrol listpids printed an unexpected row %d: '%.80s'",
 					 row, buf);
 		}
 		if (n == cap) {
@@ -79,7 +100,7 @@ int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *er
 			bigger = realloc(out, (size_t)cap * sizeof(*out));
 			if (!bigger) {
 				free(out);
-				return mpol_fail(err, errlen, ENOMEM, "out of memory for %d pids", cap);
+				return smpol_fail(err, errlen, ENOMEM, "out of memory for %d pids", cap);
 			}
 			out = bigger;
 		}
@@ -100,10 +121,10 @@ int job_pids_list(const char *jobstep, struct job_pid **pids, int *npids, char *
 	char *out = NULL;
 	int rc;
 
-	rc = mpol_run_capture(argv, LISTPIDS_MAX_OUTPUT, &out, err, errlen);
+	rc = smpol_run_capture(argv, LISTPIDS_MAX_OUTPUT, &out, err, errlen);
 	if (rc < 0) {
 		if (rc == -ENOENT)
-			mpol_fail(err, errlen, ENOENT, "scontrol is not installed: cannot find the job's processes");
+			smpol_fail(err, errlen, ENOENT, "scontrol is not installed: cannot find the job's processes");
 		free(out);
 		return rc;
 	}

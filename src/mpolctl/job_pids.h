@@ -22,6 +22,13 @@ struct job_pid {
 int job_id_parse(const char *text, uint32_t *job, char *step, size_t steplen, char *err, size_t errlen);
 
 /*
+ * job_step_number - Slurm's number for a step as listpids and job ids name it: "0",
+ * "17", or batch/extern/interactive (the SLURM_BATCH_SCRIPT, SLURM_EXTERN_CONT and
+ * SLURM_INTERACTIVE_STEP values slurm.h has had since 20.11). -EINVAL otherwise.
+ */
+int job_step_number(const char *step, uint32_t *id);
+
+/*
  * job_pids_parse - the output of `scontrol listpids` ("PID JOBID STEPID LOCALID
  * GLOBALID" then one row per process). *pids is malloc'ed. -EBADMSG naming a bad row.
  */

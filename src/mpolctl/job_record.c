@@ -26,7 +26,7 @@ int job_id_split(const char *text, char *job, size_t joblen, char *step, size_t 
 			break;
 	}
 	if (n == 0 || i != n || n >= joblen)
-		return mpol_fail(err, errlen, EINVAL,
+		return smpol_fail(err, errlen, EINVAL,
 				 "'%s' is not a job id: want JOBID or JOBID.STEP (e.g. 1234, 1234.0, 1234_7.batch)", text);
 	memcpy(job, text, n);
 	job[n] = '\0';
@@ -39,7 +39,7 @@ int job_id_split(const char *text, char *job, size_t joblen, char *step, size_t 
 			digits = digits && isdigit((unsigned char)*p);
 		if (!(digits || !strcmp(s, "batch") || !strcmp(s, "extern") || !strcmp(s, "interactive")) ||
 		    strlen(s) >= steplen)
-			return mpol_fail(err, errlen, EINVAL,
+			return smpol_fail(err, errlen, EINVAL,
 					 "'%s' is not a step: want a number, 'batch', 'extern' or 'interactive'", s);
 		snprintf(step, steplen, "%s", s);
 	}
@@ -54,14 +54,14 @@ int job_admin_comment(const char *job, char **comment, char *err, size_t errlen)
 	int rc;
 
 	*comment = NULL;
-	rc = mpol_run_capture(argv, SACCT_MAX, &out, err, errlen);
+	rc = smpol_run_capture(argv, SACCT_MAX, &out, err, errlen);
 	if (rc < 0)
 		return rc;
 	/* "JOBID|COMMENT\n": the comment is everything after the first bar (it may hold
 	 * bars or newlines of its own) */
 	if (strncmp(out, job, joblen) || !(bar = strchr(out, '|')) || bar != out + joblen) {
 		free(out);
-		return mpol_fail(err, errlen, ENOENT,
+		return smpol_fail(err, errlen, ENOENT,
 				 "accounting has no job %s that you may see (sacct shows a job's AdminComment "
 				 "once the job has ended; users see only their own jobs)", job);
 	}
@@ -70,5 +70,5 @@ int job_admin_comment(const char *job, char **comment, char *err, size_t errlen)
 		*--end = '\0';
 	*comment = strdup(bar + 1);
 	free(out);
-	return *comment ? 0 : mpol_fail(err, errlen, ENOMEM, "out of memory");
+	return *comment ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory");
 }

@@ -16,7 +16,7 @@ int job_id_split(const char *text, char *job, size_t joblen, char *step, size_t 
 /*
  * job_admin_comment - run `sacct -n -P -X -o JobID,AdminComment -j JOB` and return the
  * comment (malloc'ed, "" when empty). -ENOENT with a sentence when accounting has no
- * such job for this user; the error of mpol_run_capture when sacct fails.
+ * such job for this user; the error of smpol_run_capture when sacct fails.
  */
 int job_admin_comment(const char *job, char **comment, char *err, size_t errlen);
 

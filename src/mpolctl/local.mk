@@ -1,7 +1,7 @@
 # mpolctl: the admin command. One file per verb; main.c dispatches.
 bin_PROGRAMS += src/mpolctl/mpolctl
 src_mpolctl_mpolctl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-src_mpolctl_mpolctl_LDADD = src/common/libmpol.la $(JSONC_LIBS)
+src_mpolctl_mpolctl_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la $(JSONC_LIBS)
 src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/main.c src/mpolctl/commands.h \
 	src/mpolctl/cli.c src/mpolctl/cli.h \
@@ -12,4 +12,4 @@ src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/cmd_report.c src/mpolctl/job_record.c src/mpolctl/job_record.h \
 	src/mpolctl/cmd_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_pids.h \
 	src/mpolctl/rebalance_report.c src/mpolctl/rebalance_report.h \
-	src/mpolctl/cmd_watch.c
+	src/mpolctl/cmd_watch.c src/mpolctl/watch.h src/mpolctl/watch_migration.c

@@ -35,17 +35,18 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 	printf("backend: %s\n", why);
 	for (int i = 0; i < n; i++) {
 		const struct rebalance_target *tg = &tgs[i];
-		const struct mpol_rebalance_result *r = &tg->r;
+		const struct smpol_rebalance_result *r = &tg->r;
 		char nodes[256] = "", weights[256] = "";
 
 		if (tg->rc != 0 && !r->exited) {
 			printf("pid %d: %s: %s\n", (int)tg->t.pid, tg->rc > 0 ? "skipped" : "failed", tg->why);
 			continue;
 		}
-		mpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
-		mpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
+		smpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
+		smpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
 		printf("pid %d (%s): spec %s -> nodes %s weights %s%s\n", (int)tg->t.pid, tg->t.comm, tg->spec_text,
 		       nodes, weights, r->exited ? " (exited during the run)" : "");
+		printf("  target from: %s\n", tg->source);
 		for (int c = 0; c < tg->ncpuset; c++)
 			printf("  cpuset: %s %s -> %s%s\n", tg->cpuset[c].path, tg->cpuset[c].before, tg->cpuset[c].after,
 			       dry_run ? " (would be written)" : "");
@@ -60,7 +61,7 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 		if (!dry_run && r->seconds > 0)
 			printf(", %.0f pages/s", (double)r->moved / r->seconds);
 		printf("\n");
-		if (mpol_rebalance_not_moved(r))
+		if (smpol_rebalance_not_moved(r))
 			printf("  not moved: %llu busy or pinned, %llu shared with other processes, %llu target full, "
 			       "%llu vanished, %llu other\n",
 			       (unsigned long long)r->busy, (unsigned long long)r->shared, (unsigned long long)r->nomem,
@@ -74,19 +75,19 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 		printf("lease: %s\n", lease);
 }
 
-int rebalance_print_json(bool dry_run, const char *job, enum mpol_backend backend, const char *why,
+int rebalance_print_json(bool dry_run, const char *job, enum smpol_backend backend, const char *why,
 		      const struct rebalance_target *tgs, int n, const char *lease)
 {
 	json_object *root = json_object_new_object(), *arr = json_object_new_array();
 
-	json_object_object_add(root, "backend", json_object_new_string(mpol_backend_name(backend)));
+	json_object_object_add(root, "backend", json_object_new_string(smpol_backend_name(backend)));
 	json_object_object_add(root, "why", json_object_new_string(why));
 	json_object_object_add(root, "dry_run", json_object_new_boolean(dry_run));
 	if (job)
 		json_object_object_add(root, "job", json_object_new_string(job));
 	for (int i = 0; i < n; i++) {
 		const struct rebalance_target *tg = &tgs[i];
-		const struct mpol_rebalance_result *r = &tg->r;
+		const struct smpol_rebalance_result *r = &tg->r;
 		json_object *t = json_object_new_object(), *nm, *nodes, *weights;
 
 		json_object_object_add(t, "pid", json_object_new_int(tg->t.pid));
@@ -100,6 +101,7 @@ int rebalance_print_json(bool dry_run, const char *job, enum mpol_backend backen
 			continue;
 		}
 		json_object_object_add(t, "spec", json_object_new_string(tg->spec_text));
+		json_object_object_add(t, "source", json_object_new_string(tg->source));
 		nodes = json_object_new_array();
 		weights = json_object_new_array();
 		for (int j = 0; j < tg->plan.nnodes; j++) {

@@ -13,14 +13,17 @@
 
 /* One task of a run: who it is, its target, and what happened. */
 struct rebalance_target {
-	struct mpol_task_ref t;
+	struct smpol_task_ref t;
 	char spec_text[256];
-	struct mpol_plan plan;
+	char source[160];                /* where the target was decided from (task_target.h) */
+	bool kept_task;                  /* a task its step's kept placement lists (by pid and start) */
+	uint32_t kept_job, kept_step;
+	struct smpol_plan plan;
 	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
 	int ncpuset;                     /* cpuset.mems files widened (or, dry, to widen) */
-	struct mpol_cpuset_change cpuset[MPOL_CPUSET_MAX_CHANGES];
-	char why[MPOL_ERRLEN + 160];     /* skip or failure reason */
-	struct mpol_rebalance_result r;
+	struct smpol_cpuset_change cpuset[SMPOL_CPUSET_MAX_CHANGES];
+	char why[SMPOL_ERRLEN + 160];     /* skip or failure reason */
+	struct smpol_rebalance_result r;
 };
 
 /* Per task: plan, pages per node before / target / after, minimum, moved, what did
@@ -29,7 +32,7 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 			  const char *lease);
 
 /* The same as one JSON object on stdout (job NULL for --pid). 0, or 1 when stdout failed. */
-int rebalance_print_json(bool dry_run, const char *job, enum mpol_backend backend, const char *why,
+int rebalance_print_json(bool dry_run, const char *job, enum smpol_backend backend, const char *why,
 			 const struct rebalance_target *tgs, int n, const char *lease);
 
 #endif

@@ -1,4 +1,4 @@
-/* fuzz_bitmap.c - bitmap_parse_list and bitmap_parse_mask on any text. A list that
+/* fuzz_bitmap.c - smpol_bitmap_parse_list and smpol_bitmap_parse_mask on any text. A list that
  * parses formats back to the same set; a limit is never exceeded; what parses under
  * the node limit parses the same under the larger CPU limit. */
 #include <errno.h>
@@ -7,56 +7,56 @@
 #include "error.h"
 #include "fuzz.h"
 
-static char canon[MPOL_MAX_CPUS * 6];
+static char canon[SMPOL_MAX_CPUS * 6];
 
-static void check_limit(const struct mpol_bitmap *b, int limit, const char *text)
+static void check_limit(const struct smpol_bitmap *b, int limit, const char *text)
 {
 	int last = -1;
 
-	for (int i = bitmap_next(b, 0); i >= 0; i = bitmap_next(b, i + 1))
+	for (int i = smpol_bitmap_next(b, 0); i >= 0; i = smpol_bitmap_next(b, i + 1))
 		last = i;
 	fuzz_check(last < limit, "'%s' set id %d over the limit %d", text, last, limit);
 }
 
 static void check_list(const char *text)
 {
-	struct mpol_bitmap nodes, cpus, again;
-	char err[MPOL_ERRLEN] = "";
+	struct smpol_bitmap nodes, cpus, again;
+	char err[SMPOL_ERRLEN] = "";
 	int rc_nodes, rc_cpus, rc;
 
-	rc_nodes = bitmap_parse_list(text, MPOL_MAX_NODES, &nodes, err, sizeof(err));
+	rc_nodes = smpol_bitmap_parse_list(text, SMPOL_MAX_NODES, &nodes, err, sizeof(err));
 	fuzz_check(rc_nodes == 0 || (rc_nodes == -EINVAL && err[0]), "list rc %d err '%s'", rc_nodes, err);
-	rc_cpus = bitmap_parse_list(text, MPOL_MAX_CPUS, &cpus, err, sizeof(err));
+	rc_cpus = smpol_bitmap_parse_list(text, SMPOL_MAX_CPUS, &cpus, err, sizeof(err));
 	fuzz_check(rc_cpus == 0 || (rc_cpus == -EINVAL && err[0]), "list rc %d err '%s'", rc_cpus, err);
 	if (!rc_nodes) {
-		check_limit(&nodes, MPOL_MAX_NODES, text);
-		fuzz_check(!rc_cpus && bitmap_equal(&nodes, &cpus), "'%s' differs between limits", text);
+		check_limit(&nodes, SMPOL_MAX_NODES, text);
+		fuzz_check(!rc_cpus && smpol_bitmap_equal(&nodes, &cpus), "'%s' differs between limits", text);
 	}
 	if (rc_cpus)
 		return;
-	check_limit(&cpus, MPOL_MAX_CPUS, text);
-	rc = bitmap_format_list(&cpus, canon, sizeof(canon));
+	check_limit(&cpus, SMPOL_MAX_CPUS, text);
+	rc = smpol_bitmap_format_list(&cpus, canon, sizeof(canon));
 	fuzz_check(rc == 0, "'%s' does not format (%d)", text, rc);
-	rc = bitmap_parse_list(canon, MPOL_MAX_CPUS, &again, err, sizeof(err));
-	fuzz_check(rc == 0 && bitmap_equal(&cpus, &again), "'%s' -> '%s' does not round-trip: %s",
+	rc = smpol_bitmap_parse_list(canon, SMPOL_MAX_CPUS, &again, err, sizeof(err));
+	fuzz_check(rc == 0 && smpol_bitmap_equal(&cpus, &again), "'%s' -> '%s' does not round-trip: %s",
 		   text, canon, err);
 }
 
 static void check_mask(const char *text)
 {
-	struct mpol_bitmap mask, again;
-	char err[MPOL_ERRLEN] = "";
+	struct smpol_bitmap mask, again;
+	char err[SMPOL_ERRLEN] = "";
 	int rc;
 
-	rc = bitmap_parse_mask(text, MPOL_MAX_NODES, &mask, err, sizeof(err));
+	rc = smpol_bitmap_parse_mask(text, SMPOL_MAX_NODES, &mask, err, sizeof(err));
 	fuzz_check(rc == 0 || (rc == -EINVAL && err[0]), "mask rc %d err '%s'", rc, err);
 	if (rc)
 		return;
-	check_limit(&mask, MPOL_MAX_NODES, text);
-	rc = bitmap_format_list(&mask, canon, sizeof(canon));
+	check_limit(&mask, SMPOL_MAX_NODES, text);
+	rc = smpol_bitmap_format_list(&mask, canon, sizeof(canon));
 	fuzz_check(rc == 0, "mask '%s' does not format (%d)", text, rc);
-	rc = bitmap_parse_list(canon, MPOL_MAX_NODES, &again, err, sizeof(err));
-	fuzz_check(rc == 0 && bitmap_equal(&mask, &again), "mask '%s' -> '%s' does not round-trip: %s",
+	rc = smpol_bitmap_parse_list(canon, SMPOL_MAX_NODES, &again, err, sizeof(err));
+	fuzz_check(rc == 0 && smpol_bitmap_equal(&mask, &again), "mask '%s' -> '%s' does not round-trip: %s",
 		   text, canon, err);
 }
 

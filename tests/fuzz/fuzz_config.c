@@ -1,4 +1,4 @@
-/* fuzz_config.c - mpol_config_parse on any text split into argv words (as slurmstepd
+/* fuzz_config.c - smpol_config_parse on any text split into argv words (as slurmstepd
  * splits a plugstack.conf line); what is accepted must hold the documented ranges. */
 #include <ctype.h>
 #include <errno.h>
@@ -12,30 +12,30 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_string(data, size), *argv[MAX_WORDS + 1], *save = NULL, *w;
-	char err[MPOL_ERRLEN] = "", canon[8192];
-	struct mpol_site_config cfg;
-	struct mpol_spec again;
+	char err[SMPOL_ERRLEN] = "", canon[8192];
+	struct smpol_site_config cfg;
+	struct smpol_spec again;
 	int argc = 0, rc;
 
 	for (w = strtok_r(text, " \t\n", &save); w && argc < MAX_WORDS; w = strtok_r(NULL, " \t\n", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	mpol_config_default(&cfg);
-	rc = mpol_config_parse(argc, argv, &cfg, err, sizeof(err));
+	smpol_config_default(&cfg);
+	rc = smpol_config_parse(argc, argv, &cfg, err, sizeof(err));
 	if (rc) {
 		fuzz_check(rc == -EINVAL || rc == -ENAMETOOLONG, "rc %d", rc);
 		fuzz_check(err[0] != '\0', "no error sentence");
 		goto out;
 	}
-	fuzz_check(cfg.statedir[0] == '/', "statedir '%s' is not absolute", cfg.statedir);
-	fuzz_check(cfg.fsroot[0] == '\0' || cfg.fsroot[0] == '/', "fsroot '%s' is not absolute", cfg.fsroot);
+	fuzz_check(cfg.host.statedir[0] == '/', "statedir '%s' is not absolute", cfg.host.statedir);
+	fuzz_check(cfg.host.fsroot[0] == '/', "fsroot '%s' is not absolute", cfg.host.fsroot);
 	fuzz_check(cfg.precision > 0 && cfg.precision <= 1, "precision %g", cfg.precision);
 	fuzz_check(cfg.max_weight_sum >= 1 && cfg.max_weight_sum <= 1024, "max_weight_sum %u", cfg.max_weight_sum);
 	fuzz_check(cfg.sample_interval <= 86400, "sample_interval %u", cfg.sample_interval);
-	fuzz_check(cfg.default_spec.mode != MPOL_MODE_HELP, "default=help accepted");
-	rc = mpol_spec_format(&cfg.default_spec, canon, sizeof(canon));
+	fuzz_check(cfg.default_spec.mode != SMPOL_MODE_HELP, "default=help accepted");
+	rc = smpol_spec_format(&cfg.default_spec, canon, sizeof(canon));
 	fuzz_check(rc == 0, "default spec does not format (%d)", rc);
-	rc = mpol_spec_parse(canon, &again, err, sizeof(err));
+	rc = smpol_spec_parse(canon, &again, err, sizeof(err));
 	fuzz_check(rc == 0, "default spec's canonical '%s' is refused: %s", canon, err);
 out:
 	free(text);

@@ -9,7 +9,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_string(data, size);
-	char err[MPOL_ERRLEN] = "", step[24];
+	char err[SMPOL_ERRLEN] = "", step[24];
 	struct job_pid *pids = NULL;
 	uint32_t job;
 	int n = -1, rc;

@@ -1,4 +1,4 @@
-/* fuzz_procfs.c - the other texts libmpol reads from the kernel and from people: a
+/* fuzz_procfs.c - the other texts libsmpol reads from the kernel and from people: a
  * netlink uevent (raw bytes, NULs included), /proc/PID/cgroup, /proc/PID/smaps and a
  * memory size. The first input byte picks the parser, the rest is its input. */
 #include <errno.h>
@@ -14,22 +14,22 @@
 
 static void check_uevent(const uint8_t *data, size_t size)
 {
-	struct mpol_uevent ev;
-	int rc = mpol_uevent_parse((const char *)data, size, &ev);
+	struct smpol_uevent ev;
+	int rc = smpol_uevent_parse((const char *)data, size, &ev);
 
 	fuzz_check(rc == 0 || rc == -EINVAL, "uevent rc %d", rc);
 	if (!rc) {
 		fuzz_check(TERMINATED(ev.action) && TERMINATED(ev.subsystem) && TERMINATED(ev.devpath),
 			   "uevent fields unterminated");
-		fuzz_check(ev.node >= -1 && ev.node < MPOL_MAX_NODES, "uevent node %d", ev.node);
-		(void)mpol_uevent_is_hotplug(&ev);
+		fuzz_check(ev.node >= -1 && ev.node < SMPOL_MAX_NODES, "uevent node %d", ev.node);
+		(void)smpol_uevent_is_hotplug(&ev);
 	}
 }
 
 static void check_cgroup(const char *text)
 {
-	char dir[4096], root[4096], err[MPOL_ERRLEN] = "";
-	int rc = mpol_cpuset_dir_parse(text, "/nonexistent-fsroot", dir, sizeof(dir), root, sizeof(root),
+	char dir[4096], root[4096], err[SMPOL_ERRLEN] = "";
+	int rc = smpol_cpuset_dir_parse(text, "/nonexistent-fsroot", dir, sizeof(dir), root, sizeof(root),
 				       err, sizeof(err));
 
 	fuzz_check(rc <= 0 && (rc == 0 || err[0]), "cgroup rc %d without a sentence", rc);
@@ -39,9 +39,9 @@ static void check_cgroup(const char *text)
 
 static void check_smaps(const char *text)
 {
-	char err[MPOL_ERRLEN] = "";
-	struct mpol_region *r = NULL;
-	int n = -1, rc = mpol_pages_regions_parse(text, &r, &n, err, sizeof(err));
+	char err[SMPOL_ERRLEN] = "";
+	struct smpol_region *r = NULL;
+	int n = -1, rc = smpol_pages_regions_parse(text, &r, &n, err, sizeof(err));
 
 	fuzz_check(rc <= 0 && (rc == 0 || err[0]), "smaps rc %d without a sentence", rc);
 	if (!rc)
@@ -53,9 +53,9 @@ static void check_smaps(const char *text)
 
 static void check_size(const char *text)
 {
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 	uint64_t kib;
-	int rc = mpol_parse_size(text, &kib, err, sizeof(err));
+	int rc = smpol_parse_size(text, &kib, err, sizeof(err));
 
 	fuzz_check(rc == 0 || ((rc == -EINVAL || rc == -ERANGE) && err[0]), "size rc %d err '%s'", rc, err);
 }

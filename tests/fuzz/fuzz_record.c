@@ -15,14 +15,14 @@ static json_object *make_entry(void)
 {
 	static const uint64_t last[2] = { 300, 100 }, peak[2] = { 310, 105 };
 	static const double target[2] = { 0.75, 0.25 };
-	struct mpol_record_node in = {
+	struct smpol_record_node in = {
 		.requested = "weighted", .applied = "weighted", .path = "weighted",
 		.policy = "weighted interleave:0-1", .ntasks = 2, .nsamples = 1,
 		.last_time = 1700000000, .max_node = 1, .last = last, .peak = peak, .target = target,
 	};
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 	json_object *entry = NULL;
-	int rc = mpol_record_entry_build(&in, &entry, err, sizeof(err));
+	int rc = smpol_record_entry_build(&in, &entry, err, sizeof(err));
 
 	fuzz_check(rc == 0, "entry build: %s", err);
 	return entry;
@@ -32,33 +32,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static json_object *entry;
 	char *comment = fuzz_string(data, size), *merged = NULL, *again = NULL;
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 	json_object *record = NULL;
 	int rc;
 
 	if (!entry)
 		entry = make_entry();
-	rc = mpol_record_find(comment, &record, err, sizeof(err));
+	rc = smpol_record_find(comment, &record, err, sizeof(err));
 	fuzz_check(rc == 0 || rc == -ENOENT || (rc == -EBADMSG && err[0]), "find rc %d err '%s'", rc, err);
 	if (!rc)
 		json_object_put(record);
-	rc = mpol_record_merge(comment, "0", "node1", entry, MPOL_RECORD_BUDGET, &merged, err, sizeof(err));
+	rc = smpol_record_merge(comment, "0", "node1", entry, SMPOL_RECORD_BUDGET, &merged, err, sizeof(err));
 	if (rc) {
 		fuzz_check(rc < 0 && err[0], "merge rc %d without a sentence", rc);
 		goto out;
 	}
 	fuzz_check(merged != NULL, "merge returned no text");
-	fuzz_check(mpol_record_contains(merged, "0", "node1", entry),
+	fuzz_check(smpol_record_contains(merged, "0", "node1", entry),
 		   "merged comment lacks the entry: '%.300s'", merged);
 	record = NULL;
-	rc = mpol_record_find(merged, &record, err, sizeof(err));
+	rc = smpol_record_find(merged, &record, err, sizeof(err));
 	fuzz_check(rc == 0, "merged record not found (%d): %s", rc, err);
 	json_object_put(record);
 	/* a small budget folds steps into summaries, which must still name the node */
-	rc = mpol_record_merge(merged, "batch", "node2", entry, SMALL_BUDGET, &again, err, sizeof(err));
+	rc = smpol_record_merge(merged, "batch", "node2", entry, SMALL_BUDGET, &again, err, sizeof(err));
 	fuzz_check(rc == 0 || (rc == -E2BIG && err[0]), "small-budget merge rc %d err '%s'", rc, err);
 	if (!rc)
-		fuzz_check(mpol_record_contains(again, "batch", "node2", entry),
+		fuzz_check(smpol_record_contains(again, "batch", "node2", entry),
 			   "small-budget merge lacks the entry: '%.300s'", again);
 	/* plain text with no record of ours is kept in front of the marker (a comment of
 	 * only whitespace counts as empty, record.h) */

@@ -1,4 +1,4 @@
-/* fuzz_spec.c - mpol_spec_parse on any text; a spec that parses formats to a text
+/* fuzz_spec.c - smpol_spec_parse on any text; a spec that parses formats to a text
  * that parses back to the same spec (spec.h promises parse(format(s)) == s). */
 #include <errno.h>
 
@@ -6,10 +6,10 @@
 #include "fuzz.h"
 #include "spec.h"
 
-static void check_same(const struct mpol_spec *a, const struct mpol_spec *b, const char *text)
+static void check_same(const struct smpol_spec *a, const struct smpol_spec *b, const char *text)
 {
 	fuzz_check(a->mode == b->mode && a->verbose == b->verbose && a->strict == b->strict &&
-		   a->has_nodes == b->has_nodes && bitmap_equal(&a->nodes, &b->nodes) &&
+		   a->has_nodes == b->has_nodes && smpol_bitmap_equal(&a->nodes, &b->nodes) &&
 		   a->has_weights == b->has_weights &&
 		   !memcmp(a->weights, b->weights, sizeof(a->weights)) &&
 		   a->has_scope == b->has_scope && (!a->has_scope || a->scope == b->scope) &&
@@ -21,22 +21,22 @@ static void check_same(const struct mpol_spec *a, const struct mpol_spec *b, con
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_string(data, size);
-	char err[MPOL_ERRLEN] = "", canon[8192];
-	struct mpol_spec s, again;
+	char err[SMPOL_ERRLEN] = "", canon[8192];
+	struct smpol_spec s, again;
 	int rc;
 
-	rc = mpol_spec_parse(text, &s, err, sizeof(err));
+	rc = smpol_spec_parse(text, &s, err, sizeof(err));
 	if (rc) {
 		fuzz_check(rc == -EINVAL, "rc %d for '%s'", rc, text);
 		fuzz_check(err[0] != '\0', "no error sentence for '%s'", text);
 		goto out;
 	}
-	fuzz_check(s.mode != MPOL_MODE_UNSET, "'%s' parsed to no mode", text);
+	fuzz_check(s.mode != SMPOL_MODE_UNSET, "'%s' parsed to no mode", text);
 	fuzz_check(!s.has_precision || (s.precision > 0 && s.precision <= 1),
 		   "'%s' gave precision %g", text, s.precision);
-	rc = mpol_spec_format(&s, canon, sizeof(canon));
+	rc = smpol_spec_format(&s, canon, sizeof(canon));
 	fuzz_check(rc == 0, "'%s' does not format (%d)", text, rc);
-	rc = mpol_spec_parse(canon, &again, err, sizeof(err));
+	rc = smpol_spec_parse(canon, &again, err, sizeof(err));
 	fuzz_check(rc == 0, "canonical '%s' of '%s' is refused: %s", canon, text, err);
 	check_same(&s, &again, canon);
 out:

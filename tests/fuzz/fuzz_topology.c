@@ -1,4 +1,4 @@
-/* fuzz_topology.c - mpol_topology_read on a captured sysfs tree (two-socket-cxl) in
+/* fuzz_topology.c - smpol_topology_read on a captured sysfs tree (two-socket-cxl) in
  * which one file holds the fuzzed bytes. The first input byte picks the file, the
  * rest is its content. The tree is copied once into a tmpfs directory, and the file
  * is put back after each input. Every outcome is a topology or a sentence. */
@@ -76,8 +76,8 @@ static int write_file(const char *path, const void *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char saved[8192], err[MPOL_ERRLEN] = "";
-	struct mpol_topology topo;
+	char saved[8192], err[SMPOL_ERRLEN] = "";
+	struct smpol_topology topo;
 	const char *path;
 	ssize_t len;
 	int fd, rc;
@@ -91,11 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	fuzz_check(len >= 0, "cannot read %s", path);
 	fuzz_check(write_file(path, data + 1, size - 1) == 0, "cannot write %s", path);
-	rc = mpol_topology_read(root, &topo, err, sizeof(err));
+	rc = smpol_topology_read(root, &topo, err, sizeof(err));
 	if (rc)
 		fuzz_check(rc < 0 && err[0], "rc %d without a sentence (file %s)", rc, path);
 	else
-		mpol_topology_free(&topo);
+		smpol_topology_free(&topo);
 	fuzz_check(write_file(path, saved, (size_t)len) == 0, "cannot put back %s", path);
 	return 0;
 }

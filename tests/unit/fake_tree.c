@@ -112,3 +112,16 @@ const char *fixture_path(const char *name)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return path;
 }
+
+const struct smpol_host *fake_host(const char *fsroot, const char *statedir)
+{
+	static struct smpol_host ring[8];
+	static unsigned next;
+	struct smpol_host *h = &ring[next++ % 8];
+
+	smpol_host_default(h);
+	snprintf(h->fsroot, sizeof(h->fsroot), "%s", fsroot && *fsroot ? fsroot : "/");
+	if (statedir)
+		snprintf(h->statedir, sizeof(h->statedir), "%s", statedir);
+	return h;
+}

@@ -1,6 +1,8 @@
 /* fake_tree.h - temporary sysfs-like trees of regular files for unit tests. */
-#ifndef MPOL_TEST_FAKE_TREE_H
-#define MPOL_TEST_FAKE_TREE_H
+#ifndef SMPOL_TEST_FAKE_TREE_H
+#define SMPOL_TEST_FAKE_TREE_H
+
+#include "host.h"
 
 #define FAKE_WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
 
@@ -15,6 +17,10 @@ const char *fake_tree_read(const char *root, const char *path);
 /* A weighted-interleave table: "auto=true 0:7 1:7 2:2" -> the auto file named
  * auto_name (omitted when auto_name is NULL) and one nodeN file per pair. */
 void fake_tree_wi(const char *root, const char *auto_name, const char *auto_value, const char *pairs);
+
+/* A host reading sysfs under fsroot, with its state in statedir (NULL = the default).
+ * Points into a small ring of static buffers: good for a few calls at once. */
+const struct smpol_host *fake_host(const char *fsroot, const char *statedir);
 
 /* The captured or crafted tree tests/fixtures/NAME ($MPOL_TEST_FIXTURES, which `make
  * check` sets), in a static buffer; exits the test program when the variable is unset. */

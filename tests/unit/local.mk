@@ -5,7 +5,7 @@ AM_TESTS_ENVIRONMENT = CMOCKA_MESSAGE_OUTPUT=TAP; export CMOCKA_MESSAGE_OUTPUT; 
 	MPOL_TEST_FIXTURES=$(abs_top_srcdir)/tests/fixtures; export MPOL_TEST_FIXTURES; \
 	ASAN_OPTIONS=detect_leaks=1; export ASAN_OPTIONS;
 UNIT_CFLAGS_COMMON = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JSONC_CFLAGS)
-UNIT_LIBS_COMMON = src/common/libmpol.la $(CMOCKA_LIBS) $(JSONC_LIBS)
+UNIT_LIBS_COMMON = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la $(CMOCKA_LIBS) $(JSONC_LIBS)
 
 # Add a test: one line in UNIT_TESTS, and its _SOURCES/_CFLAGS/_LDADD below.
 UNIT_TESTS =
@@ -25,6 +25,14 @@ UNIT_TESTS += tests/unit/test_lease
 tests_unit_test_lease_SOURCES = tests/unit/test_lease.c tests/unit/fake_tree.c tests/unit/fake_tree.h
 tests_unit_test_lease_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_lease_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_placement
+tests_unit_test_placement_SOURCES = tests/unit/test_placement.c tests/unit/fake_tree.c tests/unit/fake_tree.h
+tests_unit_test_placement_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_placement_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_step_state
+tests_unit_test_step_state_SOURCES = tests/unit/test_step_state.c tests/unit/fake_tree.c tests/unit/fake_tree.h
+tests_unit_test_step_state_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_step_state_LDADD = $(UNIT_LIBS_COMMON)
 UNIT_TESTS += tests/unit/test_apply
 tests_unit_test_apply_SOURCES = tests/unit/test_apply.c tests/unit/task_policy.h
 tests_unit_test_apply_CFLAGS = $(UNIT_CFLAGS_COMMON)
@@ -32,9 +40,8 @@ tests_unit_test_apply_LDADD = $(UNIT_LIBS_COMMON)
 if WITH_SLURM
 # The plugin's callbacks with fake spank_* / slurm_* and a fake accounting (test_plugin.c).
 UNIT_TESTS += tests/unit/test_plugin
-tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c tests/unit/fake_tree.c tests/unit/fake_tree.h tests/unit/task_policy.h \
-	src/plugins/mem_interleave/plugin.c src/plugins/mem_interleave/release.c src/plugins/mem_interleave/options.c \
-	src/plugins/mem_interleave/local.c src/plugins/mem_interleave/step.c src/plugins/mem_interleave/task.c
+# The plugin's files are #included by test_plugin.c (it resets their per-process state).
+tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c tests/unit/fake_tree.c tests/unit/fake_tree.h tests/unit/task_policy.h
 tests_unit_test_plugin_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_plugin_LDADD = $(UNIT_LIBS_COMMON)
 endif

@@ -1,6 +1,6 @@
 /* task_policy.h - the calling task's memory policy as the kernel reports it (tests). */
-#ifndef MPOL_TEST_TASK_POLICY_H
-#define MPOL_TEST_TASK_POLICY_H
+#ifndef SMPOL_TEST_TASK_POLICY_H
+#define SMPOL_TEST_TASK_POLICY_H
 
 /* Include this before kernel.h (see apply.c): it brings <linux/mempolicy.h>. */
 #include <linux/mempolicy.h>
@@ -14,10 +14,10 @@
 /* get_mempolicy's mode for this thread, -1 when it fails. */
 static inline int task_policy(void)
 {
-	unsigned long mask[MPOL_MAX_NODES / (8 * sizeof(unsigned long))];
+	unsigned long mask[SMPOL_MAX_NODES / (8 * sizeof(unsigned long))];
 	int mode = -1;
 
-	if (syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)MPOL_MAX_NODES + 1, NULL, 0UL) != 0)
+	if (syscall(SYS_get_mempolicy, &mode, mask, (unsigned long)SMPOL_MAX_NODES + 1, NULL, 0UL) != 0)
 		return -1;
 	return mode;
 }

@@ -14,34 +14,34 @@
 
 static void test_set_ops(void **state)
 {
-	struct mpol_bitmap a, b;
+	struct smpol_bitmap a, b;
 
 	(void)state;
-	bitmap_clear(&a);
-	assert_true(bitmap_empty(&a));
-	assert_int_equal(bitmap_next(&a, 0), -1);
-	bitmap_set(&a, 0);
-	bitmap_set(&a, 63);
-	bitmap_set(&a, 64);
-	bitmap_set(&a, MPOL_MAX_CPUS - 1);
-	bitmap_set(&a, MPOL_MAX_CPUS);   /* out of range: ignored */
-	bitmap_set(&a, -1);
-	assert_int_equal(bitmap_count(&a), 4);
-	assert_true(bitmap_test(&a, 63) && bitmap_test(&a, 64));
-	assert_false(bitmap_test(&a, 62) || bitmap_test(&a, -1) || bitmap_test(&a, MPOL_MAX_CPUS));
-	assert_int_equal(bitmap_next(&a, 1), 63);
-	assert_int_equal(bitmap_next(&a, 65), MPOL_MAX_CPUS - 1);
-	assert_int_equal(bitmap_next(&a, MPOL_MAX_CPUS), -1);
-	assert_int_equal(bitmap_next(&a, -5), 0);
-	bitmap_unset(&a, 63);
-	assert_false(bitmap_test(&a, 63));
-	bitmap_clear(&b);
-	bitmap_set(&b, 64);
-	bitmap_set(&b, 5);
-	assert_int_equal(bitmap_and(&a, &b), 1);
-	assert_true(bitmap_test(&a, 64));
-	bitmap_or(&a, &b);
-	assert_true(bitmap_equal(&a, &b));
+	smpol_bitmap_clear(&a);
+	assert_true(smpol_bitmap_empty(&a));
+	assert_int_equal(smpol_bitmap_next(&a, 0), -1);
+	smpol_bitmap_set(&a, 0);
+	smpol_bitmap_set(&a, 63);
+	smpol_bitmap_set(&a, 64);
+	smpol_bitmap_set(&a, SMPOL_MAX_CPUS - 1);
+	smpol_bitmap_set(&a, SMPOL_MAX_CPUS);   /* out of range: ignored */
+	smpol_bitmap_set(&a, -1);
+	assert_int_equal(smpol_bitmap_count(&a), 4);
+	assert_true(smpol_bitmap_test(&a, 63) && smpol_bitmap_test(&a, 64));
+	assert_false(smpol_bitmap_test(&a, 62) || smpol_bitmap_test(&a, -1) || smpol_bitmap_test(&a, SMPOL_MAX_CPUS));
+	assert_int_equal(smpol_bitmap_next(&a, 1), 63);
+	assert_int_equal(smpol_bitmap_next(&a, 65), SMPOL_MAX_CPUS - 1);
+	assert_int_equal(smpol_bitmap_next(&a, SMPOL_MAX_CPUS), -1);
+	assert_int_equal(smpol_bitmap_next(&a, -5), 0);
+	smpol_bitmap_unset(&a, 63);
+	assert_false(smpol_bitmap_test(&a, 63));
+	smpol_bitmap_clear(&b);
+	smpol_bitmap_set(&b, 64);
+	smpol_bitmap_set(&b, 5);
+	assert_int_equal(smpol_bitmap_and(&a, &b), 1);
+	assert_true(smpol_bitmap_test(&a, 64));
+	smpol_bitmap_or(&a, &b);
+	assert_true(smpol_bitmap_equal(&a, &b));
 }
 
 static void test_list_good(void **state)
@@ -51,18 +51,18 @@ static void test_list_good(void **state)
 		{ "3,1,2", "1-3", 3 }, { "0-0", "0", 1 }, { "5,5,4-6", "4-6", 3 }, { "007", "7", 1 },
 		{ "0,2,4-5,1023", "0,2,4-5,1023", 5 },
 	};
-	struct mpol_bitmap b;
-	char err[MPOL_ERRLEN], buf[64];
+	struct smpol_bitmap b;
+	char err[SMPOL_ERRLEN], buf[64];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(bitmap_parse_list(cases[i].in, MPOL_MAX_NODES, &b, err, sizeof(err)), 0);
-		assert_int_equal(bitmap_count(&b), cases[i].count);
-		assert_int_equal(bitmap_format_list(&b, buf, sizeof(buf)), 0);
+		assert_int_equal(smpol_bitmap_parse_list(cases[i].in, SMPOL_MAX_NODES, &b, err, sizeof(err)), 0);
+		assert_int_equal(smpol_bitmap_count(&b), cases[i].count);
+		assert_int_equal(smpol_bitmap_format_list(&b, buf, sizeof(buf)), 0);
 		assert_string_equal(buf, cases[i].out);
 	}
-	assert_int_equal(bitmap_parse_list("8191", MPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
-	assert_true(bitmap_test(&b, 8191));
+	assert_int_equal(smpol_bitmap_parse_list("8191", SMPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
+	assert_true(smpol_bitmap_test(&b, 8191));
 }
 
 static void test_list_bad(void **state)
@@ -83,86 +83,86 @@ static void test_list_bad(void **state)
 		{ "0-3:2", "'3:2' is not a number" },
 		{ "1-2-3", "'2-3' is not a number" },
 	};
-	struct mpol_bitmap b;
-	char err[MPOL_ERRLEN];
+	struct smpol_bitmap b;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	bitmap_clear(&b);
-	bitmap_set(&b, 42);
+	smpol_bitmap_clear(&b);
+	smpol_bitmap_set(&b, 42);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(bitmap_parse_list(cases[i].in, MPOL_MAX_NODES, &b, err, sizeof(err)), -EINVAL);
+		assert_int_equal(smpol_bitmap_parse_list(cases[i].in, SMPOL_MAX_NODES, &b, err, sizeof(err)), -EINVAL);
 		if (!strstr(err, cases[i].says))
 			fail_msg("'%s': got '%s', want '%s'", cases[i].in, err, cases[i].says);
 		/* a failed parse leaves the output alone */
-		assert_int_equal(bitmap_count(&b), 1);
+		assert_int_equal(smpol_bitmap_count(&b), 1);
 	}
-	assert_int_equal(bitmap_parse_list("9000", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_list("9000", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "bad CPU list '9000'"));
 	/* a NULL error buffer is allowed */
-	assert_int_equal(bitmap_parse_list("x", MPOL_MAX_NODES, &b, NULL, 0), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_list("x", SMPOL_MAX_NODES, &b, NULL, 0), -EINVAL);
 }
 
 static void test_mask(void **state)
 {
-	struct mpol_bitmap b;
-	char err[MPOL_ERRLEN], buf[64];
+	struct smpol_bitmap b;
+	char err[SMPOL_ERRLEN], buf[64];
 
 	(void)state;
-	assert_int_equal(bitmap_parse_mask("00000000,0000000f\n", MPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
-	bitmap_format_list(&b, buf, sizeof(buf));
+	assert_int_equal(smpol_bitmap_parse_mask("00000000,0000000f\n", SMPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
+	smpol_bitmap_format_list(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "0-3");
-	assert_int_equal(bitmap_parse_mask("1,80000000", MPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
-	bitmap_format_list(&b, buf, sizeof(buf));
+	assert_int_equal(smpol_bitmap_parse_mask("1,80000000", SMPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
+	smpol_bitmap_format_list(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "31-32");
-	assert_int_equal(bitmap_parse_mask("A", MPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
-	bitmap_format_list(&b, buf, sizeof(buf));
+	assert_int_equal(smpol_bitmap_parse_mask("A", SMPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
+	smpol_bitmap_format_list(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "1,3");
-	assert_int_equal(bitmap_parse_mask("0", MPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
-	assert_true(bitmap_empty(&b));
+	assert_int_equal(smpol_bitmap_parse_mask("0", SMPOL_MAX_CPUS, &b, err, sizeof(err)), 0);
+	assert_true(smpol_bitmap_empty(&b));
 
-	assert_int_equal(bitmap_parse_mask("", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask("", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "empty"));
-	assert_int_equal(bitmap_parse_mask("0000000g", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask("0000000g", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "'g' is not a hex digit"));
-	assert_int_equal(bitmap_parse_mask("123456789", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask("123456789", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "1-8 hex digits"));
-	assert_int_equal(bitmap_parse_mask("f,,f", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
-	assert_int_equal(bitmap_parse_mask(",f", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
-	assert_int_equal(bitmap_parse_mask("f,", MPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
-	assert_int_equal(bitmap_parse_mask("1,00000000", 32, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask("f,,f", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask(",f", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask("f,", SMPOL_MAX_CPUS, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_bitmap_parse_mask("1,00000000", 32, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "sets id 32, ids are 0-31"));
 }
 
 static void test_format_short(void **state)
 {
-	struct mpol_bitmap b;
+	struct smpol_bitmap b;
 	char buf[6] = "xxxxx";
 
 	(void)state;
-	bitmap_clear(&b);
-	bitmap_set(&b, 100);
-	bitmap_set(&b, 200);
-	assert_int_equal(bitmap_format_list(&b, buf, sizeof(buf)), -ENOSPC);
+	smpol_bitmap_clear(&b);
+	smpol_bitmap_set(&b, 100);
+	smpol_bitmap_set(&b, 200);
+	assert_int_equal(smpol_bitmap_format_list(&b, buf, sizeof(buf)), -ENOSPC);
 	assert_string_equal(buf, "");
-	assert_int_equal(bitmap_format_list(&b, buf, 0), -ENOSPC);
+	assert_int_equal(smpol_bitmap_format_list(&b, buf, 0), -ENOSPC);
 }
 
 /* Every other id up to the CPU limit formats and parses back. */
 static void test_format_roundtrip(void **state)
 {
-	static char huge[MPOL_MAX_CPUS * 3];
-	struct mpol_bitmap all, back;
-	char small[64], err[MPOL_ERRLEN];
+	static char huge[SMPOL_MAX_CPUS * 3];
+	struct smpol_bitmap all, back;
+	char small[64], err[SMPOL_ERRLEN];
 
 	(void)state;
-	bitmap_clear(&all);
-	for (int i = 0; i < MPOL_MAX_CPUS; i += 2)
-		bitmap_set(&all, i);
-	assert_int_equal(bitmap_format_list(&all, small, sizeof(small)), -ENOSPC);
-	assert_int_equal(bitmap_format_list(&all, huge, sizeof(huge)), 0);
-	assert_int_equal(bitmap_parse_list(huge, MPOL_MAX_CPUS, &back, err, sizeof(err)), 0);
-	assert_true(bitmap_equal(&all, &back));
+	smpol_bitmap_clear(&all);
+	for (int i = 0; i < SMPOL_MAX_CPUS; i += 2)
+		smpol_bitmap_set(&all, i);
+	assert_int_equal(smpol_bitmap_format_list(&all, small, sizeof(small)), -ENOSPC);
+	assert_int_equal(smpol_bitmap_format_list(&all, huge, sizeof(huge)), 0);
+	assert_int_equal(smpol_bitmap_parse_list(huge, SMPOL_MAX_CPUS, &back, err, sizeof(err)), 0);
+	assert_true(smpol_bitmap_equal(&all, &back));
 }
 
 /* Random strings over the list alphabet: refused with a sentence, or parsed, and then
@@ -175,23 +175,23 @@ static void test_random_lists(void **state)
 	(void)state;
 	srand(99);
 	for (int iter = 0; iter < 20000; iter++) {
-		char text[16], err[MPOL_ERRLEN], buf[4096];
-		struct mpol_bitmap b, back;
+		char text[16], err[SMPOL_ERRLEN], buf[4096];
+		struct smpol_bitmap b, back;
 		int len = rand() % (int)sizeof(text);
 
 		for (int i = 0; i < len; i++)
 			text[i] = alphabet[rand() % (int)(sizeof(alphabet) - 1)];
 		text[len] = '\0';
 		err[0] = '\0';
-		if (bitmap_parse_list(text, MPOL_MAX_NODES, &b, err, sizeof(err))) {
+		if (smpol_bitmap_parse_list(text, SMPOL_MAX_NODES, &b, err, sizeof(err))) {
 			assert_non_null(strstr(err, text));
 			refused++;
 			continue;
 		}
 		accepted++;
-		assert_int_equal(bitmap_format_list(&b, buf, sizeof(buf)), 0);
-		assert_int_equal(bitmap_parse_list(buf, MPOL_MAX_NODES, &back, err, sizeof(err)), 0);
-		assert_true(bitmap_equal(&b, &back));
+		assert_int_equal(smpol_bitmap_format_list(&b, buf, sizeof(buf)), 0);
+		assert_int_equal(smpol_bitmap_parse_list(buf, SMPOL_MAX_NODES, &back, err, sizeof(err)), 0);
+		assert_true(smpol_bitmap_equal(&b, &back));
 	}
 	assert_true(accepted > 100 && refused > 100);
 }

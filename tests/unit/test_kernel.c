@@ -1,4 +1,5 @@
-/* test_kernel.c - the weighted-interleave rung, probed from captured and crafted trees. */
+/* test_kernel.c - the kernel ladder's rung, as the weights table read from captured and
+ * crafted trees tells it. */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -12,81 +13,82 @@
 #include "error.h"
 #include "fake_tree.h"
 #include "kernel.h"
+#include "wi.h"
 
-static void probe(const char *root, struct mpol_kernel_caps *caps)
+static void probe(const char *root, struct smpol_wi_table *t)
 {
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 
-	memset(caps, 0xa5, sizeof(*caps));   /* probe must set every field */
-	assert_int_equal(mpol_kernel_probe(root, caps, err, sizeof(err)), 0);
+	memset(t, 0xa5, sizeof(*t));   /* the read must set every field */
+	assert_int_equal(smpol_wi_read(fake_host(root, NULL), t, err, sizeof(err)), 0);
 }
 
 static void test_auto_kernel(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_wi_table caps;
 
 	(void)state;
 	probe(fixture_path("linux-7.3-boot"), &caps);
-	assert_true(caps.weighted_interleave);
-	assert_true(caps.auto_mode);
+	assert_true(caps.present);
+	assert_true(caps.auto_name[0]);
 	assert_string_equal(caps.auto_name, "auto");
-	assert_false(caps.weights_for_possible);
+	assert_false(smpol_wi_weights_for_possible(&caps));
 }
 
 static void test_auto_type_spelling(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_wi_table caps;
 
 	(void)state;
 	probe(fixture_path("linux-6.18-auto-type"), &caps);
-	assert_true(caps.weighted_interleave);
-	assert_true(caps.auto_mode);
+	assert_true(caps.present);
+	assert_true(caps.auto_name[0]);
 	assert_string_equal(caps.auto_name, "__auto_type");
-	assert_false(caps.weights_for_possible);
+	assert_false(smpol_wi_weights_for_possible(&caps));
 }
 
 static void test_possible_layout(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_wi_table caps;
 
 	(void)state;
 	probe(fixture_path("linux-6.12-boot"), &caps);
-	assert_true(caps.weighted_interleave);
-	assert_false(caps.auto_mode);
+	assert_true(caps.present);
+	assert_false(caps.auto_name[0]);
 	assert_string_equal(caps.auto_name, "");
-	assert_true(caps.weights_for_possible);
+	assert_true(smpol_wi_weights_for_possible(&caps));
 }
 
 static void test_no_weighted_interleave(void **state)
 {
-	struct mpol_kernel_caps caps;
+	struct smpol_wi_table caps;
 	char *root = fake_tree_new();
 
 	(void)state;
 	probe(fixture_path("linux-6.1-boot"), &caps);
-	assert_false(caps.weighted_interleave);
-	assert_false(caps.auto_mode);
-	assert_false(caps.weights_for_possible);
+	assert_false(caps.present);
+	assert_false(caps.auto_name[0]);
+	assert_false(smpol_wi_weights_for_possible(&caps));
 	probe(root, &caps);                 /* an empty root is an old kernel, not an error */
-	assert_false(caps.weighted_interleave);
+	assert_false(caps.present);
 	/* a file where the directory should be */
 	fake_tree_write(root, "/sys/kernel/mm/mempolicy/weighted_interleave", "x");
 	probe(root, &caps);
-	assert_false(caps.weighted_interleave);
+	assert_false(caps.present);
 	fake_tree_free(root);
 }
 
 static void test_names(void **state)
 {
 	(void)state;
-	assert_true(mpol_is_auto_name("auto"));
-	assert_true(mpol_is_auto_name("__auto_type"));
-	assert_false(mpol_is_auto_name("node0"));
-	assert_false(mpol_is_auto_name("auto2"));
-	assert_false(mpol_is_auto_name(""));
-	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_WEIGHTED), "weighted-interleave");
-	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_INTERLEAVE), "interleave");
-	assert_string_equal(mpol_kernel_path_name(MPOL_PATH_NONE), "none");
+	assert_true(smpol_is_auto_name("auto"));
+	assert_true(smpol_is_auto_name("__auto_type"));
+	assert_false(smpol_is_auto_name("node0"));
+	assert_false(smpol_is_auto_name("auto2"));
+	assert_false(smpol_is_auto_name(""));
+	assert_string_equal(smpol_kernel_path_name(SMPOL_PATH_WEIGHTED), "weighted-interleave");
+	assert_string_equal(smpol_kernel_path_name(SMPOL_PATH_INTERLEAVE), "interleave");
+	assert_string_equal(smpol_kernel_path_name(SMPOL_PATH_NONE), "none");
 }
 
 int main(void)

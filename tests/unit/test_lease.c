@@ -45,22 +45,22 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct mpol_lease_owner owner_of(uint32_t job, pid_t pid)
+static struct smpol_lease_owner owner_of(uint32_t job, pid_t pid)
 {
-	struct mpol_lease_owner o = { .job_id = job, .step_id = 0, .uid = 1000 + job, .pid = pid };
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_owner o = { .job_id = job, .step_id = 0, .uid = 1000 + job, .pid = pid };
+	char err[SMPOL_ERRLEN];
 
-	assert_int_equal(mpol_lease_owner_self(&o, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_owner_self(&o, err, sizeof(err)), 0);
 	return o;
 }
 
 /* Weights 9 on node 0 and 3 on node 2 (the job's plan). */
-static void job_weights(struct mpol_wi_table *t, struct mpol_bitmap *which, unsigned w0)
+static void job_weights(struct smpol_wi_table *t, struct smpol_bitmap *which, unsigned w0)
 {
 	memset(t, 0, sizeof(*t));
-	bitmap_clear(which);
-	bitmap_set(which, 0);
-	bitmap_set(which, 2);
+	smpol_bitmap_clear(which);
+	smpol_bitmap_set(which, 0);
+	smpol_bitmap_set(which, 2);
 	t->weight[0] = (uint8_t)w0;
 	t->weight[2] = 3;
 }
@@ -92,18 +92,18 @@ static pid_t dead_pid(void)
 static void test_acquire_release(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_lease_state st;
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_lease_state st;
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	bool auto_failed = true;
 
 	job_weights(&w, &which, 9);
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node2"), "3");
-	assert_int_equal(mpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_true(st.held);
 	assert_true(st.holder_alive);
 	assert_int_equal(st.owner.job_id, 1);
@@ -111,39 +111,39 @@ static void test_acquire_release(void **state)
 	assert_int_equal(st.saved.weight[0], 7);
 	/* The same step again: weights rewritten, the first journal kept. */
 	job_weights(&w, &which, 11);
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "11");
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &me, &auto_failed, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &me, &auto_failed, err, sizeof(err)), 0);
 	assert_false(auto_failed);
 	assert_original(fx->root);
 	assert_string_equal(journal_text(fx), "<missing>");
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &me, NULL, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &me, NULL, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no weights lease is held"));
 }
 
 static void test_live_holder_refuses(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0), other = me;
-	struct mpol_lease_state st;
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_owner me = owner_of(1, 0), other = me;
+	struct smpol_lease_state st;
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 
 	job_weights(&w, &which, 9);
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	other.job_id = 2;
 	other.uid = 1002;
 	job_weights(&w, &which, 40);
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), -EBUSY);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &other, &w, &which, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "held by job 1 step 0 (uid 1001"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
 	/* Neither may another step release it, nor recover take it while it lives. */
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), -EPERM);
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), -EBUSY);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &other, NULL, err, sizeof(err)), -EPERM);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "still running"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "9");
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, true, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), true, &st, err, sizeof(err)), 0);
 	assert_true(st.restored);
 	assert_original(fx->root);
 }
@@ -152,11 +152,11 @@ static void test_live_holder_refuses(void **state)
 static void test_holder_killed_after_write(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner next = owner_of(5, 0);
-	struct mpol_lease_state st;
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN], c;
+	struct smpol_lease_owner next = owner_of(5, 0);
+	struct smpol_lease_state st;
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN], c;
 	int ready[2];
 	pid_t child;
 
@@ -164,10 +164,10 @@ static void test_holder_killed_after_write(void **state)
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
-		struct mpol_lease_owner o = owner_of(4, 0);
+		struct smpol_lease_owner o = owner_of(4, 0);
 
 		job_weights(&w, &which, 50);
-		if (mpol_lease_acquire(fx->statedir, fx->root, &o, &w, &which, err, sizeof(err)) < 0)
+		if (smpol_lease_acquire(fake_host(fx->root, fx->statedir), &o, &w, &which, err, sizeof(err)) < 0)
 			_exit(1);
 		c = 'x';
 		if (write(ready[1], &c, 1) != 1)
@@ -181,16 +181,16 @@ static void test_holder_killed_after_write(void **state)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "50");
-	assert_int_equal(mpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_true(st.held);
 	assert_false(st.holder_alive);
 	/* The next step's journal must hold the original table, not the dead step's. */
 	job_weights(&w, &which, 9);
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &next, &w, &which, err, sizeof(err)), 0);
-	assert_int_equal(mpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &next, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_int_equal(st.owner.job_id, 5);
 	assert_int_equal(st.saved.weight[0], 7);
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &next, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &next, NULL, err, sizeof(err)), 0);
 	assert_original(fx->root);
 }
 
@@ -208,11 +208,11 @@ static void write_journal_by_hand(const struct fixture *fx, pid_t pid, unsigned 
 static void test_crash_between_journal_and_write(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_state st;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN];
 
 	write_journal_by_hand(fx, dead_pid(), 1, "auto=1 0:7 1:7 2:2");
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_true(st.held);
 	assert_false(st.holder_alive);
 	assert_true(st.restored);
@@ -220,7 +220,7 @@ static void test_crash_between_journal_and_write(void **state)
 	assert_original(fx->root);
 	assert_string_equal(journal_text(fx), "<missing>");
 	/* Nothing left: recover is a no-op that says so. */
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_false(st.held);
 }
 
@@ -228,15 +228,15 @@ static void test_crash_between_journal_and_write(void **state)
 static void test_recycled_pid(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_lease_state st;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN];
 
 	fake_tree_wi(fx->root, NULL, NULL, "0:60 2:30");
 	write_journal_by_hand(fx, me.pid, (unsigned long long)me.pid_start + 1, "auto=1 0:7 1:7 2:2");
-	assert_int_equal(mpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_false(st.holder_alive);
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_original(fx->root);
 }
 
@@ -260,9 +260,9 @@ static bool wait_for_zombie(pid_t pid)
 static void test_zombie_holder(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_state st;
-	char err[MPOL_ERRLEN];
-	struct mpol_lease_owner zombie = { .job_id = 3 };
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN];
+	struct smpol_lease_owner zombie = { .job_id = 3 };
 	pid_t pid = fork();
 
 	assert_true(pid >= 0);
@@ -270,11 +270,11 @@ static void test_zombie_holder(void **state)
 		_exit(0);
 	zombie.pid = pid;
 	/* Its start time (a zombie keeps it), once it has exited and is not reaped. */
-	assert_int_equal(mpol_lease_owner_self(&zombie, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_owner_self(&zombie, err, sizeof(err)), 0);
 	assert_true(wait_for_zombie(pid));
 	write_journal_by_hand(fx, pid, (unsigned long long)zombie.pid_start, "auto=1 0:7 1:7 2:2");
-	assert_false(mpol_lease_owner_alive(&zombie));
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_false(smpol_lease_owner_alive(&zombie));
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_true(st.restored);
 	waitpid(pid, NULL, 0);
 }
@@ -289,21 +289,21 @@ static void test_malformed_journal(void **state)
 		"slurm-mempolicy lease v9\nowner job=8 step=1 uid=1 pid=1 start=1\nsaved auto=1 0:7\n",
 	};
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_lease_state st;
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN], before[512];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_lease_state st;
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN], before[512];
 
 	mkdir(fx->statedir, 0755);
 	job_weights(&w, &which, 9);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fake_tree_write(fx->statedir, "/weights.journal", bad[i]);
 		snprintf(before, sizeof(before), "%s", journal_text(fx));
-		assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), -EBADMSG);
+		assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), -EBADMSG);
 		assert_non_null(strstr(err, "is malformed"));
 		assert_non_null(strstr(err, "nothing was changed"));
-		assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, true, &st, err, sizeof(err)), -EBADMSG);
+		assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), true, &st, err, sizeof(err)), -EBADMSG);
 		assert_original(fx->root);
 		assert_string_equal(journal_text(fx), before);
 	}
@@ -312,25 +312,25 @@ static void test_malformed_journal(void **state)
 static void test_vanished_node(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN], path[4200];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN], path[4200];
 
 	/* Asked for a node without a file: nothing written, no journal. */
 	job_weights(&w, &which, 9);
-	bitmap_set(&which, 3);
+	smpol_bitmap_set(&which, 3);
 	w.weight[3] = 1;
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "node 3"));
 	assert_original(fx->root);
 	assert_string_equal(journal_text(fx), "<missing>");
 	/* Node 1 removed while the lease is held: the rest is still restored. */
-	bitmap_unset(&which, 3);
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)), 0);
+	smpol_bitmap_unset(&which, 3);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s" FAKE_WI_DIR "/node1", fx->root);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &me, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &me, NULL, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "7");
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node2"), "2");
 	assert_string_equal(journal_text(fx), "<missing>");
@@ -340,17 +340,17 @@ static void test_vanished_node(void **state)
 static void test_write_fails_midway(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN], path[4200];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN], path[4200];
 
 	/* A small number that even root cannot write (mode 0444 sysctl). */
 	snprintf(path, sizeof(path), "%s" FAKE_WI_DIR "/node2", fx->root);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("/proc/sys/kernel/cap_last_cap", path), 0);
 	job_weights(&w, &which, 9);
-	assert_true(mpol_lease_acquire(fx->statedir, fx->root, &me, &w, &which, err, sizeof(err)) < 0);
+	assert_true(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &me, &w, &which, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "node2"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "7");
 	assert_string_equal(journal_text(fx), "<missing>");
@@ -360,8 +360,8 @@ static void test_write_fails_midway(void **state)
 static void test_concurrent_acquire(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_state st;
-	char err[MPOL_ERRLEN], c;
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN], c;
 	int go[2], done[2], won = 0, busy = 0;
 	pid_t kids[2];
 
@@ -371,16 +371,16 @@ static void test_concurrent_acquire(void **state)
 		kids[k] = fork();
 		assert_true(kids[k] >= 0);
 		if (kids[k] == 0) {
-			struct mpol_lease_owner o = owner_of(10 + (uint32_t)k, 0);
-			struct mpol_wi_table w;
-			struct mpol_bitmap which;
+			struct smpol_lease_owner o = owner_of(10 + (uint32_t)k, 0);
+			struct smpol_wi_table w;
+			struct smpol_bitmap which;
 			int rc;
 
 			close(go[1]);
 			job_weights(&w, &which, 20 + (unsigned)k);
 			if (read(go[0], &c, 1) != 0)   /* EOF: the parent let both go */
 				_exit(3);
-			rc = mpol_lease_acquire(fx->statedir, fx->root, &o, &w, &which, err, sizeof(err));
+			rc = smpol_lease_acquire(fake_host(fx->root, fx->statedir), &o, &w, &which, err, sizeof(err));
 			c = rc == 0 ? 'W' : rc == -EBUSY ? 'B' : 'E';
 			if (write(done[1], &c, 1) != 1)
 				_exit(3);
@@ -399,14 +399,14 @@ static void test_concurrent_acquire(void **state)
 	close(done[0]);
 	assert_int_equal(won, 1);
 	assert_int_equal(busy, 1);
-	assert_int_equal(mpol_lease_inspect(fx->statedir, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_inspect(fake_host(NULL, fx->statedir), &st, err, sizeof(err)), 0);
 	assert_int_equal(st.saved.weight[0], 7);
 	assert_int_equal(atoi(fake_tree_read(fx->root, FAKE_WI_DIR "/node0")), 20 + (int)(st.owner.job_id - 10));
 	for (int k = 0; k < 2; k++) {
 		kill(kids[k], SIGKILL);
 		waitpid(kids[k], NULL, 0);
 	}
-	assert_int_equal(mpol_lease_recover(fx->statedir, fx->root, false, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_recover(fake_host(fx->root, fx->statedir), false, &st, err, sizeof(err)), 0);
 	assert_true(st.restored);
 	assert_original(fx->root);
 }
@@ -414,17 +414,17 @@ static void test_concurrent_acquire(void **state)
 static void test_no_kernel_support(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
 	char *old = fake_tree_new();     /* a 6.1 kernel: no weighted_interleave directory */
 	char statedir[4200];
 
 	snprintf(statedir, sizeof(statedir), "%s/state", old);
 	(void)fx;
 	job_weights(&w, &which, 9);
-	assert_int_equal(mpol_lease_acquire(statedir, old, &me, &w, &which, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(smpol_lease_acquire(fake_host(old, statedir), &me, &w, &which, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "needs Linux 6.9"));
 	assert_string_equal(fake_tree_read(statedir, "/weights.journal"), "<missing>");
 	fake_tree_free(old);
@@ -433,14 +433,14 @@ static void test_no_kernel_support(void **state)
 static void test_statedir_unusable(void **state)
 {
 	struct fixture *fx = *state;
-	struct mpol_lease_owner me = owner_of(1, 0);
-	struct mpol_wi_table w;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN], statedir[4200];
+	struct smpol_lease_owner me = owner_of(1, 0);
+	struct smpol_wi_table w;
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN], statedir[4200];
 
 	snprintf(statedir, sizeof(statedir), "%s/no/such/dir", fx->root);
 	job_weights(&w, &which, 9);
-	assert_int_equal(mpol_lease_acquire(statedir, fx->root, &me, &w, &which, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, statedir), &me, &w, &which, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "cannot create the state directory"));
 	assert_original(fx->root);
 }
@@ -449,21 +449,21 @@ static void test_statedir_unusable(void **state)
  * without create is -ENOENT (nothing was ever locked there). */
 static void test_statedir_lock(void **state)
 {
-	char *root = fake_tree_new(), dir[4200], err[MPOL_ERRLEN];
+	char *root = fake_tree_new(), dir[4200], err[SMPOL_ERRLEN];
 	int fd, other;
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/state", root);
-	assert_int_equal(mpol_statedir_lock(dir, "record.lock", false, LOCK_EX, &fd, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX, &fd, err, sizeof(err)), -ENOENT);
 	assert_int_equal(fd, -1);
-	assert_int_equal(mpol_statedir_lock(dir, "record.lock", true, LOCK_EX, &fd, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", true, LOCK_EX, &fd, err, sizeof(err)), 0);
 	assert_true(fd >= 0);
 	/* held: another open file description cannot take it */
-	assert_int_equal(mpol_statedir_lock(dir, "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)),
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)),
 			 -EWOULDBLOCK);
 	assert_non_null(strstr(err, "cannot lock"));
 	close(fd);
-	assert_int_equal(mpol_statedir_lock(dir, "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_lock(fake_host(NULL, dir), "record.lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
 	close(other);
 	fake_tree_free(root);
 }

@@ -25,8 +25,8 @@ struct layout {
 	int max_node;
 	size_t n;
 	int *node;                    /* per page, negative = not present */
-	unsigned weight[MPOL_MAX_NODES];
-	uint64_t count[MPOL_MAX_NODES];
+	unsigned weight[SMPOL_MAX_NODES];
+	uint64_t count[SMPOL_MAX_NODES];
 };
 
 static void count_pages(struct layout *l)
@@ -73,9 +73,9 @@ static uint64_t brute_minimum(const struct layout *l, uint64_t total)
 /* Run the planner over the layout, apply its moves, check every promise. */
 static void check_layout(struct layout *l, uint64_t seed)
 {
-	struct mpol_movement *mv = malloc(sizeof(*mv));
-	char err[MPOL_ERRLEN];
-	uint64_t total = 0, wsum = 0, surplus = 0, after[MPOL_MAX_NODES] = { 0 };
+	struct smpol_movement *mv = malloc(sizeof(*mv));
+	char err[SMPOL_ERRLEN];
+	uint64_t total = 0, wsum = 0, surplus = 0, after[SMPOL_MAX_NODES] = { 0 };
 
 	assert_non_null(mv);
 	count_pages(l);
@@ -83,9 +83,9 @@ static void check_layout(struct layout *l, uint64_t seed)
 		total += l->count[i];
 		wsum += l->weight[i];
 	}
-	assert_int_equal(mpol_movement_init(mv, l->count, l->max_node, l->weight, err, sizeof(err)), 0);
+	assert_int_equal(smpol_movement_init(mv, l->count, l->max_node, l->weight, err, sizeof(err)), 0);
 	for (size_t i = 0; i < l->n; i++) {
-		int to = mpol_movement_next(mv, l->node[i]);
+		int to = smpol_movement_next(mv, l->node[i]);
 
 		if (to >= 0) {
 			assert_true(l->weight[to] > 0);
@@ -110,9 +110,10 @@ static void check_layout(struct layout *l, uint64_t seed)
 		fail_msg("seed %llu: moved %llu, minimum %llu", (unsigned long long)seed,
 			 (unsigned long long)mv->chosen, (unsigned long long)mv->minimum);
 	/* Recount with the original layout to compare with the best possible rounding. */
-	memcpy(l->count, mv->count, sizeof(l->count));
+	memcpy(l->count, mv->count, ((size_t)l->max_node + 1) * sizeof(*mv->count));
 	if (l->max_node < 12)
 		assert_int_equal(mv->minimum, brute_minimum(l, total));
+	smpol_movement_free(mv);
 	free(mv);
 }
 
@@ -184,48 +185,51 @@ static void test_interleave_stays_interleaved(void **state)
 /* Already balanced: nothing moves. */
 static void test_balanced_moves_nothing(void **state)
 {
-	struct mpol_movement mv;
+	struct smpol_movement mv;
 	uint64_t count[3] = { 700, 0, 200 };
 	unsigned weight[3] = { 7, 0, 2 };
 
 	(void)state;
-	assert_int_equal(mpol_movement_init(&mv, count, 2, weight, NULL, 0), 0);
+	assert_int_equal(smpol_movement_init(&mv, count, 2, weight, NULL, 0), 0);
 	assert_int_equal(mv.minimum, 0);
 	for (int i = 0; i < 900; i++)
-		assert_int_equal(mpol_movement_next(&mv, i % 9 < 7 ? 0 : 2), -1);
+		assert_int_equal(smpol_movement_next(&mv, i % 9 < 7 ? 0 : 2), -1);
+	smpol_movement_free(&mv);
 }
 
 /* The layout grew after the count: the planner never exceeds a surplus or deficit. */
 static void test_layout_changed_since_count(void **state)
 {
-	struct mpol_movement mv;
+	struct smpol_movement mv;
 	uint64_t count[2] = { 10, 0 };
 	unsigned weight[2] = { 1, 1 };
 	int moved = 0;
 
 	(void)state;
-	assert_int_equal(mpol_movement_init(&mv, count, 1, weight, NULL, 0), 0);
+	assert_int_equal(smpol_movement_init(&mv, count, 1, weight, NULL, 0), 0);
 	assert_int_equal(mv.minimum, 5);
 	for (int i = 0; i < 100; i++)
-		moved += mpol_movement_next(&mv, 0) == 1;
+		moved += smpol_movement_next(&mv, 0) == 1;
 	assert_int_equal(moved, 5);
-	assert_int_equal(mpol_movement_next(&mv, 1), -1);
-	assert_int_equal(mpol_movement_next(&mv, -EFAULT), -1);
-	assert_int_equal(mpol_movement_next(&mv, 7), -1);
+	assert_int_equal(smpol_movement_next(&mv, 1), -1);
+	assert_int_equal(smpol_movement_next(&mv, -EFAULT), -1);
+	assert_int_equal(smpol_movement_next(&mv, 7), -1);
+	smpol_movement_free(&mv);
+	smpol_movement_free(&mv);     /* twice is harmless */
 }
 
 static void test_bad_input(void **state)
 {
-	struct mpol_movement mv;
+	struct smpol_movement mv;
 	uint64_t count[2] = { 1, 1 };
 	unsigned none[2] = { 0, 0 };
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_movement_init(&mv, count, 1, none, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_movement_init(&mv, count, 1, none, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no node with a weight"));
-	assert_int_equal(mpol_movement_init(&mv, count, MPOL_MAX_NODES, none, err, sizeof(err)), -EINVAL);
-	assert_int_equal(mpol_movement_init(&mv, count, -1, none, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_movement_init(&mv, count, SMPOL_MAX_NODES, none, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_movement_init(&mv, count, -1, none, err, sizeof(err)), -EINVAL);
 }
 
 /* A fresh 1:1 re-layout of 0,0,2,2 moves two pages; of 0,2,0,2 none. */
@@ -235,9 +239,9 @@ static void test_naive_relayout(void **state)
 	unsigned w[3] = { 1, 0, 1 };
 
 	(void)state;
-	assert_int_equal(mpol_movement_naive(a, 4, w, 2), 2);
-	assert_int_equal(mpol_movement_naive(b, 5, w, 2), 0);
-	assert_int_equal(mpol_movement_naive(b, 5, (unsigned[3]){ 0, 0, 0 }, 2), 0);
+	assert_int_equal(smpol_movement_naive(a, 4, w, 2), 2);
+	assert_int_equal(smpol_movement_naive(b, 5, w, 2), 0);
+	assert_int_equal(smpol_movement_naive(b, 5, (unsigned[3]){ 0, 0, 0 }, 2), 0);
 }
 
 int main(void)

@@ -26,12 +26,12 @@ static const char sample[] =
 
 static void test_parse_units_and_kinds(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN];
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
 	assert_int_equal(u.nprocs, 1);
 	assert_int_equal(u.max_node, 1);
 	/* heap 4 + anon 200 + stack 8 */
@@ -40,17 +40,17 @@ static void test_parse_units_and_kinds(void **state)
 	assert_int_equal(u.anon[1], 2 + 100 + 3 * 512 + 1);
 	assert_int_equal(u.file[0], 2);
 	assert_int_equal(u.file[1], 5);
-	assert_int_equal(mpol_numa_usage_anon_total(&u), 212 + 2 + 100 + 1536 + 1);
+	assert_int_equal(smpol_numa_usage_anon_total(&u), 212 + 2 + 100 + 1536 + 1);
 }
 
 static void test_parse_policies_sorted(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN];
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
 	assert_int_equal(u.npolicies, 3);
 	assert_string_equal(u.policies[0].policy, "weighted interleave:0-1");
 	assert_int_equal(u.policies[0].pages, 6 + 300 + 1536);
@@ -62,21 +62,21 @@ static void test_parse_policies_sorted(void **state)
 
 static void test_parse_accumulates(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN];
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
-	assert_int_equal(mpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
+	assert_int_equal(smpol_numa_maps_parse(sample, &u, err, sizeof(err)), 0);
 	assert_int_equal(u.nprocs, 2);
 	assert_int_equal(u.anon[0], 424);
 }
 
 static void test_policy_overflow_counted(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN];
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN];
 	const char *text =
 		"1000 bind:0 anon=1 N0=1 kernelpagesize_kB=4\n"
 		"2000 bind:1 anon=2 N1=2 kernelpagesize_kB=4\n"
@@ -85,23 +85,23 @@ static void test_policy_overflow_counted(void **state)
 		"5000 local anon=5 N0=5 kernelpagesize_kB=4\n";
 
 	(void)state;
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_parse(text, &u, err, sizeof(err)), 0);
-	assert_int_equal(u.npolicies, MPOL_NUMA_POLICIES);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_parse(text, &u, err, sizeof(err)), 0);
+	assert_int_equal(u.npolicies, SMPOL_NUMA_POLICIES);
 	assert_int_equal(u.policies_dropped, 1);
 	assert_string_equal(u.policies[0].policy, "prefer:1");
 	/* the pages are still counted even when their policy is not kept */
-	assert_int_equal(mpol_numa_usage_anon_total(&u), 15);
+	assert_int_equal(smpol_numa_usage_anon_total(&u), 15);
 }
 
 static void expect_bad(const char *text, const char *needle)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN] = "";
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN] = "";
 
-	mpol_numa_usage_init(&u);
+	smpol_numa_usage_init(&u);
 	u.anon[0] = 7;
-	assert_int_equal(mpol_numa_maps_parse(text, &u, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_numa_maps_parse(text, &u, err, sizeof(err)), -EINVAL);
 	if (!strstr(err, needle))
 		fail_msg("error '%s' does not mention '%s'", err, needle);
 	/* nothing of a bad text is added */
@@ -125,33 +125,33 @@ static void test_parse_rejects_bad_input(void **state)
 
 static void test_parse_empty_and_unknown_tokens(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN];
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_parse("", &u, err, sizeof(err)), 0);
-	assert_int_equal(mpol_numa_usage_anon_total(&u), 0);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_parse("", &u, err, sizeof(err)), 0);
+	assert_int_equal(smpol_numa_usage_anon_total(&u), 0);
 	/* tokens a future kernel may add are ignored; the counts still land */
-	assert_int_equal(mpol_numa_maps_parse("1000 default anon=3 shiny=9 N0=3 kernelpagesize_kB=4\n",
+	assert_int_equal(smpol_numa_maps_parse("1000 default anon=3 shiny=9 N0=3 kernelpagesize_kB=4\n",
 					      &u, err, sizeof(err)), 0);
 	assert_int_equal(u.anon[0], 3);
 }
 
 static void test_policy_nodes(void **state)
 {
-	struct mpol_bitmap b;
+	struct smpol_bitmap b;
 
 	(void)state;
-	assert_int_equal(mpol_numa_policy_nodes("weighted interleave:0-1,4", &b), 0);
-	assert_int_equal(bitmap_count(&b), 3);
-	assert_true(bitmap_test(&b, 4));
-	assert_int_equal(mpol_numa_policy_nodes("bind=static:2", &b), 0);
-	assert_true(bitmap_test(&b, 2));
-	assert_int_equal(mpol_numa_policy_nodes("default", &b), -ENOENT);
-	assert_int_equal(mpol_numa_policy_nodes("local", &b), -ENOENT);
-	assert_int_equal(mpol_numa_policy_nodes("interleave:", &b), -ENOENT);
-	assert_int_equal(mpol_numa_policy_nodes("interleave:x", &b), -EINVAL);
+	assert_int_equal(smpol_numa_policy_nodes("weighted interleave:0-1,4", &b), 0);
+	assert_int_equal(smpol_bitmap_count(&b), 3);
+	assert_true(smpol_bitmap_test(&b, 4));
+	assert_int_equal(smpol_numa_policy_nodes("bind=static:2", &b), 0);
+	assert_true(smpol_bitmap_test(&b, 2));
+	assert_int_equal(smpol_numa_policy_nodes("default", &b), -ENOENT);
+	assert_int_equal(smpol_numa_policy_nodes("local", &b), -ENOENT);
+	assert_int_equal(smpol_numa_policy_nodes("interleave:", &b), -ENOENT);
+	assert_int_equal(smpol_numa_policy_nodes("interleave:x", &b), -EINVAL);
 }
 
 /* A fake /proc: root/proc/PID/numa_maps and root/proc/PID/task/PID/children. */
@@ -190,19 +190,19 @@ static void remove_tree(const char *root)
 
 static void test_read_vanished_and_empty(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN], *root = fake_proc();
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN], *root = fake_proc();
 
 	(void)state;
-	mpol_numa_usage_init(&u);
+	smpol_numa_usage_init(&u);
 	write_file(root, "proc/10/numa_maps", "1000 default anon=4 N0=4 kernelpagesize_kB=4\n");
 	write_file(root, "proc/11/numa_maps", "");
-	assert_int_equal(mpol_numa_maps_read(root, 10, &u, err, sizeof(err)), 0);
+	assert_int_equal(smpol_numa_maps_read(root, 10, &u, err, sizeof(err)), 0);
 	assert_int_equal(u.anon[0], 4);
 	/* gone: ENOENT; exiting (no memory map left): ESRCH; neither changes u */
-	assert_int_equal(mpol_numa_maps_read(root, 12, &u, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_numa_maps_read(root, 12, &u, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "12 has exited"));
-	assert_int_equal(mpol_numa_maps_read(root, 11, &u, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_numa_maps_read(root, 11, &u, err, sizeof(err)), -ESRCH);
 	assert_int_equal(u.anon[0], 4);
 	assert_int_equal(u.nprocs, 1);
 	remove_tree(root);
@@ -211,8 +211,8 @@ static void test_read_vanished_and_empty(void **state)
 
 static void test_read_tree_sums_descendants(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN], *root = fake_proc();
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN], *root = fake_proc();
 
 	(void)state;
 	write_file(root, "proc/20/numa_maps", "1000 default anon=1 N0=1 kernelpagesize_kB=4\n");
@@ -224,42 +224,42 @@ static void test_read_tree_sums_descendants(void **state)
 	write_file(root, "proc/23/numa_maps", "1000 default anon=2 N1=2 kernelpagesize_kB=4\n");
 	write_file(root, "proc/24/numa_maps", "1000 default anon=4 N0=4 kernelpagesize_kB=4\n");
 
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_read_tree(root, 20, 64, &u, err, sizeof(err)), 0);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_read_tree(root, 20, 64, &u, err, sizeof(err)), 0);
 	assert_int_equal(u.nprocs, 4);
 	assert_int_equal(u.anon[0], 1 + 20 + 4);
 	assert_int_equal(u.anon[1], 10 + 2);
 
 	/* the bound holds: only the first two processes found */
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_read_tree(root, 20, 2, &u, err, sizeof(err)), 0);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_read_tree(root, 20, 2, &u, err, sizeof(err)), 0);
 	assert_int_equal(u.nprocs, 2);
 
 	/* the task itself gone: an error the sampler skips */
-	mpol_numa_usage_init(&u);
-	assert_int_equal(mpol_numa_maps_read_tree(root, 22, 64, &u, err, sizeof(err)), -ENOENT);
-	assert_int_equal(mpol_numa_maps_read_tree(root, 20, 0, &u, err, sizeof(err)), -EINVAL);
+	smpol_numa_usage_init(&u);
+	assert_int_equal(smpol_numa_maps_read_tree(root, 22, 64, &u, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_numa_maps_read_tree(root, 20, 0, &u, err, sizeof(err)), -EINVAL);
 	remove_tree(root);
 	free(root);
 }
 
 static void test_read_live_self(void **state)
 {
-	struct mpol_numa_usage u;
-	char err[MPOL_ERRLEN];
+	struct smpol_numa_usage u;
+	char err[SMPOL_ERRLEN];
 	char *mem = malloc(8 << 20);
 
 	(void)state;
 	assert_non_null(mem);
 	memset(mem, 1, 8 << 20);
-	mpol_numa_usage_init(&u);
+	smpol_numa_usage_init(&u);
 	if (access("/proc/self/numa_maps", R_OK) != 0) {
 		free(mem);
 		skip();
 	}
-	assert_int_equal(mpol_numa_maps_read(NULL, getpid(), &u, err, sizeof(err)), 0);
+	assert_int_equal(smpol_numa_maps_read(NULL, getpid(), &u, err, sizeof(err)), 0);
 	/* the 8 MiB just touched are resident somewhere */
-	assert_true(mpol_numa_usage_anon_total(&u) >= (8 << 20) / 4096);
+	assert_true(smpol_numa_usage_anon_total(&u) >= (8 << 20) / 4096);
 	free(mem);
 }
 

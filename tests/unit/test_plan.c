@@ -16,14 +16,14 @@
 #define GIB (1024ULL * 1024)   /* in KiB */
 
 struct fake {
-	struct mpol_topology topo;
-	struct mpol_node nodes[8];
+	struct smpol_topology topo;
+	struct smpol_node nodes[8];
 };
 
 /* A node: CPU nodes get CPUs 4*id..4*id+3; bw 0 = no HMAT data; initiator < 0 = none listed. */
 static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t bw, int initiator)
 {
-	struct mpol_node *n = &f->nodes[f->topo.nnodes++];
+	struct smpol_node *n = &f->nodes[f->topo.nnodes++];
 
 	memset(n, 0, sizeof(*n));
 	n->id = id;
@@ -31,17 +31,16 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 	n->has_memory = mem_kb > 0;
 	n->mem_total_kb = n->mem_free_kb = mem_kb;
 	n->tier = -1;
-	n->wi_weight = -1;
 	for (int c = 0; cpu && c < 4; c++)
-		bitmap_set(&n->cpus, 4 * id + c);
+		smpol_bitmap_set(&n->cpus, 4 * id + c);
 	if (bw) {
 		n->access[1].valid = true;
 		n->access[1].read_bw = n->access[1].write_bw = bw;
 	}
 	if (initiator >= 0)
-		bitmap_set(&n->access[1].initiators, initiator);
-	bitmap_set(&f->topo.online, id);
-	bitmap_set(&f->topo.possible, id);
+		smpol_bitmap_set(&n->access[1].initiators, initiator);
+	smpol_bitmap_set(&f->topo.online, id);
+	smpol_bitmap_set(&f->topo.possible, id);
 }
 
 static void fake_init(struct fake *f)
@@ -61,36 +60,36 @@ static void two_socket_cxl(struct fake *f)
 	add_node(f, 3, false, 64 * GIB, 64000, 1);
 }
 
-static void plan_ok(const struct fake *f, int initiator, const struct mpol_plan_opts *o, struct mpol_plan *p)
+static void plan_ok(const struct fake *f, int initiator, const struct smpol_plan_opts *o, struct smpol_plan *p)
 {
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 
-	if (mpol_plan_for_initiator(&f->topo, initiator, o, p, err, sizeof(err)))
+	if (smpol_plan_for_initiator(&f->topo, initiator, o, p, err, sizeof(err)))
 		fail_msg("plan for node %d refused: %s", initiator, err);
 }
 
-static void expect_plan(const struct mpol_plan *p, const char *nodes, const char *weights)
+static void expect_plan(const struct smpol_plan *p, const char *nodes, const char *weights)
 {
 	char buf[128];
 
-	assert_int_equal(mpol_plan_format_nodes(p, buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_plan_format_nodes(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, nodes);
-	assert_int_equal(mpol_plan_format_weights(p, buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_plan_format_weights(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, weights);
 }
 
 static void test_scope_socket(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan *plans;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts o;
+	struct smpol_plan *plans;
+	char err[SMPOL_ERRLEN];
 	int n;
 
 	(void)state;
 	two_socket_cxl(&f);
-	mpol_plan_opts_default(&o);
-	assert_int_equal(mpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), 0);
+	smpol_plan_opts_default(&o);
+	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	/* shares 300:64 -> 5:1 (eff 0.989) at the default precision */
 	assert_int_equal(plans[0].initiator, 0);
@@ -104,28 +103,28 @@ static void test_scope_socket(void **state)
 	assert_false(plans[0].capacity_capped);
 	assert_int_equal(plans[0].nleft_out, 0);
 	assert_string_equal(plans[0].notes, "");
-	assert_int_equal(plans[0].algorithm, MPOL_ALGO_OPTIMAL);
+	assert_int_equal(plans[0].algorithm, SMPOL_ALGO_OPTIMAL);
 	free(plans);
 }
 
 static void test_scope_all(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
 
 	(void)state;
 	two_socket_cxl(&f);
-	mpol_plan_opts_default(&o);
-	o.scope = MPOL_SCOPE_ALL;
+	smpol_plan_opts_default(&o);
+	o.scope = SMPOL_SCOPE_ALL;
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "0,1,2,3", "5:5:1:1");
-	o.algorithm = MPOL_ALGO_KERNEL;
+	o.algorithm = SMPOL_ALGO_KERNEL;
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "0,1,2,3", "13:13:2:2");
-	assert_int_equal(p.algorithm, MPOL_ALGO_KERNEL);
+	assert_int_equal(p.algorithm, SMPOL_ALGO_KERNEL);
 	assert_int_equal(p.weight_sum, 30);
-	assert_true(bitmap_empty(&p.standby));
+	assert_true(smpol_bitmap_empty(&p.standby));
 }
 
 /* A possible node without memory (a hot-add target) is on standby in scope=all plans,
@@ -133,60 +132,60 @@ static void test_scope_all(void **state)
 static void test_standby_nodes(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
 	char buf[64];
 
 	(void)state;
 	two_socket_cxl(&f);
-	bitmap_set(&f.topo.possible, 5);
-	mpol_plan_opts_default(&o);
-	o.scope = MPOL_SCOPE_ALL;
+	smpol_bitmap_set(&f.topo.possible, 5);
+	smpol_plan_opts_default(&o);
+	o.scope = SMPOL_SCOPE_ALL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2,3", "5:5:1:1");
-	bitmap_format_list(&p.standby, buf, sizeof(buf));
+	smpol_bitmap_format_list(&p.standby, buf, sizeof(buf));
 	assert_string_equal(buf, "5");
-	o.scope = MPOL_SCOPE_SOCKET;
+	o.scope = SMPOL_SCOPE_SOCKET;
 	plan_ok(&f, 0, &o, &p);
-	assert_true(bitmap_empty(&p.standby));
-	o.scope = MPOL_SCOPE_ALL;
+	assert_true(smpol_bitmap_empty(&p.standby));
+	o.scope = SMPOL_SCOPE_ALL;
 	o.has_nodes = true;
-	bitmap_clear(&o.nodes);
-	bitmap_set(&o.nodes, 0);
+	smpol_bitmap_clear(&o.nodes);
+	smpol_bitmap_set(&o.nodes, 0);
 	plan_ok(&f, 0, &o, &p);
-	assert_true(bitmap_empty(&p.standby));
+	assert_true(smpol_bitmap_empty(&p.standby));
 }
 
 /* The QEMU fixture numbers: 224000, 224000 and a CXL node at 64000. */
 static void test_qemu_numbers(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
 
 	(void)state;
 	fake_init(&f);
 	add_node(&f, 0, true, 4 * GIB, 224000, 0);
 	add_node(&f, 1, true, 4 * GIB, 224000, 1);
 	add_node(&f, 2, false, 2 * GIB, 64000, 0);
-	mpol_plan_opts_default(&o);
-	o.scope = MPOL_SCOPE_ALL;
-	o.algorithm = MPOL_ALGO_KERNEL;
+	smpol_plan_opts_default(&o);
+	o.scope = SMPOL_SCOPE_ALL;
+	o.algorithm = SMPOL_ALGO_KERNEL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2", "7:7:2");
 	assert_float_equal(p.efficiency, 1, 1e-12);
-	o.algorithm = MPOL_ALGO_OPTIMAL;
+	o.algorithm = SMPOL_ALGO_OPTIMAL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2", "4:4:1");
 	assert_float_equal(p.efficiency, 9 * 0.4375 / 4, 1e-12);
 	/* kernel on a socket plan: the formula over its own candidates, 24:7 */
-	o.scope = MPOL_SCOPE_SOCKET;
-	o.algorithm = MPOL_ALGO_KERNEL;
+	o.scope = SMPOL_SCOPE_SOCKET;
+	o.algorithm = SMPOL_ALGO_KERNEL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,2", "24:7");
-	o.algorithm = MPOL_ALGO_OPTIMAL;
+	o.algorithm = SMPOL_ALGO_OPTIMAL;
 	/* socket scope on node1: no local memory-only node, just itself */
-	o.scope = MPOL_SCOPE_SOCKET;
+	o.scope = SMPOL_SCOPE_SOCKET;
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "1", "1");
 }
@@ -194,42 +193,42 @@ static void test_qemu_numbers(void **state)
 static void test_named_nodes(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	two_socket_cxl(&f);
 	add_node(&f, 4, true, 0, 0, 4);   /* CPUs, no memory */
-	mpol_plan_opts_default(&o);
+	smpol_plan_opts_default(&o);
 	o.has_nodes = true;
-	bitmap_set(&o.nodes, 0);
-	bitmap_set(&o.nodes, 2);
+	smpol_bitmap_set(&o.nodes, 0);
+	smpol_bitmap_set(&o.nodes, 2);
 	/* named nodes are used as named, whichever socket the task is on */
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "0,2", "5:1");
-	bitmap_set(&o.nodes, 4);
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
+	smpol_bitmap_set(&o.nodes, 4);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "node 4 has no memory; nodes with memory: 0-3");
-	bitmap_unset(&o.nodes, 4);
-	bitmap_set(&o.nodes, 7);
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
+	smpol_bitmap_unset(&o.nodes, 4);
+	smpol_bitmap_set(&o.nodes, 7);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "node 7 is not online; nodes with memory: 0-3");
-	bitmap_clear(&o.nodes);
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
+	smpol_bitmap_clear(&o.nodes);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no nodes were named"));
 }
 
 static void test_explicit_weights(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	two_socket_cxl(&f);
-	mpol_plan_opts_default(&o);
+	smpol_plan_opts_default(&o);
 	o.has_weights = true;
 	o.weights[0] = 2;
 	o.weights[2] = 2;
@@ -240,27 +239,27 @@ static void test_explicit_weights(void **state)
 	/* the CXL node is over-fed: eff = 4 * min(f0/2, f2/2) = 2 * f2 */
 	assert_float_equal(p.efficiency, 2 * (64.0 / 364), 1e-12);
 	o.has_nodes = true;
-	bitmap_set(&o.nodes, 1);
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
+	smpol_bitmap_set(&o.nodes, 1);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nodes= and weights= name different nodes"));
 	o.has_nodes = false;
 	o.weights[5] = 1;
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 5 is not online"));
 }
 
 static void test_missing_hmat(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
 
 	(void)state;
 	/* none known: equal shares */
 	fake_init(&f);
 	add_node(&f, 0, true, 4 * GIB, 0, -1);
 	add_node(&f, 1, false, 4 * GIB, 0, 0);
-	mpol_plan_opts_default(&o);
+	smpol_plan_opts_default(&o);
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1", "1:1");
 	assert_false(p.bandwidth_known);
@@ -269,15 +268,15 @@ static void test_missing_hmat(void **state)
 	/* some known: the unknown node is weighed as the slowest known, and said so */
 	two_socket_cxl(&f);
 	f.nodes[1].access[1].valid = false;   /* node1 */
-	mpol_plan_opts_default(&o);
-	o.scope = MPOL_SCOPE_ALL;
+	smpol_plan_opts_default(&o);
+	o.scope = SMPOL_SCOPE_ALL;
 	plan_ok(&f, 0, &o, &p);
 	assert_true(p.bandwidth_known);
 	assert_non_null(strstr(p.notes, "no HMAT bandwidth for node(s) 1"));
 	assert_non_null(strstr(p.notes, "64000 MB/s"));
 	assert_float_equal(p.shares[1], 64.0 / (300 + 3 * 64), 1e-12);
 	/* the kernel algorithm sees 0 for it, as the kernel does: weight 1 */
-	o.algorithm = MPOL_ALGO_KERNEL;
+	o.algorithm = SMPOL_ALGO_KERNEL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2,3", "22:1:4:4");
 }
@@ -285,13 +284,13 @@ static void test_missing_hmat(void **state)
 static void test_capacity(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
 
 	(void)state;
 	two_socket_cxl(&f);
 	f.nodes[0].mem_free_kb = 8 * GIB;
-	mpol_plan_opts_default(&o);
+	smpol_plan_opts_default(&o);
 	/* 8 GiB fits the bandwidth shares (6.6 GiB on node0): no cap */
 	o.mem_kb = 8 * GIB;
 	plan_ok(&f, 0, &o, &p);
@@ -321,14 +320,14 @@ static void test_capacity(void **state)
 static void test_left_out(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
 
 	(void)state;
 	fake_init(&f);
 	add_node(&f, 0, true, 4 * GIB, 990000, 0);
 	add_node(&f, 1, false, 4 * GIB, 10000, 0);
-	mpol_plan_opts_default(&o);
+	smpol_plan_opts_default(&o);
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0", "1");
 	assert_int_equal(p.nleft_out, 1);
@@ -347,92 +346,92 @@ static void test_left_out(void **state)
 static void test_memoryless_initiator(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts o;
+	struct smpol_plan p;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	two_socket_cxl(&f);
 	add_node(&f, 4, true, 0, 0, 4);
-	mpol_plan_opts_default(&o);
+	smpol_plan_opts_default(&o);
 	plan_ok(&f, 4, &o, &p);
 	expect_plan(&p, "0,1,2,3", "5:5:1:1");
 	assert_non_null(strstr(p.notes, "node 4 has no memory of its own"));
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 6, &o, &p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 6, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 6 is not online"));
 }
 
 static void test_no_memory_or_cpus(void **state)
 {
 	struct fake f;
-	struct mpol_plan_opts o;
-	struct mpol_plan p, *plans = (struct mpol_plan *)1;
-	char err[MPOL_ERRLEN];
+	struct smpol_plan_opts o;
+	struct smpol_plan p, *plans = (struct smpol_plan *)1;
+	char err[SMPOL_ERRLEN];
 	int n = 7;
 
 	(void)state;
 	fake_init(&f);
 	add_node(&f, 0, true, 0, 0, 0);
-	mpol_plan_opts_default(&o);
-	assert_int_equal(mpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -ENODEV);
+	smpol_plan_opts_default(&o);
+	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has memory"));
-	assert_int_equal(mpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
+	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
 	assert_null(plans);
 	assert_int_equal(n, 0);
 	fake_init(&f);
 	add_node(&f, 0, false, 4 * GIB, 100, -1);
-	assert_int_equal(mpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
+	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has CPUs"));
 }
 
 static void test_initiator_for_cpus(void **state)
 {
 	struct fake f;
-	struct mpol_bitmap cpus;
-	char err[MPOL_ERRLEN];
+	struct smpol_bitmap cpus;
+	char err[SMPOL_ERRLEN];
 	int init = -1;
 
 	(void)state;
 	two_socket_cxl(&f);
-	bitmap_clear(&cpus);
-	bitmap_set(&cpus, 1);
-	bitmap_set(&cpus, 4);
-	bitmap_set(&cpus, 5);
-	assert_int_equal(mpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
+	smpol_bitmap_clear(&cpus);
+	smpol_bitmap_set(&cpus, 1);
+	smpol_bitmap_set(&cpus, 4);
+	smpol_bitmap_set(&cpus, 5);
+	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
 	assert_int_equal(init, 1);
-	bitmap_unset(&cpus, 5);
-	assert_int_equal(mpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
+	smpol_bitmap_unset(&cpus, 5);
+	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
 	assert_int_equal(init, 0);   /* a tie: the lowest id */
-	bitmap_clear(&cpus);
-	bitmap_set(&cpus, 100);
-	assert_int_equal(mpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
+	smpol_bitmap_clear(&cpus);
+	smpol_bitmap_set(&cpus, 100);
+	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "none of the CPUs 100 belongs to an online NUMA node");
-	bitmap_clear(&cpus);
-	assert_int_equal(mpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
+	smpol_bitmap_clear(&cpus);
+	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "(none)"));
 }
 
 static void test_format(void **state)
 {
-	struct mpol_plan p;
+	struct smpol_plan p;
 	char buf[8];
 
 	(void)state;
 	memset(&p, 0, sizeof(p));
-	assert_int_equal(mpol_plan_format_nodes(&p, buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_plan_format_nodes(&p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
 	p.nnodes = 3;
 	p.nodes[0] = 0, p.nodes[1] = 2, p.nodes[2] = 1000;
 	p.weights[0] = 255, p.weights[1] = 2, p.weights[2] = 1;
-	assert_int_equal(mpol_plan_format_nodes(&p, buf, sizeof(buf)), -ENOSPC);
+	assert_int_equal(smpol_plan_format_nodes(&p, buf, sizeof(buf)), -ENOSPC);
 	assert_string_equal(buf, "");
-	assert_int_equal(mpol_plan_format_weights(&p, buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_plan_format_weights(&p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "255:2:1");
-	assert_int_equal(mpol_plan_format_weights(&p, buf, 7), -ENOSPC);
-	assert_string_equal(mpol_algorithm_name(MPOL_ALGO_KERNEL), "kernel");
-	assert_string_equal(mpol_algorithm_name(MPOL_ALGO_OPTIMAL), "optimal");
-	assert_string_equal(mpol_scope_name(MPOL_SCOPE_ALL), "all");
-	assert_string_equal(mpol_scope_name(MPOL_SCOPE_SOCKET), "socket");
+	assert_int_equal(smpol_plan_format_weights(&p, buf, 7), -ENOSPC);
+	assert_string_equal(smpol_algorithm_name(SMPOL_ALGO_KERNEL), "kernel");
+	assert_string_equal(smpol_algorithm_name(SMPOL_ALGO_OPTIMAL), "optimal");
+	assert_string_equal(smpol_scope_name(SMPOL_SCOPE_ALL), "all");
+	assert_string_equal(smpol_scope_name(SMPOL_SCOPE_SOCKET), "socket");
 }
 
 int main(void)

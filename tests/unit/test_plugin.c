@@ -25,8 +25,14 @@
 #include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
 #include "accounting.h"
 #include "fake_tree.h"
-#include "plugin.h"
-#include "release.h"
+/* The plugin's files are included, not linked, so that each case can start from the
+ * fresh per-process state a real srun or slurmstepd starts with (plugin.c's step,
+ * options.c's option) and look at it. */
+#include "plugin.c"
+#include "options.c"
+#include "local.c"
+#include "step.c"
+#include "task.c"
 
 #define NEW_KERNEL "linux-7.3-boot"
 #define OLD_KERNEL "linux-6.1-boot"
@@ -49,11 +55,7 @@ static struct {
 	const char *node_name;     /* SLURMD_NODENAME, NULL = unset */
 	struct step_placement placement;
 	bool placement_sysfs;
-	char *slurm_version;       /* S_SLURM_VERSION, NULL = not available */
 } fake;
-
-/* release.c's, which slurm_api_version() of the running Slurm may change. */
-extern unsigned int plugin_version;
 
 spank_context_t spank_context(void)
 {
@@ -89,12 +91,6 @@ spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 	case S_JOB_ALLOC_CORES: *va_arg(ap, char **) = fake.cores; break;
 	case S_TASK_PID: *va_arg(ap, pid_t *) = fake.task_pid; break;
 	case S_TASK_GLOBAL_ID: *va_arg(ap, uint32_t *) = fake.task_id; break;
-	case S_SLURM_VERSION:
-		if (fake.slurm_version)
-			*va_arg(ap, char **) = fake.slurm_version;
-		else
-			rc = ESPANK_NOT_AVAIL;
-		break;
 	default: rc = ESPANK_BAD_ARG; break;
 	}
 	va_end(ap);
@@ -214,8 +210,8 @@ static struct fixture *fixture_new(const char *kernel)
 static int setup(void **state)
 {
 	memset(&fake, 0, sizeof(fake));
-	memset(mi_ctx(), 0, sizeof(*mi_ctx()));
-	plugin_version = SLURM_VERSION_NUMBER;
+	memset(&step, 0, sizeof(step));
+	memset(&parsed, 0, sizeof(parsed));
 	fake.job_id = 42;
 	fake.step_id = 0;
 	fake.uid = 1000;
@@ -278,22 +274,6 @@ static void start_step(const char *option, int argc, char **argv)
 	assert_int_equal(slurm_spank_init_post_opt(NULL, argc, argv), 0);
 }
 
-/* A step that runs as without the plugin: tasks start untouched, nothing recorded. */
-static void assert_step_untouched(void)
-{
-	const char *err;
-	int rc;
-
-	assert_false(mi_ctx()->active);
-	err = with_stderr(slurm_spank_task_init, &rc);
-	assert_int_equal(rc, 0);
-	assert_string_equal(err, "");
-	assert_int_equal(fake.nenv, 0);
-	assert_int_equal(task_policy(), MPOL_DEFAULT);
-	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
-	assert_int_equal(fake.step_begins + fake.step_ends, 0);
-}
-
 /* ---- srun / sbatch side ------------------------------------------------------ */
 
 static void test_local_accepts_and_rejects(void **state)
@@ -320,7 +300,7 @@ static void test_local_step_overrides_job(void **state)
 	setenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave", "weighted", 1);
 	assert_int_equal(give_option("weighted", 0), 0);
 	assert_int_equal(fake.registered[0]->cb(0, "interleave", 0), 0);
-	assert_int_equal(mi_ctx()->opt_spec.mode, MPOL_MODE_INTERLEAVE);
+	assert_int_equal(parsed.spec.mode, SMPOL_MODE_INTERLEAVE);
 	assert_int_equal(fake.registered[0]->cb(0, "auto", 0), -1);
 	assert_non_null(strstr(fake.log, "given twice"));
 	unsetenv("SLURM_SPANK__SLURM_SPANK_OPTION_mem_interleave_mem_interleave");
@@ -365,7 +345,7 @@ static void test_local_help_exits_zero(void **state)
 	waitpid(pid, &status, 0);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_string_equal(out, mpol_spec_usage());
+	assert_string_equal(out, smpol_spec_usage());
 }
 
 /* ---- slurmstepd and tasks ---------------------------------------------------- */
@@ -374,7 +354,7 @@ static void test_step_weighted(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 	char nodes[256], line[512];
 	bool has_weighted = kernel_takes_weighted();
 	const char *err;
@@ -385,14 +365,14 @@ static void test_step_weighted(void **state)
 	start_step("verbose,weighted", 3, argv);
 	assert_true(c->active);
 	assert_string_equal(c->failure, "");
-	assert_int_equal(c->nplans, 2);        /* one per CPU node of the fixture */
+	assert_int_equal(c->pl.nplans, 2);        /* one per CPU node of the fixture */
 	assert_int_equal(fake.step_begins, 1);
 	assert_int_equal(fake.placement.job_id, 42);
-	assert_int_equal(fake.placement.nplans, 2);
+	assert_int_equal(fake.placement.pl->nplans, 2);
 	assert_false(fake.placement.sysfs_written);
 	assert_string_equal(fake.placement.node_name, "n7");
 	assert_int_equal(fake.placement.job_nnodes, 1);
-	assert_string_equal(fake.placement.statedir, fx->statedir);
+	assert_string_equal(fake.placement.host->statedir, fx->statedir);
 	assert_ptr_equal(fake.placement.topo, &c->topo);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(fake.task_begins, 1);
@@ -400,13 +380,13 @@ static void test_step_weighted(void **state)
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	/* This process runs on CPUs of fixture node 0, whose plan adds memory-only node 2. */
-	mpol_plan_format_nodes(&c->plans[0], nodes, sizeof(nodes));
+	smpol_plan_format_nodes(&c->pl.plans[0], nodes, sizeof(nodes));
 	assert_string_equal(nodes, "0,2");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
 	if (has_weighted) {
 		char weights[64];
 
-		mpol_plan_format_weights(&c->plans[0], weights, sizeof(weights));
+		smpol_plan_format_weights(&c->pl.plans[0], weights, sizeof(weights));
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "weighted");
 		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), weights);
 		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
@@ -427,7 +407,7 @@ static void test_step_weighted(void **state)
 	assert_int_equal(fake.task_ends, 1);
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
 	assert_int_equal(fake.step_ends, 1);
-	assert_null(c->plans);
+	assert_null(c->pl.plans);
 }
 
 static void test_step_quiet_auto(void **state)
@@ -459,14 +439,16 @@ static void test_old_kernel_ladder(void **state)
 	int rc;
 
 	start_step("verbose,weighted", 2, argv);
-	assert_false(mi_ctx()->caps.weighted_interleave);
-	assert_int_equal(fake.placement.path, MPOL_PATH_INTERLEAVE);
+	assert_int_equal(fake.placement.pl->path, SMPOL_PATH_INTERLEAVE);
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "interleave");
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "1:1");
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
-	assert_non_null(strstr(err, "interleave nodes 0,2 (kernel has no weighted interleave (needs Linux 6.9))"));
+	assert_non_null(strstr(err, "interleave nodes 0,2; this kernel has no weighted interleave (needs Linux 6.9): "
+				"plain interleave over the same nodes"));
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NOTE"), "this kernel has no weighted interleave "
+			    "(needs Linux 6.9): plain interleave over the same nodes");
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -491,9 +473,18 @@ static void test_no_option_default_none(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, "default=none" };
+	const char *err;
+	int rc;
 
 	start_step(NULL, 2, argv);
-	assert_step_untouched();
+	assert_false(step.active);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	assert_int_equal(fake.nenv, 0);
+	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	slurm_spank_exit(NULL, 0, NULL);
+	assert_int_equal(fake.step_begins + fake.step_ends, 0);
 }
 
 static void test_site_default_applies(void **state)
@@ -512,7 +503,7 @@ static void test_site_default_applies(void **state)
 	setup(state);
 	*state = fx;
 	start_step("none", 2, argv);
-	assert_false(mi_ctx()->active);
+	assert_false(step.active);
 	with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MODE"), "none");
@@ -576,7 +567,7 @@ static void test_extern_step_does_nothing(void **state)
 
 	fake.step_id = SLURM_EXTERN_CONT;
 	start_step(NULL, 1, argv);
-	assert_false(mi_ctx()->active);
+	assert_false(step.active);
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
@@ -585,14 +576,14 @@ static void test_lease_always(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always" };
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 	char want1[8];
 
 	start_step("weighted", 3, argv);
 	assert_true(c->lease_held);
 	assert_true(fake.placement.sysfs_written);
 	/* Node 1's plan is node 1 alone, so its weight is 1 instead of the fixture's 7. */
-	snprintf(want1, sizeof(want1), "%u", c->plans[1].weights[0]);
+	snprintf(want1, sizeof(want1), "%u", c->pl.plans[1].weights[0]);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), want1);
 	assert_string_not_equal(fake_tree_read(fx->statedir, "/weights.journal"), "<missing>");
 	slurm_spank_exit(NULL, 0, NULL);
@@ -609,12 +600,12 @@ static void test_lease_exclusive(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=exclusive" };
-	struct mi_ctx *c = mi_ctx();
+	struct mi_step *c = &step;
 
 	fake.cores = "0-1";           /* 2 of the fixture's 4 CPUs */
 	start_step("weighted", 3, argv);
 	assert_false(c->lease_held);
-	assert_non_null(strstr(c->note, "shares the node"));
+	assert_non_null(strstr(c->pl.note, "shares the node"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
 	slurm_spank_exit(NULL, 0, NULL);
 
@@ -632,26 +623,26 @@ static void test_lease_busy(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=always" };
-	struct mpol_lease_owner other = { .job_id = 7, .uid = 1001, .pid = getppid() };
-	struct mpol_wi_table w = { 0 };
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
-	struct mi_ctx *c = mi_ctx();
+	struct smpol_lease_owner other = { .job_id = 7, .uid = 1001, .pid = getppid() };
+	struct smpol_wi_table w = { 0 };
+	struct smpol_bitmap which;
+	char err[SMPOL_ERRLEN];
+	struct mi_step *c = &step;
 
-	assert_int_equal(mpol_lease_owner_self(&other, err, sizeof(err)), 0);
-	bitmap_clear(&which);
-	bitmap_set(&which, 1);
+	assert_int_equal(smpol_lease_owner_self(&other, err, sizeof(err)), 0);
+	smpol_bitmap_clear(&which);
+	smpol_bitmap_set(&which, 1);
 	w.weight[1] = 5;
-	assert_int_equal(mpol_lease_acquire(fx->statedir, fx->root, &other, &w, &which, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_acquire(fake_host(fx->root, fx->statedir), &other, &w, &which, err, sizeof(err)), 0);
 	start_step("weighted", 3, argv);
 	assert_false(c->lease_held);
-	assert_non_null(strstr(c->note, "held by job 7"));
+	assert_non_null(strstr(c->pl.note, "held by job 7"));
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
 	/* What the step's node-1 tasks get is the table as it is. */
-	assert_int_equal(c->plans[1].weights[0], 5);
+	assert_int_equal(c->pl.plans[1].weights[0], 5);
 	slurm_spank_exit(NULL, 0, NULL);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "5");
-	assert_int_equal(mpol_lease_release(fx->statedir, fx->root, &other, NULL, err, sizeof(err)), 0);
+	assert_int_equal(smpol_lease_release(fake_host(fx->root, fx->statedir), &other, NULL, err, sizeof(err)), 0);
 }
 
 /* A step killed while holding the lease: the next step puts the table back first. */
@@ -683,167 +674,6 @@ static void test_dead_lease_recovered_by_next_step(void **state)
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
-/* ---- another Slurm release ---------------------------------------------------- */
-
-/* slurm_api_version() of the two releases the project is tested on (Slurm's META). */
-#define API_22_05 (38L << 16)
-#define API_24_11 (42L << 16)
-#define BUILT_MAJOR SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)
-#define BUILT_MINOR SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)
-
-/* The other tested release than the one built against, and what it is called. */
-static long api_other(const char **name)
-{
-	bool built_24_11 = BUILT_MAJOR == 24 && BUILT_MINOR == 11;
-
-	*name = built_24_11 ? "22.05" : "24.11";
-	return built_24_11 ? API_22_05 : API_24_11;
-}
-
-/* The line a job that asked fails with, when this process runs OTHER. */
-static const char *expected_line(const char *other)
-{
-	static char line[256];
-
-	snprintf(line, sizeof(line), "built for Slurm %u.%02u, this node runs Slurm %s: the administrator must "
-		 "rebuild the plugin; --mem-interleave is unavailable", BUILT_MAJOR, BUILT_MINOR, other);
-	return line;
-}
-
-static void test_release_same_or_unknown(void **state)
-{
-	long unknown[] = { 0, -1, 35L << 16, 45L << 16, 0xffL << 16, 38, 0x7fffffffL };
-	long built = BUILT_MAJOR == 22 && BUILT_MINOR == 5 ? API_22_05 :
-		     BUILT_MAJOR == 24 && BUILT_MINOR == 11 ? API_24_11 : 0;
-
-	(void)state;
-	assert_null(release_mismatch());
-	/* API versions no known release has leave the loader's check as built. */
-	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
-		release_adopt(unknown[i]);
-		assert_int_equal(plugin_version, SLURM_VERSION_NUMBER);
-		assert_null(release_mismatch());
-	}
-	if (!built)
-		skip();     /* built against a release the test does not name */
-	release_adopt(built);
-	assert_int_equal(plugin_version, SLURM_VERSION_NUMBER);
-	assert_null(release_mismatch());
-}
-
-static void test_release_other_adopted(void **state)
-{
-	const char *other;
-	long api = api_other(&other);
-	char number[16];
-
-	(void)state;
-	release_adopt(api);
-	snprintf(number, sizeof(number), "%u.%02u", SLURM_VERSION_MAJOR(plugin_version), SLURM_VERSION_MINOR(plugin_version));
-	assert_string_equal(number, other);
-	assert_string_equal(release_mismatch(), expected_line(other));
-	/* The revision and age bytes of the API version do not matter. */
-	plugin_version = SLURM_VERSION_NUMBER;
-	release_adopt(api | 0x0203);
-	assert_string_equal(release_mismatch(), expected_line(other));
-}
-
-/* srun/sbatch/salloc: refused with the release line, whatever the value; one line. */
-static void test_release_mismatch_local(void **state)
-{
-	const char *values[] = { "weighted", "bogus", "help", "none" }, *other;
-	char want[512];
-
-	(void)state;
-	release_adopt(api_other(&other));
-	snprintf(want, sizeof(want), "slurm_error: mem_interleave: %s\n", expected_line(other));
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
-		memset(&fake, 0, sizeof(fake));
-		memset(mi_ctx(), 0, sizeof(*mi_ctx()));
-		fake.context = i % 2 ? S_CTX_ALLOCATOR : S_CTX_LOCAL;
-		assert_int_equal(give_option(values[i], 0), -1);
-		assert_string_equal(fake.log, want);
-	}
-	/* Without the option nothing is said and nothing fails. */
-	memset(&fake, 0, sizeof(fake));
-	memset(mi_ctx(), 0, sizeof(*mi_ctx()));
-	fake.context = S_CTX_LOCAL;
-	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
-	assert_int_equal(slurm_spank_init_post_opt(NULL, 0, NULL), 0);
-	assert_string_equal(fake.log, "");
-}
-
-/* slurmstepd, a job that asked (its option came from a submit host of the right
- * release): tasks fail with the line, slurmd's log has it, no record is begun. */
-static void test_release_mismatch_step_asking(void **state)
-{
-	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
-	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
-	const char *err, *other;
-	char want[512];
-	int rc;
-
-	release_adopt(api_other(&other));
-	start_step("weighted", 2, argv);
-	assert_false(mi_ctx()->active);
-	assert_int_equal(fake.step_begins, 0);
-	snprintf(want, sizeof(want), "slurm_error: mem_interleave: job 42 step 0: %s\n", expected_line(other));
-	assert_string_equal(fake.log, want);
-	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
-	err = with_stderr(slurm_spank_task_init, &rc);
-	assert_int_equal(rc, -1);
-	snprintf(want, sizeof(want), "mem_interleave: %s\n", expected_line(other));
-	assert_string_equal(err, want);
-	assert_int_equal(task_policy(), MPOL_DEFAULT);
-	assert_int_equal(slurm_spank_task_exit(NULL, 0, NULL), 0);
-	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
-	assert_int_equal(fake.task_begins + fake.task_ends + fake.step_ends, 0);
-	/* The lease was never taken: the state directory was not even made. */
-	assert_int_equal(access(fx->statedir, F_OK), -1);
-}
-
-/* slurmstepd, a job that did not ask: runs as without the plugin, even where the
- * site's default would have placed it. */
-static void test_release_mismatch_step_not_asking(void **state)
-{
-	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
-	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "default=weighted" };
-	const char *other;
-
-	release_adopt(api_other(&other));
-	start_step(NULL, 3, argv);
-	assert_step_untouched();
-	assert_string_equal(fake.log, "");
-}
-
-/* slurmd at start: says what to rebuild on a mismatch, nothing otherwise. */
-static void test_release_slurmd_log(void **state)
-{
-	const char *other;
-	char want[512];
-
-	(void)state;
-	fake.context = S_CTX_SLURMD;
-	fake.slurm_version = "99.1.2";
-	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
-	assert_string_equal(fake.log, "");
-	assert_int_equal(fake.nregistered, 0);
-
-	release_adopt(api_other(&other));
-	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
-	snprintf(want, sizeof(want), "slurm_error: mem_interleave: built for Slurm %u.%02u.%u, but this slurmd is "
-		 "Slurm 99.1.2: rebuild mem_interleave.so against Slurm %s's headers (libslurm-dev %s) and install "
-		 "it; until then jobs that ask for --mem-interleave fail and other jobs run without it\n",
-		 BUILT_MAJOR, BUILT_MINOR, SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), other, other);
-	assert_string_equal(fake.log, want);
-	/* Without S_SLURM_VERSION the release the loader accepted is named. */
-	memset(fake.log, 0, sizeof(fake.log));
-	fake.slurm_version = NULL;
-	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
-	snprintf(want, sizeof(want), "but this slurmd is Slurm %s: ", other);
-	assert_non_null(strstr(fake.log, want));
-}
-
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -866,12 +696,6 @@ int main(void)
 		T(test_lease_exclusive),
 		T(test_lease_busy),
 		T(test_dead_lease_recovered_by_next_step),
-		T(test_release_same_or_unknown),
-		T(test_release_other_adopted),
-		T(test_release_mismatch_local),
-		T(test_release_mismatch_step_asking),
-		T(test_release_mismatch_step_not_asking),
-		T(test_release_slurmd_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

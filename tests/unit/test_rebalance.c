@@ -24,6 +24,7 @@
 #include "hotplug.h"
 #include "job_pids.h"
 #include "pages.h"
+#include "proc_stat.h"
 #include "rebalance.h"
 #include "task_ref.h"
 
@@ -66,41 +67,41 @@ static void child_stop(struct child *c)
 
 static void test_pin_live_and_exited(void **state)
 {
-	struct mpol_task_ref t;
+	struct smpol_task_ref t;
 	struct child c;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	child_start(&c, 4);
-	assert_int_equal(mpol_task_pin(c.pid, 0, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_task_pin(c.pid, 0, &t, err, sizeof(err)), 0);
 	assert_true(t.start > 0);
 	assert_int_equal(t.uid, getuid());
-	assert_int_equal(mpol_task_check(&t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_task_check(&t, err, sizeof(err)), 0);
 	child_stop(&c);
 	/* Reaped: the pidfd says so even before the pid is reused. */
-	assert_int_equal(mpol_task_check(&t, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_task_check(&t, err, sizeof(err)), -ESRCH);
 	assert_non_null(strstr(err, "has exited"));
-	mpol_task_unpin(&t);
-	mpol_task_unpin(&t);
-	assert_int_equal(mpol_task_pin(c.pid, 0, &t, err, sizeof(err)), -ESRCH);
-	assert_int_equal(mpol_task_pin(0, 0, &t, err, sizeof(err)), -EINVAL);
-	assert_int_equal(mpol_task_pin(-5, 0, &t, err, sizeof(err)), -EINVAL);
+	smpol_task_unpin(&t);
+	smpol_task_unpin(&t);
+	assert_int_equal(smpol_task_pin(c.pid, 0, &t, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_task_pin(0, 0, &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_task_pin(-5, 0, &t, err, sizeof(err)), -EINVAL);
 }
 
 /* A pid whose start time is not the one seen earlier is a recycled pid: refused. */
 static void test_pin_recycled_pid(void **state)
 {
-	struct mpol_task_ref t;
+	struct smpol_task_ref t;
 	uint64_t start;
-	char err[MPOL_ERRLEN], comm[32];
+	char err[SMPOL_ERRLEN], comm[32];
 
 	(void)state;
-	assert_int_equal(mpol_task_start_time(getpid(), &start, comm, sizeof(comm)), 0);
-	assert_int_equal(mpol_task_pin(getpid(), start + 1, &t, err, sizeof(err)), -ESTALE);
+	assert_int_equal(smpol_proc_stat(getpid(), &start, NULL, comm, sizeof(comm)), 0);
+	assert_int_equal(smpol_task_pin(getpid(), start + 1, &t, err, sizeof(err)), -ESTALE);
 	assert_non_null(strstr(err, "reused"));
 	assert_int_equal(t.pidfd, -1);
-	assert_int_equal(mpol_task_pin(getpid(), start, &t, err, sizeof(err)), 0);
-	mpol_task_unpin(&t);
+	assert_int_equal(smpol_task_pin(getpid(), start, &t, err, sizeof(err)), 0);
+	smpol_task_unpin(&t);
 }
 
 static void test_regions_parse(void **state)
@@ -114,12 +115,12 @@ static void test_regions_parse(void **state)
 		"7f0000300000-7f0000400000 rw-p 00000000 00:00 0 [anon:scratch]\n"
 		"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]\n"
 		"7ffc000fe000-7ffc00100000 r-xp 00000000 00:00 0 [vdso]\n";
-	struct mpol_region *r;
-	char err[MPOL_ERRLEN];
+	struct smpol_region *r;
+	char err[SMPOL_ERRLEN];
 	int n;
 
 	(void)state;
-	assert_int_equal(mpol_pages_regions_parse(maps, &r, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_regions_parse(maps, &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 4);
 	assert_int_equal(r[0].start, 0xe03000);
 	assert_int_equal(r[1].end, 0x7f0000100000);
@@ -127,18 +128,18 @@ static void test_regions_parse(void **state)
 	assert_int_equal(r[3].start, 0x7ffc00000000);
 	free(r);
 	/* smaps: a mapping with no resident page is dropped, attribute lines skipped. */
-	assert_int_equal(mpol_pages_regions_parse(
+	assert_int_equal(smpol_pages_regions_parse(
 		"00e03000-00e24000 rw-p 00000000 00:00 0 [heap]\nSize: 132 kB\nRss: 0 kB\nVmFlags: rd wr\n"
 		"7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \nSize: 1024 kB\nRss: 8 kB\nAnonymous: 8 kB\n"
 		"7f0000100000-7f0000200000 r-xp 00000000 08:02 17 /lib/x.so\nRss: 0 kB\n", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(r[0].start, 0x7f0000000000);
 	free(r);
-	assert_int_equal(mpol_pages_regions_parse("", &r, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_regions_parse("", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(mpol_pages_regions_parse("zzz-1 rw-p\n", &r, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_pages_regions_parse("zzz-1 rw-p\n", &r, &n, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "line 1"));
-	assert_int_equal(mpol_pages_regions_parse("2000-1000 rw-p 0 0 0\n", &r, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_pages_regions_parse("2000-1000 rw-p 0 0 0\n", &r, &n, err, sizeof(err)), -EINVAL);
 }
 
 /* On this kernel: the child's pages are found, counted on a node, and a move to the
@@ -146,58 +147,58 @@ static void test_regions_parse(void **state)
 static void test_query_and_move_child(void **state)
 {
 	struct child c;
-	struct mpol_region *r;
-	char err[MPOL_ERRLEN];
+	struct smpol_region *r;
+	char err[SMPOL_ERRLEN];
 	void *addrs[8];
 	int status[8], nodes[8], n, found = 0;
 
 	(void)state;
 	child_start(&c, 8);
-	assert_int_equal(mpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), 0);
 	for (int i = 0; i < n; i++)
 		found = found || (r[i].start <= c.addr && c.addr < r[i].end);
 	assert_true(found);
 	free(r);
 	for (int i = 0; i < 8; i++)
 		addrs[i] = (void *)(c.addr + (uintptr_t)i * (uintptr_t)sysconf(_SC_PAGESIZE));
-	assert_int_equal(mpol_pages_query(c.pid, addrs, 8, status, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_query(c.pid, addrs, 8, status, err, sizeof(err)), 0);
 	for (int i = 0; i < 8; i++) {
 		assert_true(status[i] >= 0);
 		nodes[i] = status[i];
 	}
-	assert_int_equal(mpol_pages_move(c.pid, addrs, nodes, 8, status, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_move(c.pid, addrs, nodes, 8, status, err, sizeof(err)), 0);
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(status[i], nodes[i]);
 	child_stop(&c);
-	assert_int_equal(mpol_pages_query(c.pid, addrs, 8, status, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_pages_query(c.pid, addrs, 8, status, err, sizeof(err)), -ESRCH);
 	assert_non_null(strstr(err, "has exited"));
-	assert_int_equal(mpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), -ESRCH);
 }
 
 /* The whole walk on a child, all pages already where the one-node plan wants them. */
 static void test_rebalance_child_one_node(void **state)
 {
-	struct mpol_rebalance_opts o;
-	struct mpol_rebalance_result *r = malloc(sizeof(*r));
-	struct mpol_task_ref t;
+	struct smpol_rebalance_opts o;
+	struct smpol_rebalance_result *r = malloc(sizeof(*r));
+	struct smpol_task_ref t;
 	struct child c;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	int node;
 
 	(void)state;
 	assert_non_null(r);
 	child_start(&c, 64);
-	assert_int_equal(mpol_task_pin(c.pid, 0, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_task_pin(c.pid, 0, &t, err, sizeof(err)), 0);
 	{
 		void *a = (void *)c.addr;
 
-		assert_int_equal(mpol_pages_query(c.pid, &a, 1, &node, err, sizeof(err)), 0);
+		assert_int_equal(smpol_pages_query(c.pid, &a, 1, &node, err, sizeof(err)), 0);
 	}
 	memset(&o, 0, sizeof(o));
-	o.backend = MPOL_BACKEND_MOVE_PAGES;
+	o.backend = SMPOL_BACKEND_MOVE_PAGES;
 	o.batch = 7;
 	o.weight[node] = 1;
-	assert_int_equal(mpol_rebalance_task(&t, &o, r, err, sizeof(err)), 0);
+	assert_int_equal(smpol_rebalance_task(&t, &o, r, err, sizeof(err)), 0);
 	assert_true(r->pages >= 64);
 	assert_int_equal(r->minimum, 0);
 	assert_int_equal(r->planned, 0);
@@ -206,10 +207,10 @@ static void test_rebalance_child_one_node(void **state)
 	assert_int_equal(r->after[node], r->before[node]);
 	child_stop(&c);
 	/* Exited before the run: reported as exited, nothing done. */
-	assert_int_equal(mpol_rebalance_task(&t, &o, r, err, sizeof(err)), 0);
+	assert_int_equal(smpol_rebalance_task(&t, &o, r, err, sizeof(err)), 0);
 	assert_true(r->exited);
 	assert_int_equal(r->pages, 0);
-	mpol_task_unpin(&t);
+	smpol_task_unpin(&t);
 	free(r);
 }
 
@@ -217,47 +218,47 @@ static void test_rebalance_child_one_node(void **state)
 static void test_rebalance_stop_flag(void **state)
 {
 	static volatile sig_atomic_t stop = 1;
-	struct mpol_rebalance_opts o;
-	struct mpol_rebalance_result *r = malloc(sizeof(*r));
-	struct mpol_task_ref t;
+	struct smpol_rebalance_opts o;
+	struct smpol_rebalance_result *r = malloc(sizeof(*r));
+	struct smpol_task_ref t;
 	struct child c;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	child_start(&c, 64);
-	assert_int_equal(mpol_task_pin(c.pid, 0, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_task_pin(c.pid, 0, &t, err, sizeof(err)), 0);
 	memset(&o, 0, sizeof(o));
-	o.backend = MPOL_BACKEND_MOVE_PAGES;
+	o.backend = SMPOL_BACKEND_MOVE_PAGES;
 	o.batch = 8;
 	o.stop = &stop;
 	o.weight[0] = 1;
-	assert_int_equal(mpol_rebalance_task(&t, &o, r, err, sizeof(err)), 0);
+	assert_int_equal(smpol_rebalance_task(&t, &o, r, err, sizeof(err)), 0);
 	assert_true(r->interrupted);
 	assert_true(r->pages <= 8);
 	child_stop(&c);
-	mpol_task_unpin(&t);
+	smpol_task_unpin(&t);
 	free(r);
 }
 
 static void test_backend_choice(void **state)
 {
-	enum mpol_backend b;
-	char err[MPOL_ERRLEN], why[512];
+	enum smpol_backend b;
+	char err[SMPOL_ERRLEN], why[512];
 
 	(void)state;
-	assert_int_equal(mpol_backend_parse("move_pages", &b, err, sizeof(err)), 0);
-	assert_int_equal(b, MPOL_BACKEND_MOVE_PAGES);
-	assert_string_equal(mpol_backend_name(MPOL_BACKEND_PROCESS_MBIND), "process_mbind");
-	assert_int_equal(mpol_backend_parse("mbind", &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_backend_parse("move_pages", &b, err, sizeof(err)), 0);
+	assert_int_equal(b, SMPOL_BACKEND_MOVE_PAGES);
+	assert_string_equal(smpol_backend_name(SMPOL_BACKEND_PROCESS_MBIND), "process_mbind");
+	assert_int_equal(smpol_backend_parse("mbind", &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "migrate_pages"));
-	assert_int_equal(mpol_backend_choose(MPOL_BACKEND_AUTO, 0, &b, why, sizeof(why), err, sizeof(err)), 0);
-	assert_int_equal(b, MPOL_BACKEND_MOVE_PAGES);
+	assert_int_equal(smpol_backend_choose(SMPOL_BACKEND_AUTO, 0, &b, why, sizeof(why), err, sizeof(err)), 0);
+	assert_int_equal(b, SMPOL_BACKEND_MOVE_PAGES);
 	assert_non_null(strstr(why, "not configured"));
 	/* A configured number that is statmount: refused, and auto says why it fell back. */
-	assert_int_equal(mpol_backend_choose(MPOL_BACKEND_AUTO, 457, &b, why, sizeof(why), err, sizeof(err)), 0);
-	assert_int_equal(b, MPOL_BACKEND_MOVE_PAGES);
+	assert_int_equal(smpol_backend_choose(SMPOL_BACKEND_AUTO, 457, &b, why, sizeof(why), err, sizeof(err)), 0);
+	assert_int_equal(b, SMPOL_BACKEND_MOVE_PAGES);
 	assert_non_null(strstr(why, "statmount"));
-	assert_int_equal(mpol_backend_choose(MPOL_BACKEND_PROCESS_MBIND, 0, &b, why, sizeof(why), err, sizeof(err)),
+	assert_int_equal(smpol_backend_choose(SMPOL_BACKEND_PROCESS_MBIND, 0, &b, why, sizeof(why), err, sizeof(err)),
 			 -EINVAL);
 }
 
@@ -265,16 +266,16 @@ static void test_backend_choice(void **state)
  * this kernel does not implement answers ENOSYS to the probe. */
 static void test_pmbind_probe(void **state)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_pmbind_probe(457, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_pmbind_probe(457, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "statmount"));
-	assert_int_equal(mpol_pmbind_probe(458, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_pmbind_probe(458, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "listmount"));
-	assert_int_equal(mpol_pmbind_probe(3, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_pmbind_probe(3, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a free number"));
-	assert_int_equal(mpol_pmbind_probe(4000, err, sizeof(err)), -ENOSYS);
+	assert_int_equal(smpol_pmbind_probe(4000, err, sizeof(err)), -ENOSYS);
 	assert_non_null(strstr(err, "not implemented"));
 }
 
@@ -287,7 +288,7 @@ static void test_listpids_parse(void **state)
 		"4300     17       batch    0       0\n"
 		"4301     17       extern   -       -\n";
 	struct job_pid *p;
-	char err[MPOL_ERRLEN], step[24];
+	char err[SMPOL_ERRLEN], step[24];
 	uint32_t job;
 	int n;
 
@@ -324,30 +325,30 @@ static void test_listpids_parse(void **state)
 
 static void test_uevent_parse(void **state)
 {
-	struct mpol_uevent ev;
+	struct smpol_uevent ev;
 
 	(void)state;
-	assert_int_equal(mpol_uevent_parse(UEV("online@/devices/system/memory/memory40\0ACTION=online\0"
+	assert_int_equal(smpol_uevent_parse(UEV("online@/devices/system/memory/memory40\0ACTION=online\0"
 					       "DEVPATH=/devices/system/memory/memory40\0SUBSYSTEM=memory\0SEQNUM=9\0"), &ev), 0);
-	assert_true(mpol_uevent_is_hotplug(&ev));
+	assert_true(smpol_uevent_is_hotplug(&ev));
 	assert_int_equal(ev.node, -1);
-	assert_int_equal(mpol_uevent_parse(UEV("add@/devices/system/node/node3\0ACTION=add\0"
+	assert_int_equal(smpol_uevent_parse(UEV("add@/devices/system/node/node3\0ACTION=add\0"
 					       "DEVPATH=/devices/system/node/node3\0SUBSYSTEM=node\0"), &ev), 0);
-	assert_true(mpol_uevent_is_hotplug(&ev));
+	assert_true(smpol_uevent_is_hotplug(&ev));
 	assert_int_equal(ev.node, 3);
 	/* Offline, other subsystems, udev's own messages and garbage are not hotplug. */
-	assert_int_equal(mpol_uevent_parse(UEV("offline@/devices/system/memory/memory40\0ACTION=offline\0"
+	assert_int_equal(smpol_uevent_parse(UEV("offline@/devices/system/memory/memory40\0ACTION=offline\0"
 					       "DEVPATH=/devices/system/memory/memory40\0SUBSYSTEM=memory\0"), &ev), 0);
-	assert_false(mpol_uevent_is_hotplug(&ev));
-	assert_int_equal(mpol_uevent_parse(UEV("add@/devices/virtual/net/lo\0ACTION=add\0"
+	assert_false(smpol_uevent_is_hotplug(&ev));
+	assert_int_equal(smpol_uevent_parse(UEV("add@/devices/virtual/net/lo\0ACTION=add\0"
 					       "DEVPATH=/devices/virtual/net/lo\0SUBSYSTEM=net\0"), &ev), 0);
-	assert_false(mpol_uevent_is_hotplug(&ev));
-	assert_int_equal(mpol_uevent_parse(UEV("libudev\0\xfe\xed\xca\xfe"), &ev), -EINVAL);
-	assert_int_equal(mpol_uevent_parse(UEV("add@/x\0ACTION=add\0"), &ev), -EINVAL);
-	assert_int_equal(mpol_uevent_parse("", 0, &ev), -EINVAL);
-	assert_int_equal(mpol_uevent_parse(UEV("add@/devices/system/node/nodeX\0ACTION=add\0"
+	assert_false(smpol_uevent_is_hotplug(&ev));
+	assert_int_equal(smpol_uevent_parse(UEV("libudev\0\xfe\xed\xca\xfe"), &ev), -EINVAL);
+	assert_int_equal(smpol_uevent_parse(UEV("add@/x\0ACTION=add\0"), &ev), -EINVAL);
+	assert_int_equal(smpol_uevent_parse("", 0, &ev), -EINVAL);
+	assert_int_equal(smpol_uevent_parse(UEV("add@/devices/system/node/nodeX\0ACTION=add\0"
 					       "DEVPATH=/devices/system/node/nodeX\0SUBSYSTEM=node\0"), &ev), 0);
-	assert_false(mpol_uevent_is_hotplug(&ev));
+	assert_false(smpol_uevent_is_hotplug(&ev));
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -366,8 +367,8 @@ static void send_event(int fd, const char *msg, size_t len)
 /* Eight memory blocks and a node in one burst: one report; noise alone: none. */
 static void test_hotplug_burst_settles(void **state)
 {
-	struct mpol_hotplug_burst b;
-	char err[MPOL_ERRLEN];
+	struct smpol_hotplug_burst b;
+	char err[SMPOL_ERRLEN];
 	int sv[2];
 	pid_t pid;
 
@@ -388,12 +389,12 @@ static void test_hotplug_burst_settles(void **state)
 				      "DEVPATH=/devices/system/node/node3\0SUBSYSTEM=node\0"));
 		_exit(0);
 	}
-	assert_int_equal(mpol_hotplug_wait(sv[0], 300, false, &stop_flag, &b, err, sizeof(err)), 0);
+	assert_int_equal(smpol_hotplug_wait(sv[0], 300, -1, false, &stop_flag, &b, err, sizeof(err)), 0);
 	waitpid(pid, NULL, 0);
 	assert_int_equal(b.events, 9);
 	assert_int_equal(b.memory_blocks, 8);
-	assert_true(bitmap_test(&b.nodes, 3));
-	assert_int_equal(bitmap_count(&b.nodes), 1);
+	assert_true(smpol_bitmap_test(&b.nodes, 3));
+	assert_int_equal(smpol_bitmap_count(&b.nodes), 1);
 	/* kernel_only: a message from a process (not netlink port 0) is ignored, so the
 	 * wait goes on until the alarm raises the stop flag. */
 	send_event(sv[1], UEV("add@/devices/system/node/node2\0ACTION=add\0"
@@ -401,7 +402,11 @@ static void test_hotplug_burst_settles(void **state)
 	stop_flag = 0;
 	signal(SIGALRM, raise_stop);
 	alarm(1);
-	assert_int_equal(mpol_hotplug_wait(sv[0], 100, true, &stop_flag, &b, err, sizeof(err)), 1);
+	assert_int_equal(smpol_hotplug_wait(sv[0], 100, -1, true, &stop_flag, &b, err, sizeof(err)), 1);
+	assert_int_equal(b.events, 0);
+	/* No event for the idle time: 2, the watcher's cue for its periodic scan. */
+	stop_flag = 0;
+	assert_int_equal(smpol_hotplug_wait(sv[0], 100, 200, false, &stop_flag, &b, err, sizeof(err)), 2);
 	assert_int_equal(b.events, 0);
 	close(sv[0]);
 	close(sv[1]);
@@ -436,9 +441,9 @@ static const char *read_file(const char *path)
 static void test_cpuset_grow(void **state)
 {
 	char root[] = "/tmp/test_cpuset.XXXXXX", dir[512], path[512];
-	struct mpol_cpuset_change ch[MPOL_CPUSET_MAX_CHANGES];
-	struct mpol_bitmap nodes;
-	char err[MPOL_ERRLEN];
+	struct smpol_cpuset_change ch[SMPOL_CPUSET_MAX_CHANGES];
+	struct smpol_bitmap nodes;
+	char err[SMPOL_ERRLEN];
 	int n;
 
 	(void)state;
@@ -457,15 +462,15 @@ static void test_cpuset_grow(void **state)
 	write_file(path, "0-2\n");
 	snprintf(path, sizeof(path), "%s/slurm/job_7/step_0/cpuset.mems", root);
 	write_file(path, "0,2\n");
-	bitmap_clear(&nodes);
-	bitmap_set(&nodes, 0);
-	bitmap_set(&nodes, 2);
-	bitmap_set(&nodes, 3);
+	smpol_bitmap_clear(&nodes);
+	smpol_bitmap_set(&nodes, 0);
+	smpol_bitmap_set(&nodes, 2);
+	smpol_bitmap_set(&nodes, 3);
 
-	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, true, ch, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_cpuset_grow(root, dir, &nodes, true, ch, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(read_file(path), "0,2");
-	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_non_null(strstr(ch[0].path, "job_7/cpuset.mems"));
 	assert_string_equal(ch[0].before, "0-2");
@@ -478,13 +483,13 @@ static void test_cpuset_grow(void **state)
 	snprintf(path, sizeof(path), "%s/cpuset.mems", root);
 	assert_string_equal(read_file(path), "0-2");
 	/* Already wide enough: nothing to do. */
-	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	snprintf(path, sizeof(path), "%s/slurm/job_7/cpuset.mems", root);
 	write_file(path, "zero\n");
-	assert_int_equal(mpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_cpuset_grow(root, dir, &nodes, false, ch, &n, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a node list"));
-	assert_int_equal(mpol_cpuset_grow(root, "/elsewhere", &nodes, false, ch, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_cpuset_grow(root, "/elsewhere", &nodes, false, ch, &n, err, sizeof(err)), -EINVAL);
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	assert_int_equal(system(path), 0);
 }
@@ -493,21 +498,21 @@ static void test_cpuset_grow(void **state)
  * /sys/fs/cgroup/unified is absent, so v2 is at /sys/fs/cgroup). */
 static void test_cpuset_dir_parse(void **state)
 {
-	char dir[4096], root[2048], err[MPOL_ERRLEN];
+	char dir[4096], root[2048], err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_cpuset_dir_parse("0::/system.slice/slurmstepd.scope/job_7/step_0/user/task_0\n",
+	assert_int_equal(smpol_cpuset_dir_parse("0::/system.slice/slurmstepd.scope/job_7/step_0/user/task_0\n",
 					       "/nonexistent", dir, sizeof(dir), root, sizeof(root), err, sizeof(err)), 0);
 	assert_string_equal(root, "/nonexistent/sys/fs/cgroup");
 	assert_string_equal(dir, "/nonexistent/sys/fs/cgroup/system.slice/slurmstepd.scope/job_7/step_0/user/task_0");
-	assert_int_equal(mpol_cpuset_dir_parse("12:memory:/x\n4:cpu,cpuset:/slurm/uid_0/job_7/step_0\n0::/\n",
+	assert_int_equal(smpol_cpuset_dir_parse("12:memory:/x\n4:cpu,cpuset:/slurm/uid_0/job_7/step_0\n0::/\n",
 					       "/r", dir, sizeof(dir), root, sizeof(root), err, sizeof(err)), 0);
 	assert_string_equal(root, "/r/sys/fs/cgroup/cpuset");
 	assert_string_equal(dir, "/r/sys/fs/cgroup/cpuset/slurm/uid_0/job_7/step_0");
-	assert_int_equal(mpol_cpuset_dir_parse("3:memory:/x\n", NULL, dir, sizeof(dir), root, sizeof(root), err,
+	assert_int_equal(smpol_cpuset_dir_parse("3:memory:/x\n", NULL, dir, sizeof(dir), root, sizeof(root), err,
 					       sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no cgroup with a cpuset"));
-	assert_int_equal(mpol_cpuset_dir_parse("garbage\n", NULL, dir, sizeof(dir), root, sizeof(root), err,
+	assert_int_equal(smpol_cpuset_dir_parse("garbage\n", NULL, dir, sizeof(dir), root, sizeof(root), err,
 					       sizeof(err)), -ENOENT);
 }
 

@@ -22,18 +22,18 @@ static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
 	static const double target[2] = { 0.75, 0.25 };
 	static const char *const kind[2] = { "dram", "cxl" };
 	uint64_t last[2] = { n0, n1 }, peak[2] = { n0 + 10, n1 + 5 };
-	struct mpol_plan plan = { .initiator = 0, .nnodes = 2, .nodes = { 0, 1 },
+	struct smpol_plan plan = { .initiator = 0, .nnodes = 2, .nodes = { 0, 1 },
 				  .weights = { 3, 1 }, .shares = { 0.75, 0.25 } };
-	struct mpol_record_node in = {
+	struct smpol_record_node in = {
 		.requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
 		.plans = &plan, .nplans = 1, .policy = "weighted interleave:0-1",
 		.ntasks = 2, .nsamples = 3, .last_time = 1700000000, .max_node = 1,
 		.last = last, .peak = peak, .target = target, .kind = kind, .note = note,
 	};
 	json_object *e = NULL;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
-	assert_int_equal(mpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
 	return e;
 }
 
@@ -70,13 +70,13 @@ static void test_entry_fields(void **state)
 
 static void test_entry_without_samples(void **state)
 {
-	struct mpol_record_node in = { .requested = "weighted", .applied = "none", .path = "none",
+	struct smpol_record_node in = { .requested = "weighted", .applied = "none", .path = "none",
 				       .max_node = -1, .note = "kernel has no weighted interleave" };
 	json_object *e;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
 	assert_null(path_get(e, "last", NULL, NULL));
 	assert_null(path_get(e, "drift", NULL, NULL));
 	assert_string_equal(json_object_get_string(path_get(e, "note", NULL, NULL)),
@@ -86,9 +86,9 @@ static void test_entry_without_samples(void **state)
 
 static char *merge(const char *comment, const char *step, const char *node, json_object *e)
 {
-	char err[MPOL_ERRLEN], *out = NULL;
+	char err[SMPOL_ERRLEN], *out = NULL;
 
-	assert_int_equal(mpol_record_merge(comment, step, node, e, MPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(comment, step, node, e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_non_null(out);
 	return out;
 }
@@ -96,17 +96,17 @@ static char *merge(const char *comment, const char *step, const char *node, json
 static void test_merge_empty(void **state)
 {
 	json_object *e = make_entry(700, 300, NULL), *root, *rec;
-	char err[MPOL_ERRLEN], *out = merge(NULL, "0", "n1", e);
+	char err[SMPOL_ERRLEN], *out = merge(NULL, "0", "n1", e);
 
 	(void)state;
 	root = json_tokener_parse(out);
 	assert_non_null(root);
 	assert_non_null(path_get(root, "mempolicy", "steps", "0"));
-	assert_true(mpol_record_contains(out, "0", "n1", e));
-	assert_false(mpol_record_contains(out, "0", "n2", e));
-	assert_false(mpol_record_contains(out, "1", "n1", e));
-	assert_int_equal(mpol_record_find(out, &rec, err, sizeof(err)), 0);
-	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), MPOL_RECORD_VERSION);
+	assert_true(smpol_record_contains(out, "0", "n1", e));
+	assert_false(smpol_record_contains(out, "0", "n2", e));
+	assert_false(smpol_record_contains(out, "1", "n1", e));
+	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
+	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), SMPOL_RECORD_VERSION);
 	json_object_put(rec);
 	json_object_put(root);
 	free(out);
@@ -126,13 +126,13 @@ static void test_merge_keeps_plain_text(void **state)
 	(void)state;
 	one = merge(text, "0", "n1", a);
 	assert_memory_equal(one, text, strlen(text));
-	assert_non_null(strstr(one, " " MPOL_RECORD_MARK "{"));
+	assert_non_null(strstr(one, " " SMPOL_RECORD_MARK "{"));
 	two = merge(one, "0", "n2", b);
 	assert_memory_equal(two, text, strlen(text));
-	assert_true(mpol_record_contains(two, "0", "n1", a));
-	assert_true(mpol_record_contains(two, "0", "n2", b));
+	assert_true(smpol_record_contains(two, "0", "n1", a));
+	assert_true(smpol_record_contains(two, "0", "n2", b));
 	/* one record, replaced in place: the marker appears once */
-	assert_null(strstr(strstr(two, MPOL_RECORD_MARK) + 1, MPOL_RECORD_MARK));
+	assert_null(strstr(strstr(two, SMPOL_RECORD_MARK) + 1, SMPOL_RECORD_MARK));
 	/* text someone added after our record survives the next merge */
 	three = malloc(strlen(two) + 16);
 	sprintf(three, "%s -- later", two);
@@ -140,8 +140,8 @@ static void test_merge_keeps_plain_text(void **state)
 	one = merge(three, "1", "n1", a);
 	assert_memory_equal(one, text, strlen(text));
 	assert_non_null(strstr(one, "} -- later"));
-	assert_true(mpol_record_contains(one, "0", "n2", b));
-	assert_true(mpol_record_contains(one, "1", "n1", a));
+	assert_true(smpol_record_contains(one, "0", "n2", b));
+	assert_true(smpol_record_contains(one, "1", "n1", a));
 	free(one);
 	free(two);
 	free(three);
@@ -162,7 +162,7 @@ static void test_merge_keeps_foreign_json_object(void **state)
 	assert_float_equal(json_object_get_double(path_get(root, "site", "cost", NULL)), 12.5, 0);
 	assert_int_equal(json_object_array_length(path_get(root, "site", "tags", NULL)), 2);
 	assert_int_equal(json_object_get_int(path_get(root, "n", NULL, NULL)), 1);
-	assert_true(mpol_record_contains(out, "batch", "n1", e));
+	assert_true(smpol_record_contains(out, "batch", "n1", e));
 	json_object_put(root);
 	free(out);
 	json_object_put(e);
@@ -180,15 +180,15 @@ static void test_merge_keeps_other_forms(void **state)
 		"\"just a string\"",
 	};
 	json_object *e = make_entry(700, 300, NULL), *rec;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		char *out = merge(texts[i], "0", "n1", e);
 
 		assert_memory_equal(out, texts[i], strlen(texts[i]));
-		assert_true(mpol_record_contains(out, "0", "n1", e));
-		assert_int_equal(mpol_record_find(out, &rec, err, sizeof(err)), 0);
+		assert_true(smpol_record_contains(out, "0", "n1", e));
+		assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
 		json_object_put(rec);
 		free(out);
 	}
@@ -198,15 +198,15 @@ static void test_merge_keeps_other_forms(void **state)
 static void test_find_reports_why(void **state)
 {
 	json_object *rec;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_record_find(NULL, &rec, err, sizeof(err)), -ENOENT);
-	assert_int_equal(mpol_record_find("plain words", &rec, err, sizeof(err)), -ENOENT);
-	assert_int_equal(mpol_record_find("{\"a\":1}", &rec, err, sizeof(err)), -ENOENT);
-	assert_int_equal(mpol_record_find("ops mempolicy={\"v\":", &rec, err, sizeof(err)), -EBADMSG);
+	assert_int_equal(smpol_record_find(NULL, &rec, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_record_find("plain words", &rec, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_record_find("{\"a\":1}", &rec, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_record_find("ops mempolicy={\"v\":", &rec, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "not a placement record"));
-	assert_int_equal(mpol_record_find("{\"mempolicy\":[1]}", &rec, err, sizeof(err)), -EBADMSG);
+	assert_int_equal(smpol_record_find("{\"mempolicy\":[1]}", &rec, err, sizeof(err)), -EBADMSG);
 	assert_null(rec);
 }
 
@@ -223,10 +223,10 @@ static void test_lost_update_detected_and_repaired(void **state)
 
 	(void)state;
 	/* slurmctld keeps the last write: by_b */
-	assert_false(mpol_record_contains(by_b, "0", "a", a));
+	assert_false(smpol_record_contains(by_b, "0", "a", a));
 	fixed = merge(by_b, "0", "a", a);
-	assert_true(mpol_record_contains(fixed, "0", "a", a));
-	assert_true(mpol_record_contains(fixed, "0", "b", b));
+	assert_true(smpol_record_contains(fixed, "0", "a", a));
+	assert_true(smpol_record_contains(fixed, "0", "b", b));
 	assert_memory_equal(fixed, base, strlen(base));
 	/* merging the same entry again changes nothing */
 	free(by_a);
@@ -242,23 +242,23 @@ static void test_lost_update_detected_and_repaired(void **state)
 static void test_many_nodes_summarized(void **state)
 {
 	json_object *e = make_entry(700, 300, NULL), *noted = make_entry(100, 100, "fell back"), *rec, *sum;
-	char err[MPOL_ERRLEN], *comment = strdup("keep me"), name[32];
+	char err[SMPOL_ERRLEN], *comment = strdup("keep me"), name[32];
 
 	(void)state;
 	for (int i = 0; i < 400; i++) {
 		char *next = NULL;
 
 		snprintf(name, sizeof(name), "node%03d", i);
-		assert_int_equal(mpol_record_merge(comment, "0", name, i == 7 ? noted : e, 8192,
+		assert_int_equal(smpol_record_merge(comment, "0", name, i == 7 ? noted : e, 8192,
 						   &next, err, sizeof(err)), 0);
 		free(comment);
 		comment = next;
-		assert_true(mpol_record_contains(comment, "0", name, i == 7 ? noted : e));
+		assert_true(smpol_record_contains(comment, "0", name, i == 7 ? noted : e));
 	}
 	assert_memory_equal(comment, "keep me", 7);
 	assert_true(strlen(comment) <= 8192 + strlen("keep me mempolicy="));
-	assert_int_equal(mpol_record_find(comment, &rec, err, sizeof(err)), 0);
-	sum = path_get(rec, "steps", "0", MPOL_RECORD_SUMMARY);
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	sum = path_get(rec, "steps", "0", SMPOL_RECORD_SUMMARY);
 	assert_non_null(sum);
 	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 400);
 	assert_int_equal(json_object_get_int(path_get(sum, "notes", NULL, NULL)), 1);
@@ -269,7 +269,7 @@ static void test_many_nodes_summarized(void **state)
 	{
 		char *again = NULL;
 
-		assert_int_equal(mpol_record_merge(comment, "0", "node010", e, 8192, &again, err, sizeof(err)), 0);
+		assert_int_equal(smpol_record_merge(comment, "0", "node010", e, 8192, &again, err, sizeof(err)), 0);
 		assert_string_equal(again, comment);
 		free(again);
 	}
@@ -282,14 +282,14 @@ static void test_many_nodes_summarized(void **state)
 static void test_budget_exhausted(void **state)
 {
 	json_object *e = make_entry(700, 300, NULL);
-	char err[MPOL_ERRLEN], *out = NULL;
+	char err[SMPOL_ERRLEN], *out = NULL;
 
 	(void)state;
-	assert_int_equal(mpol_record_merge("text", "0", "n1", e, 40, &out, err, sizeof(err)), -E2BIG);
+	assert_int_equal(smpol_record_merge("text", "0", "n1", e, 40, &out, err, sizeof(err)), -E2BIG);
 	assert_null(out);
 	assert_non_null(strstr(err, "40 bytes"));
-	assert_int_equal(mpol_record_merge("text", "0", MPOL_RECORD_SUMMARY, e, 4096, &out, err, sizeof(err)), -EINVAL);
-	assert_int_equal(mpol_record_merge("text", "", "n1", e, 4096, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_record_merge("text", "0", SMPOL_RECORD_SUMMARY, e, 4096, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_record_merge("text", "", "n1", e, 4096, &out, err, sizeof(err)), -EINVAL);
 	json_object_put(e);
 }
 
@@ -301,7 +301,7 @@ static void test_summary_skips_damaged_counts(void **state)
 		"{\"req\":\"weighted\",\"mode\":\"weighted\",\"path\":\"weighted\",\"tasks\":%s,"
 		"\"last\":{\"0\":%s,\"1\":100},\"peak\":{\"0\":10,\"1\":%s},\"target\":{\"0\":0.75,\"1\":0.25},"
 		"\"drift\":%s}";
-	char good[512], bad[512], comment[2048], err[MPOL_ERRLEN], *out = NULL;
+	char good[512], bad[512], comment[2048], err[SMPOL_ERRLEN], *out = NULL;
 	json_object *e = make_entry(700, 300, NULL), *rec, *sum;
 
 	(void)state;
@@ -310,16 +310,16 @@ static void test_summary_skips_damaged_counts(void **state)
 	snprintf(bad, sizeof(bad), entry, "9223372036854775807", "1e999", "-7", "1e999");
 	snprintf(comment, sizeof(comment), "x mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"a\":%s,\"b\":%s}}}",
 		 good, bad);
-	assert_int_equal(mpol_record_merge(comment, "0", "n1", e, 700, &out, err, sizeof(err)), 0);
-	assert_int_equal(mpol_record_find(out, &rec, err, sizeof(err)), 0);
-	sum = path_get(rec, "steps", "1", MPOL_RECORD_SUMMARY);
+	assert_int_equal(smpol_record_merge(comment, "0", "n1", e, 700, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
+	sum = path_get(rec, "steps", "1", SMPOL_RECORD_SUMMARY);
 	assert_non_null(sum);
 	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 2);
 	/* the good node's counts are kept, the damaged ones left out */
 	assert_int_equal(json_object_get_int64(path_get(sum, "last", "0", NULL)), 300);
 	assert_int_equal(json_object_get_int64(path_get(sum, "peak", "1", NULL)), 5);
 	assert_int_equal(json_object_get_int(path_get(sum, "tasks", NULL, NULL)), 1);
-	assert_true(mpol_record_contains(out, "0", "n1", e));
+	assert_true(smpol_record_contains(out, "0", "n1", e));
 	json_object_put(rec);
 	free(out);
 	json_object_put(e);
@@ -331,11 +331,11 @@ static void test_drift(void **state)
 	uint64_t exact[3] = { 300, 0, 100 }, off[3] = { 0, 5, 0 }, none[3] = { 0 }, p2[2] = { 9, 1 };
 
 	(void)state;
-	assert_float_equal(mpol_placement_drift(t, exact, 2), 0, 1e-12);
-	assert_float_equal(mpol_placement_drift(t, off, 2), 1, 1e-12);
-	assert_true(mpol_placement_drift(t, none, 2) < 0);
+	assert_float_equal(smpol_placement_drift(t, exact, 2), 0, 1e-12);
+	assert_float_equal(smpol_placement_drift(t, off, 2), 1, 1e-12);
+	assert_true(smpol_placement_drift(t, none, 2) < 0);
 	/* target given as expected pages, normalized */
-	assert_float_equal(mpol_placement_drift(half, p2, 1), 0.4, 1e-12);
+	assert_float_equal(smpol_placement_drift(half, p2, 1), 0.4, 1e-12);
 }
 
 
@@ -363,7 +363,7 @@ static int fake_read(void *ctx, char **comment, char *err, size_t errlen)
 	struct fake_comment *f = ctx;
 
 	if (f->fail_read)
-		return mpol_fail(err, errlen, ECONNREFUSED, "slurmctld is not answering");
+		return smpol_fail(err, errlen, ECONNREFUSED, "slurmctld is not answering");
 	pthread_mutex_lock(&f->lock);
 	*comment = strdup(f->text);
 	pthread_mutex_unlock(&f->lock);
@@ -377,7 +377,7 @@ static int fake_write(void *ctx, const char *comment, char *err, size_t errlen)
 	struct fake_comment *f = ctx;
 
 	if (f->fail_write)
-		return mpol_fail(err, errlen, EPERM, "Access/permission denied");
+		return smpol_fail(err, errlen, EPERM, "Access/permission denied");
 	pthread_mutex_lock(&f->lock);
 	free(f->text);
 	f->writes++;
@@ -400,16 +400,16 @@ struct writer {
 	char node[16];
 	json_object *entry;
 	int rc;
-	struct mpol_store_result res;
+	struct smpol_store_result res;
 };
 
 static void *writer_run(void *arg)
 {
 	struct writer *w = arg;
-	struct mpol_comment_store store = { fake_read, fake_write, fake_pause, w->fake };
-	char err[MPOL_ERRLEN];
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, w->fake };
+	char err[SMPOL_ERRLEN];
 
-	w->rc = mpol_record_store(&store, "0", w->node, w->entry, MPOL_RECORD_BUDGET, 20, &w->res, err, sizeof(err));
+	w->rc = smpol_record_store(&store, "0", w->node, w->entry, SMPOL_RECORD_BUDGET, 20, &w->res, err, sizeof(err));
 	return NULL;
 }
 
@@ -435,7 +435,7 @@ static void test_store_racing_writers(void **state)
 		losses += w[i].res.losses;
 	}
 	for (int i = 0; i < 8; i++) {
-		assert_true(mpol_record_contains(f.text, "0", w[i].node, w[i].entry));
+		assert_true(smpol_record_contains(f.text, "0", w[i].node, w[i].entry));
 		json_object_put(w[i].entry);
 	}
 	assert_memory_equal(f.text, "ops: keep this", 14);
@@ -451,19 +451,19 @@ static void test_store_repairs_losses(void **state)
 {
 	json_object *mine = make_entry(5, 5, NULL), *theirs = make_entry(9, 9, NULL);
 	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER, .clobber_writes = 1 };
-	struct mpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
-	struct mpol_store_result res;
-	char err[MPOL_ERRLEN], *base = NULL;
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN], *base = NULL;
 
 	(void)state;
-	assert_int_equal(mpol_record_merge("x", "0", "other", theirs, MPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge("x", "0", "other", theirs, SMPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
 	f.text = strdup("x");
 	f.clobber_base = base;
-	assert_int_equal(mpol_record_store(&store, "0", "mine", mine, MPOL_RECORD_BUDGET, 8, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_store(&store, "0", "mine", mine, SMPOL_RECORD_BUDGET, 8, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
-	assert_true(mpol_record_contains(f.text, "0", "mine", mine));
-	assert_true(mpol_record_contains(f.text, "0", "other", theirs));
+	assert_true(smpol_record_contains(f.text, "0", "mine", mine));
+	assert_true(smpol_record_contains(f.text, "0", "other", theirs));
 	assert_memory_equal(f.text, "x ", 2);
 
 	/* a writer that always wins: bounded, and the error says so */
@@ -471,7 +471,7 @@ static void test_store_repairs_losses(void **state)
 	f.text = strdup("x");
 	f.writes = 0;
 	f.clobber_writes = 1000;
-	assert_int_equal(mpol_record_store(&store, "0", "mine", mine, MPOL_RECORD_BUDGET, 4, &res, err, sizeof(err)), -EAGAIN);
+	assert_int_equal(smpol_record_store(&store, "0", "mine", mine, SMPOL_RECORD_BUDGET, 4, &res, err, sizeof(err)), -EAGAIN);
 	assert_int_equal(res.reads, 4);
 	assert_int_equal(res.losses, 3);
 	assert_non_null(strstr(err, "overwritten by other writers"));
@@ -485,16 +485,16 @@ static void test_store_errors_propagate(void **state)
 {
 	json_object *e = make_entry(1, 1, NULL);
 	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct mpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
-	char err[MPOL_ERRLEN];
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	f.text = strdup("before");
 	f.fail_read = 1;
-	assert_int_equal(mpol_record_store(&store, "0", "n", e, MPOL_RECORD_BUDGET, 5, NULL, err, sizeof(err)), -ECONNREFUSED);
+	assert_int_equal(smpol_record_store(&store, "0", "n", e, SMPOL_RECORD_BUDGET, 5, NULL, err, sizeof(err)), -ECONNREFUSED);
 	f.fail_read = 0;
 	f.fail_write = 1;
-	assert_int_equal(mpol_record_store(&store, "0", "n", e, MPOL_RECORD_BUDGET, 5, NULL, err, sizeof(err)), -EPERM);
+	assert_int_equal(smpol_record_store(&store, "0", "n", e, SMPOL_RECORD_BUDGET, 5, NULL, err, sizeof(err)), -EPERM);
 	/* nothing was changed by the failed attempts */
 	assert_string_equal(f.text, "before");
 	free(f.text);

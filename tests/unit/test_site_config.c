@@ -16,22 +16,22 @@
 
 static void test_defaults(void **state)
 {
-	struct mpol_site_config c;
-	char err[MPOL_ERRLEN];
+	struct smpol_site_config c;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_config_default(&c);
-	assert_int_equal(c.default_spec.mode, MPOL_MODE_NONE);
-	assert_int_equal(c.sysfs, MPOL_SYSFS_EXCLUSIVE);
-	assert_int_equal(c.algorithm, MPOL_ALGO_OPTIMAL);
-	assert_true(c.precision == MPOL_DEFAULT_PRECISION);
-	assert_int_equal(c.max_weight_sum, MPOL_DEFAULT_MAX_SUM);
-	assert_string_equal(c.statedir, MPOL_DEFAULT_STATEDIR);
-	assert_int_equal(c.sample_interval, MPOL_DEFAULT_SAMPLE_INTERVAL);
-	assert_string_equal(c.fsroot, "");
-	assert_int_equal(mpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
-	assert_string_equal(mpol_sysfs_policy_name(MPOL_SYSFS_NEVER), "never");
-	assert_string_equal(mpol_sysfs_policy_name(MPOL_SYSFS_ALWAYS), "always");
+	smpol_config_default(&c);
+	assert_int_equal(c.default_spec.mode, SMPOL_MODE_NONE);
+	assert_int_equal(c.sysfs, SMPOL_SYSFS_EXCLUSIVE);
+	assert_int_equal(c.algorithm, SMPOL_ALGO_OPTIMAL);
+	assert_true(c.precision == SMPOL_DEFAULT_PRECISION);
+	assert_int_equal(c.max_weight_sum, SMPOL_DEFAULT_MAX_SUM);
+	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
+	assert_int_equal(c.sample_interval, SMPOL_DEFAULT_SAMPLE_INTERVAL);
+	assert_string_equal(c.host.fsroot, "/");
+	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
+	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
+	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
 }
 
 static void test_every_key(void **state)
@@ -39,22 +39,22 @@ static void test_every_key(void **state)
 	char *const argv[] = { "default=verbose,weighted,scope=all", "sysfs=always", "algorithm=kernel",
 			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
 			       "sample_interval=0", "fsroot=/srv/tree" };
-	struct mpol_site_config c;
-	char err[MPOL_ERRLEN] = "";
+	struct smpol_site_config c;
+	char err[SMPOL_ERRLEN] = "";
 
 	(void)state;
-	mpol_config_default(&c);
-	if (mpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)))
+	smpol_config_default(&c);
+	if (smpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)))
 		fail_msg("refused: %s", err);
-	assert_int_equal(c.default_spec.mode, MPOL_MODE_WEIGHTED);
+	assert_int_equal(c.default_spec.mode, SMPOL_MODE_WEIGHTED);
 	assert_true(c.default_spec.verbose && c.default_spec.has_scope);
-	assert_int_equal(c.sysfs, MPOL_SYSFS_ALWAYS);
-	assert_int_equal(c.algorithm, MPOL_ALGO_KERNEL);
+	assert_int_equal(c.sysfs, SMPOL_SYSFS_ALWAYS);
+	assert_int_equal(c.algorithm, SMPOL_ALGO_KERNEL);
 	assert_true(c.precision == 0.95);
 	assert_int_equal(c.max_weight_sum, 1024);
-	assert_string_equal(c.statedir, "/tmp/state");
+	assert_string_equal(c.host.statedir, "/tmp/state");
 	assert_int_equal(c.sample_interval, 0);
-	assert_string_equal(c.fsroot, "/srv/tree");
+	assert_string_equal(c.host.fsroot, "/srv/tree");
 }
 
 static void test_bad(void **state)
@@ -76,18 +76,18 @@ static void test_bad(void **state)
 		{ "max_weight_sum=8x", "max_weight_sum='8x'" },
 		{ "max_weight_sum=99999999999999999999999", "max_weight_sum='9999" },
 		{ "sample_interval=86401", "sample_interval='86401'" },
-		{ "statedir=relative/dir", "statedir='relative/dir': give an absolute directory" },
-		{ "fsroot=tree", "fsroot='tree'" },
+		{ "statedir=relative/dir", "statedir: the state directory 'relative/dir' is not an absolute path" },
+		{ "fsroot=tree", "fsroot: the sysfs root 'tree' is not an absolute path" },
 		{ "default=bogus", "default='bogus': unknown word 'bogus'" },
 		{ "default=help", "default=help" },
 		{ "default=weighted,weights=0:0", "bad weight '0' for node 0" },
 		{ "Sysfs=never", "unknown plugstack argument 'Sysfs'" },
 	};
-	struct mpol_site_config c, before;
-	char err[MPOL_ERRLEN];
+	struct smpol_site_config c, before;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_config_default(&c);
+	smpol_config_default(&c);
 	before = c;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		/* a good argument before the bad one must not stick either */
@@ -95,7 +95,7 @@ static void test_bad(void **state)
 				 (char *)cases[i].arg };
 
 		err[0] = '\0';
-		if (mpol_config_parse(2, argv, &c, err, sizeof(err)) != -EINVAL)
+		if (smpol_config_parse(2, argv, &c, err, sizeof(err)) != -EINVAL)
 			fail_msg("'%s' was accepted (or not with EINVAL): %s", cases[i].arg, err);
 		if (!strstr(err, cases[i].says))
 			fail_msg("'%s': got '%s', want '%s'", cases[i].arg, err, cases[i].says);
@@ -106,12 +106,12 @@ static void test_bad(void **state)
 static void test_twice(void **state)
 {
 	char *const argv[] = { "sysfs=never", "sysfs=never" };
-	struct mpol_site_config c;
-	char err[MPOL_ERRLEN];
+	struct smpol_site_config c;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_config_default(&c);
-	assert_int_equal(mpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)), -EINVAL);
+	smpol_config_default(&c);
+	assert_int_equal(smpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "sysfs is given twice"));
 }
 
@@ -119,48 +119,16 @@ static void test_long_path(void **state)
 {
 	static char arg[1100];
 	char *argv[] = { arg };
-	struct mpol_site_config c;
-	char err[MPOL_ERRLEN];
+	struct smpol_site_config c;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	mpol_config_default(&c);
+	smpol_config_default(&c);
 	strcpy(arg, "statedir=/");
 	memset(arg + strlen(arg), 'a', sizeof(arg) - strlen(arg) - 1);
-	assert_int_equal(mpol_config_parse(1, argv, &c, err, sizeof(err)), -ENAMETOOLONG);
+	assert_int_equal(smpol_config_parse(1, argv, &c, err, sizeof(err)), -ENAMETOOLONG);
 	assert_non_null(strstr(err, "statedir"));
-	assert_string_equal(c.statedir, MPOL_DEFAULT_STATEDIR);
-}
-
-/* The spec wins where it says something; the site's values fill the rest. */
-static void test_plan_opts_from_spec(void **state)
-{
-	struct mpol_site_config cfg;
-	struct mpol_spec spec;
-	struct mpol_plan_opts o;
-	char err[MPOL_ERRLEN];
-
-	(void)state;
-	mpol_config_default(&cfg);
-	cfg.algorithm = MPOL_ALGO_KERNEL;
-	cfg.precision = 0.9;
-	cfg.max_weight_sum = 40;
-	assert_int_equal(mpol_spec_parse("weighted", &spec, err, sizeof(err)), 0);
-	mpol_plan_opts_from_spec(&spec, &cfg, 2048, &o);
-	assert_int_equal(o.algorithm, MPOL_ALGO_KERNEL);
-	assert_true(o.weight.precision == 0.9);
-	assert_int_equal(o.weight.max_sum, 40);
-	assert_int_equal(o.scope, MPOL_SCOPE_SOCKET);
-	assert_int_equal(o.mem_kb, 2048);
-	assert_false(o.has_nodes || o.has_weights);
-
-	assert_int_equal(mpol_spec_parse("weighted,weights=0:3:2:1,scope=all,precision=0.5", &spec, err, sizeof(err)), 0);
-	mpol_plan_opts_from_spec(&spec, &cfg, 0, &o);
-	assert_true(o.weight.precision == 0.5);
-	assert_int_equal(o.scope, MPOL_SCOPE_ALL);
-	assert_true(o.has_weights);
-	assert_int_equal(o.weights[0], 3);
-	assert_int_equal(o.weights[2], 1);
-	assert_int_equal(o.mem_kb, 0);
+	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
 }
 
 int main(void)
@@ -169,7 +137,6 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_bad),
-		cmocka_unit_test(test_plan_opts_from_spec),
 		cmocka_unit_test(test_twice),
 		cmocka_unit_test(test_long_path),
 	};

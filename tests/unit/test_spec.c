@@ -13,48 +13,48 @@
 #include "error.h"
 #include "spec.h"
 
-static void parse_ok(const char *text, struct mpol_spec *s)
+static void parse_ok(const char *text, struct smpol_spec *s)
 {
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 
-	if (mpol_spec_parse(text, s, err, sizeof(err)))
+	if (smpol_spec_parse(text, s, err, sizeof(err)))
 		fail_msg("'%s' was refused: %s", text, err);
 }
 
 static void test_modes(void **state)
 {
-	static const struct { const char *text; enum mpol_mode mode; } cases[] = {
-		{ "weighted", MPOL_MODE_WEIGHTED }, { "auto", MPOL_MODE_AUTO },
-		{ "interleave", MPOL_MODE_INTERLEAVE }, { "none", MPOL_MODE_NONE }, { "help", MPOL_MODE_HELP },
+	static const struct { const char *text; enum smpol_mode mode; } cases[] = {
+		{ "weighted", SMPOL_MODE_WEIGHTED }, { "auto", SMPOL_MODE_AUTO },
+		{ "interleave", SMPOL_MODE_INTERLEAVE }, { "none", SMPOL_MODE_NONE }, { "help", SMPOL_MODE_HELP },
 	};
-	struct mpol_spec s;
+	struct smpol_spec s;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		parse_ok(cases[i].text, &s);
 		assert_int_equal(s.mode, cases[i].mode);
-		assert_string_equal(mpol_mode_name(s.mode), cases[i].text);
+		assert_string_equal(smpol_mode_name(s.mode), cases[i].text);
 		assert_false(s.verbose || s.strict || s.has_nodes || s.has_weights || s.has_scope || s.has_precision);
 	}
-	assert_string_equal(mpol_mode_name(MPOL_MODE_UNSET), "unset");
+	assert_string_equal(smpol_mode_name(SMPOL_MODE_UNSET), "unset");
 }
 
 static void test_options(void **state)
 {
-	struct mpol_spec s;
+	struct smpol_spec s;
 
 	(void)state;
 	parse_ok("verbose,weighted,nodes=0,2,scope=all,precision=0.9,strict", &s);
-	assert_int_equal(s.mode, MPOL_MODE_WEIGHTED);
+	assert_int_equal(s.mode, SMPOL_MODE_WEIGHTED);
 	assert_true(s.verbose && s.strict && s.has_nodes && s.has_scope && s.has_precision);
-	assert_int_equal(bitmap_count(&s.nodes), 2);
-	assert_true(bitmap_test(&s.nodes, 0) && bitmap_test(&s.nodes, 2));
-	assert_int_equal(s.scope, MPOL_SCOPE_ALL);
+	assert_int_equal(smpol_bitmap_count(&s.nodes), 2);
+	assert_true(smpol_bitmap_test(&s.nodes, 0) && smpol_bitmap_test(&s.nodes, 2));
+	assert_int_equal(s.scope, SMPOL_SCOPE_ALL);
 	assert_true(s.precision == 0.9);
 
 	parse_ok("quiet,weighted,nodes=0-1,3-4", &s);
 	assert_false(s.verbose);
-	assert_int_equal(bitmap_count(&s.nodes), 4);
+	assert_int_equal(smpol_bitmap_count(&s.nodes), 4);
 
 	/* weights imply the nodes, in any order */
 	parse_ok("weighted,weights=2:1:0:3", &s);
@@ -62,7 +62,7 @@ static void test_options(void **state)
 	assert_int_equal(s.weights[0], 3);
 	assert_int_equal(s.weights[2], 1);
 	assert_int_equal(s.weights[1], 0);
-	assert_int_equal(bitmap_count(&s.nodes), 2);
+	assert_int_equal(smpol_bitmap_count(&s.nodes), 2);
 	parse_ok("weighted,nodes=0,2,weights=0:3:2:1", &s);
 	parse_ok("weighted,weights=0:3:2:1,nodes=2,0", &s);
 	parse_ok("weighted,weights=1023:255", &s);
@@ -122,36 +122,36 @@ static void test_bad(void **state)
 		{ "weighted,strict=yes", "strict takes no value" },
 		{ "WEIGHTED", "unknown word 'WEIGHTED'" },
 	};
-	struct mpol_spec s, before;
-	char err[MPOL_ERRLEN];
+	struct smpol_spec s, before;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	parse_ok("interleave", &s);
 	before = s;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
-		if (mpol_spec_parse(cases[i].text, &s, err, sizeof(err)) != -EINVAL)
+		if (smpol_spec_parse(cases[i].text, &s, err, sizeof(err)) != -EINVAL)
 			fail_msg("'%s' was accepted", cases[i].text);
 		if (!strstr(err, cases[i].says))
 			fail_msg("'%s': got '%s', want '%s'", cases[i].text, err, cases[i].says);
 		/* a refused value leaves the caller's spec as it was */
 		assert_memory_equal(&s, &before, sizeof(s));
 	}
-	assert_int_equal(mpol_spec_parse(NULL, &s, err, sizeof(err)), -EINVAL);
-	assert_int_equal(mpol_spec_parse("bogus", &s, NULL, 0), -EINVAL);
+	assert_int_equal(smpol_spec_parse(NULL, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_spec_parse("bogus", &s, NULL, 0), -EINVAL);
 }
 
 static void test_too_long(void **state)
 {
 	static char text[8192];
-	struct mpol_spec s;
-	char err[MPOL_ERRLEN];
+	struct smpol_spec s;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	strcpy(text, "weighted");
 	while (strlen(text) < sizeof(text) - 16)
 		strcat(text, ",strict");
-	assert_int_equal(mpol_spec_parse(text, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_spec_parse(text, &s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "too long"));
 }
 
@@ -172,37 +172,37 @@ static void test_format_roundtrip(void **state)
 		{ "weighted,precision=0.123456789012345678", "weighted,precision=0.12345678901234568" },
 		{ "auto,scope=all,nodes=0-3", "auto,nodes=0-3,scope=all" },
 	};
-	struct mpol_spec s, back;
-	char buf[256], err[MPOL_ERRLEN];
+	struct smpol_spec s, back;
+	char buf[256], err[SMPOL_ERRLEN];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		parse_ok(cases[i].in, &s);
-		assert_int_equal(mpol_spec_format(&s, buf, sizeof(buf)), 0);
+		assert_int_equal(smpol_spec_format(&s, buf, sizeof(buf)), 0);
 		assert_string_equal(buf, cases[i].canonical);
-		assert_int_equal(mpol_spec_parse(buf, &back, err, sizeof(err)), 0);
+		assert_int_equal(smpol_spec_parse(buf, &back, err, sizeof(err)), 0);
 		assert_memory_equal(&s, &back, sizeof(s));
 	}
 	parse_ok("weighted,weights=0:3:2:1", &s);
-	assert_int_equal(mpol_spec_format(&s, buf, 10), -ENOSPC);
+	assert_int_equal(smpol_spec_format(&s, buf, 10), -ENOSPC);
 	assert_string_equal(buf, "");
 	memset(&s, 0, sizeof(s));
-	assert_int_equal(mpol_spec_format(&s, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(smpol_spec_format(&s, buf, sizeof(buf)), -EINVAL);
 }
 
 static void test_usage(void **state)
 {
-	const char *u = mpol_spec_usage();
+	const char *u = smpol_spec_usage();
 
 	(void)state;
 	assert_non_null(strstr(u, "--mem-interleave="));
-	for (enum mpol_mode m = MPOL_MODE_NONE; m <= MPOL_MODE_HELP; m++)
-		assert_non_null(strstr(u, mpol_mode_name(m)));
+	for (enum smpol_mode m = SMPOL_MODE_NONE; m <= SMPOL_MODE_HELP; m++)
+		assert_non_null(strstr(u, smpol_mode_name(m)));
 	assert_non_null(strstr(u, "Examples:"));
 	/* every example in the text parses */
 	for (const char *p = strstr(u, "--mem-interleave=weighted "); p; p = strstr(p + 1, "srun --mem-interleave=")) {
 		char value[128];
-		struct mpol_spec s;
+		struct smpol_spec s;
 		const char *v = strchr(p, '=') + 1;
 
 		snprintf(value, sizeof(value), "%.*s", (int)strcspn(v, " \n"), v);
@@ -226,8 +226,8 @@ static void test_random_values(void **state)
 	(void)state;
 	srand(4242);
 	for (int iter = 0; iter < 20000; iter++) {
-		char text[512] = "", err[MPOL_ERRLEN], buf[512];
-		struct mpol_spec s, back;
+		char text[512] = "", err[SMPOL_ERRLEN], buf[512];
+		struct smpol_spec s, back;
 		int n = 1 + rand() % 5;
 
 		for (int i = 0; i < n; i++) {
@@ -236,14 +236,14 @@ static void test_random_values(void **state)
 			strcat(text, words[rand() % nwords]);
 		}
 		err[0] = '\0';
-		if (mpol_spec_parse(text, &s, err, sizeof(err))) {
+		if (smpol_spec_parse(text, &s, err, sizeof(err))) {
 			assert_true(strlen(err) > 10);
 			refused++;
 			continue;
 		}
 		accepted++;
-		assert_int_equal(mpol_spec_format(&s, buf, sizeof(buf)), 0);
-		if (mpol_spec_parse(buf, &back, err, sizeof(err)))
+		assert_int_equal(smpol_spec_format(&s, buf, sizeof(buf)), 0);
+		if (smpol_spec_parse(buf, &back, err, sizeof(err)))
 			fail_msg("'%s' formats to '%s', which is refused: %s", text, buf, err);
 		assert_memory_equal(&s, &back, sizeof(s));
 	}

@@ -29,7 +29,7 @@ static const char *at(const char *root, const char *path)
 {
 	static char buf[4096];
 
-	assert_int_equal(mpol_fs_path(root, buf, sizeof(buf), "%s", path), 0);
+	assert_int_equal(smpol_fs_path(root, buf, sizeof(buf), "%s", path), 0);
 	return buf;
 }
 
@@ -38,17 +38,17 @@ static void test_fs_path(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(mpol_fs_path(NULL, buf, sizeof(buf), "/sys/node%d", 3), 0);
+	assert_int_equal(smpol_fs_path(NULL, buf, sizeof(buf), "/sys/node%d", 3), 0);
 	assert_string_equal(buf, "/sys/node3");
-	assert_int_equal(mpol_fs_path("", buf, sizeof(buf), "/sys"), 0);
+	assert_int_equal(smpol_fs_path("", buf, sizeof(buf), "/sys"), 0);
 	assert_string_equal(buf, "/sys");
-	assert_int_equal(mpol_fs_path("/", buf, sizeof(buf), "/sys"), 0);
+	assert_int_equal(smpol_fs_path("/", buf, sizeof(buf), "/sys"), 0);
 	assert_string_equal(buf, "/sys");
-	assert_int_equal(mpol_fs_path("/tmp/root//", buf, sizeof(buf), "/sys"), 0);
+	assert_int_equal(smpol_fs_path("/tmp/root//", buf, sizeof(buf), "/sys"), 0);
 	assert_string_equal(buf, "/tmp/root/sys");
-	assert_int_equal(mpol_fs_path("/tmp/root", buf, 12, "/sys"), -ENAMETOOLONG);
-	assert_int_equal(mpol_fs_path("/a-root-longer-than-the-buffer", buf, 8, "/s"), -ENAMETOOLONG);
-	assert_int_equal(mpol_fs_path("/r", buf, 0, "/s"), -ENAMETOOLONG);
+	assert_int_equal(smpol_fs_path("/tmp/root", buf, 12, "/sys"), -ENAMETOOLONG);
+	assert_int_equal(smpol_fs_path("/a-root-longer-than-the-buffer", buf, 8, "/s"), -ENAMETOOLONG);
+	assert_int_equal(smpol_fs_path("/r", buf, 0, "/s"), -ENAMETOOLONG);
 }
 
 static void test_read_text(void **state)
@@ -57,19 +57,19 @@ static void test_read_text(void **state)
 	char buf[16];
 
 	fake_tree_write(root, "/a", "0-3\n\n");
-	assert_int_equal(mpol_read_text(at(root, "/a"), buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_read_text(at(root, "/a"), buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "0-3");
 	fake_tree_write(root, "/empty", "");
-	assert_int_equal(mpol_read_text(at(root, "/empty"), buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_read_text(at(root, "/empty"), buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
-	assert_int_equal(mpol_read_text(at(root, "/missing"), buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(smpol_read_text(at(root, "/missing"), buf, sizeof(buf)), -ENOENT);
 	/* exactly fits (15 chars + NUL) vs one byte too many */
 	fake_tree_write(root, "/fits", "123456789012345");
-	assert_int_equal(mpol_read_text(at(root, "/fits"), buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_read_text(at(root, "/fits"), buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "123456789012345");
 	fake_tree_write(root, "/big", "1234567890123456");
-	assert_int_equal(mpol_read_text(at(root, "/big"), buf, sizeof(buf)), -EFBIG);
-	assert_int_equal(mpol_read_text(root, buf, sizeof(buf)), -EISDIR);
+	assert_int_equal(smpol_read_text(at(root, "/big"), buf, sizeof(buf)), -EFBIG);
+	assert_int_equal(smpol_read_text(root, buf, sizeof(buf)), -EISDIR);
 }
 
 static void test_read_u64(void **state)
@@ -79,20 +79,20 @@ static void test_read_u64(void **state)
 	uint64_t v = 42;
 
 	fake_tree_write(root, "/n", "  224000 \n");
-	assert_int_equal(mpol_read_u64(at(root, "/n"), &v), 0);
+	assert_int_equal(smpol_read_u64(at(root, "/n"), &v), 0);
 	assert_int_equal(v, 224000);
 	fake_tree_write(root, "/max", "18446744073709551615\n");
-	assert_int_equal(mpol_read_u64(at(root, "/max"), &v), 0);
+	assert_int_equal(smpol_read_u64(at(root, "/max"), &v), 0);
 	assert_true(v == UINT64_MAX);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		v = 42;
 		fake_tree_write(root, "/bad", bad[i]);
-		assert_int_equal(mpol_read_u64(at(root, "/bad"), &v), -EINVAL);
+		assert_int_equal(smpol_read_u64(at(root, "/bad"), &v), -EINVAL);
 		assert_int_equal(v, 42);   /* untouched on failure */
 	}
 	fake_tree_write(root, "/huge", "18446744073709551616");
-	assert_int_equal(mpol_read_u64(at(root, "/huge"), &v), -ERANGE);
-	assert_int_equal(mpol_read_u64(at(root, "/nope"), &v), -ENOENT);
+	assert_int_equal(smpol_read_u64(at(root, "/huge"), &v), -ERANGE);
+	assert_int_equal(smpol_read_u64(at(root, "/nope"), &v), -ENOENT);
 }
 
 static void test_write_text(void **state)
@@ -100,12 +100,12 @@ static void test_write_text(void **state)
 	const char *root = *state;
 
 	fake_tree_write(root, "/w", "1\n");
-	assert_int_equal(mpol_write_text(at(root, "/w"), "7"), 0);
+	assert_int_equal(smpol_write_text(at(root, "/w"), "7"), 0);
 	assert_string_equal(fake_tree_read(root, "/w"), "7");
 	/* never creates a file: sysfs attributes exist or the kernel lacks them */
-	assert_int_equal(mpol_write_text(at(root, "/absent"), "7"), -ENOENT);
+	assert_int_equal(smpol_write_text(at(root, "/absent"), "7"), -ENOENT);
 	assert_string_equal(fake_tree_read(root, "/absent"), "<missing>");
-	assert_int_equal(mpol_write_text(root, "7"), -EISDIR);
+	assert_int_equal(smpol_write_text(root, "7"), -EISDIR);
 }
 
 int main(void)

@@ -13,35 +13,45 @@
 #include "error.h"
 #include "fake_tree.h"
 #include "topology.h"
+#include "wi.h"
 
 #define NODE_DIR "/sys/devices/system/node"
 
-static void read_fixture(const char *name, struct mpol_topology *topo)
+static void read_fixture(const char *name, struct smpol_topology *topo)
 {
-	char err[MPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN] = "";
 
-	if (mpol_topology_read(fixture_path(name), topo, err, sizeof(err)))
+	if (smpol_topology_read(fake_host(fixture_path(name), NULL), topo, err, sizeof(err)))
 		fail_msg("reading %s: %s", name, err);
 }
 
-static const struct mpol_node *node(const struct mpol_topology *topo, int id)
+/* The fixture's weights table (the topology reader does not read it). */
+static void read_table(const char *name, struct smpol_wi_table *t)
 {
-	const struct mpol_node *n = mpol_topology_node(topo, id);
+	char err[SMPOL_ERRLEN] = "";
+
+	if (smpol_wi_read(fake_host(fixture_path(name), NULL), t, err, sizeof(err)))
+		fail_msg("reading the table of %s: %s", name, err);
+}
+
+static const struct smpol_node *node(const struct smpol_topology *topo, int id)
+{
+	const struct smpol_node *n = smpol_topology_node(topo, id);
 
 	assert_non_null(n);
 	return n;
 }
 
-static const char *list(const struct mpol_bitmap *b)
+static const char *list(const struct smpol_bitmap *b)
 {
 	static char buf[256];
 
-	assert_int_equal(bitmap_format_list(b, buf, sizeof(buf)), 0);
+	assert_int_equal(smpol_bitmap_format_list(b, buf, sizeof(buf)), 0);
 	return buf;
 }
 
 /* Some warning contains a and (unless NULL) b. */
-static bool warned(const struct mpol_topology *topo, const char *a, const char *b)
+static bool warned(const struct smpol_topology *topo, const char *a, const char *b)
 {
 	for (int i = 0; i < topo->nwarnings; i++)
 		if (strstr(topo->warnings[i], a) && (!b || strstr(topo->warnings[i], b)))
@@ -51,8 +61,9 @@ static bool warned(const struct mpol_topology *topo, const char *a, const char *
 
 static void test_linux_7_3_boot(void **state)
 {
-	struct mpol_topology topo;
-	const struct mpol_node *n0, *n2;
+	struct smpol_wi_table t;
+	struct smpol_topology topo;
+	const struct smpol_node *n0, *n2;
 
 	(void)state;
 	read_fixture("linux-7.3-boot", &topo);
@@ -60,7 +71,7 @@ static void test_linux_7_3_boot(void **state)
 	assert_int_equal(topo.nnodes, 3);
 	assert_string_equal(list(&topo.online), "0-2");
 	assert_string_equal(list(&topo.possible), "0-3");
-	assert_null(mpol_topology_node(&topo, 3));
+	assert_null(smpol_topology_node(&topo, 3));
 	n0 = node(&topo, 0);
 	n2 = node(&topo, 2);
 	assert_true(n0->has_cpu && n0->has_memory);
@@ -68,7 +79,7 @@ static void test_linux_7_3_boot(void **state)
 	assert_true(n2->has_memory);
 	assert_string_equal(list(&n0->cpus), "0-1");
 	assert_string_equal(list(&node(&topo, 1)->cpus), "2-3");
-	assert_true(bitmap_empty(&n2->cpus));
+	assert_true(smpol_bitmap_empty(&n2->cpus));
 	/* meminfo differs between runs: only its shape is fixed */
 	assert_true(n2->mem_total_kb > 900000 && n2->mem_total_kb < 1048576);
 	assert_true(n2->mem_free_kb > 0 && n2->mem_free_kb <= n2->mem_total_kb);
@@ -78,32 +89,34 @@ static void test_linux_7_3_boot(void **state)
 	assert_int_equal(n2->access[1].read_bw, 64000);
 	assert_int_equal(n2->access[1].write_lat, 250);
 	assert_string_equal(list(&n2->access[1].initiators), "0");
-	assert_int_equal(mpol_node_bandwidth(n0), 224000);
-	assert_int_equal(mpol_node_bandwidth(n2), 64000);
-	assert_int_equal(mpol_node_initiator(&topo, n2), 0);
-	assert_int_equal(mpol_node_initiator(&topo, node(&topo, 1)), 1);
+	assert_int_equal(smpol_node_bandwidth(n0), 224000);
+	assert_int_equal(smpol_node_bandwidth(n2), 64000);
+	assert_int_equal(smpol_node_initiator(&topo, n2), 0);
+	assert_int_equal(smpol_node_initiator(&topo, node(&topo, 1)), 1);
 	assert_non_null(n0->distance);
 	assert_int_equal(n0->distance[0], 10);
 	assert_int_equal(n0->distance[1], 21);
 	assert_int_equal(n0->distance[2], 14);
-	assert_int_equal(n0->kind, MPOL_KIND_DRAM);
-	assert_int_equal(n2->kind, MPOL_KIND_CXL);
+	assert_int_equal(n0->kind, SMPOL_KIND_DRAM);
+	assert_int_equal(n2->kind, SMPOL_KIND_CXL);
 	assert_non_null(strstr(n2->kind_reason, "64000"));
 	assert_non_null(strstr(n2->kind_reason, "node0"));
-	assert_true(topo.wi.present);
-	assert_string_equal(topo.wi.auto_name, "auto");
-	assert_int_equal(topo.wi.auto_enabled, 1);
-	assert_int_equal(topo.wi.nfiles, 3);
-	assert_int_equal(n0->wi_weight, 7);
-	assert_int_equal(n2->wi_weight, 2);
-	mpol_topology_free(&topo);
-	mpol_topology_free(&topo);   /* twice is harmless */
+	read_table("linux-7.3-boot", &t);
+	assert_true(t.present);
+	assert_string_equal(t.auto_name, "auto");
+	assert_int_equal(t.auto_enabled, 1);
+	assert_int_equal(smpol_bitmap_count(&t.has_file), 3);
+	assert_int_equal(t.weight[0], 7);
+	assert_int_equal(t.weight[2], 2);
+	smpol_topology_free(&topo);
+	smpol_topology_free(&topo);   /* twice is harmless */
 }
 
 static void test_linux_7_3_after_hotplug(void **state)
 {
-	struct mpol_topology topo;
-	const struct mpol_node *n3;
+	struct smpol_wi_table t;
+	struct smpol_topology topo;
+	const struct smpol_node *n3;
 
 	(void)state;
 	read_fixture("linux-7.3-after-hotplug", &topo);
@@ -111,117 +124,119 @@ static void test_linux_7_3_after_hotplug(void **state)
 	assert_int_equal(topo.nnodes, 4);
 	n3 = node(&topo, 3);
 	assert_true(n3->has_memory);
-	assert_int_equal(mpol_node_initiator(&topo, n3), 1);
-	assert_int_equal(n3->kind, MPOL_KIND_CXL);
+	assert_int_equal(smpol_node_initiator(&topo, n3), 1);
+	assert_int_equal(n3->kind, SMPOL_KIND_CXL);
 	assert_int_equal(n3->tier, 49);
-	assert_int_equal(n3->wi_weight, 1);
-	assert_int_equal(node(&topo, 0)->wi_weight, 4);
-	mpol_topology_free(&topo);
+	read_table("linux-7.3-after-hotplug", &t);
+	assert_int_equal(t.weight[3], 1);
+	assert_int_equal(t.weight[0], 4);
+	smpol_topology_free(&topo);
 }
 
 static void test_linux_6_12_and_6_1(void **state)
 {
-	struct mpol_topology topo;
+	struct smpol_wi_table t;
+	struct smpol_topology topo;
 
 	(void)state;
 	read_fixture("linux-6.12-boot", &topo);
-	assert_true(topo.wi.present);
-	assert_string_equal(topo.wi.auto_name, "");
-	assert_int_equal(topo.wi.auto_enabled, -1);
-	assert_int_equal(topo.wi.nfiles, 4);   /* every possible node, node3 offline */
-	assert_int_equal(node(&topo, 2)->wi_weight, 1);
-	mpol_topology_free(&topo);
+	read_table("linux-6.12-boot", &t);
+	assert_true(t.present);
+	assert_string_equal(t.auto_name, "");
+	assert_int_equal(t.auto_enabled, -1);
+	assert_int_equal(smpol_bitmap_count(&t.has_file), 4);   /* every possible node, node3 offline */
+	assert_int_equal(t.weight[2], 1);
+	smpol_topology_free(&topo);
 
 	read_fixture("linux-6.1-boot", &topo);
-	assert_false(topo.wi.present);
-	assert_int_equal(topo.wi.auto_enabled, -1);
-	assert_int_equal(node(&topo, 0)->wi_weight, -1);
+	read_table("linux-6.1-boot", &t);
+	assert_false(t.present);
+	assert_int_equal(t.auto_enabled, -1);
 	assert_int_equal(node(&topo, 2)->tier, 4);   /* 6.1: one tier for all */
-	assert_int_equal(node(&topo, 2)->kind, MPOL_KIND_CXL);   /* HMAT still tells */
-	mpol_topology_free(&topo);
+	assert_int_equal(node(&topo, 2)->kind, SMPOL_KIND_CXL);   /* HMAT still tells */
+	smpol_topology_free(&topo);
 }
 
 static void test_two_socket_cxl(void **state)
 {
-	struct mpol_topology topo;
+	struct smpol_topology topo;
 
 	(void)state;
 	read_fixture("two-socket-cxl", &topo);
 	assert_int_equal(topo.nwarnings, 0);
-	assert_int_equal(mpol_node_initiator(&topo, node(&topo, 2)), 0);
-	assert_int_equal(mpol_node_initiator(&topo, node(&topo, 3)), 1);
-	assert_int_equal(mpol_node_bandwidth(node(&topo, 1)), 300000);
-	assert_int_equal(mpol_node_bandwidth(node(&topo, 3)), 64000);
-	assert_int_equal(node(&topo, 3)->kind, MPOL_KIND_CXL);
+	assert_int_equal(smpol_node_initiator(&topo, node(&topo, 2)), 0);
+	assert_int_equal(smpol_node_initiator(&topo, node(&topo, 3)), 1);
+	assert_int_equal(smpol_node_bandwidth(node(&topo, 1)), 300000);
+	assert_int_equal(smpol_node_bandwidth(node(&topo, 3)), 64000);
+	assert_int_equal(node(&topo, 3)->kind, SMPOL_KIND_CXL);
 	assert_string_equal(list(&node(&topo, 1)->cpus), "8-15");
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 }
 
 static void test_hbm(void **state)
 {
-	struct mpol_topology topo;
-	const struct mpol_node *n1;
+	struct smpol_topology topo;
+	const struct smpol_node *n1;
 
 	(void)state;
 	read_fixture("hbm-dram", &topo);
 	n1 = node(&topo, 1);
 	/* slower to reach (120 vs 90 ns) but 8x the bandwidth: HBM, not CXL */
-	assert_int_equal(n1->kind, MPOL_KIND_HBM);
+	assert_int_equal(n1->kind, SMPOL_KIND_HBM);
 	assert_non_null(strstr(n1->kind_reason, "880000"));
-	assert_int_equal(mpol_node_bandwidth(n1), 880000);
-	mpol_topology_free(&topo);
+	assert_int_equal(smpol_node_bandwidth(n1), 880000);
+	smpol_topology_free(&topo);
 }
 
 static void test_no_hmat(void **state)
 {
-	struct mpol_topology topo;
-	const struct mpol_node *n2;
+	struct smpol_topology topo;
+	const struct smpol_node *n2;
 
 	(void)state;
 	read_fixture("no-hmat", &topo);
 	n2 = node(&topo, 2);
 	assert_false(n2->access[0].valid || n2->access[1].valid);
-	assert_int_equal(mpol_node_bandwidth(n2), 0);
-	assert_null(mpol_node_access(n2));
+	assert_int_equal(smpol_node_bandwidth(n2), 0);
+	assert_null(smpol_node_access(n2));
 	/* no initiators listed: the nearest CPU node by distance (17 < 28) */
-	assert_int_equal(mpol_node_initiator(&topo, n2), 0);
-	assert_int_equal(n2->kind, MPOL_KIND_UNKNOWN);
+	assert_int_equal(smpol_node_initiator(&topo, n2), 0);
+	assert_int_equal(n2->kind, SMPOL_KIND_UNKNOWN);
 	assert_true(strlen(n2->kind_reason) > 0);
 	/* has_memory was missing: guessed from meminfo */
 	assert_true(n2->has_memory && node(&topo, 0)->has_memory);
 	assert_false(n2->has_cpu);
 	assert_true(warned(&topo, "has_memory", "guessed"));
 	assert_true(warned(&topo, "HMAT bandwidth", "0-2"));
-	assert_int_equal(topo.wi.nfiles, 4);
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 }
 
 static void test_access0_differs(void **state)
 {
-	struct mpol_topology topo;
-	const struct mpol_node *n1, *n2;
+	struct smpol_topology topo;
+	const struct smpol_node *n1, *n2;
 
 	(void)state;
 	read_fixture("access0-differs", &topo);
 	n1 = node(&topo, 1);
 	n2 = node(&topo, 2);
 	/* access1, min(read 50000, write 40000), not access0's 100000 */
-	assert_int_equal(mpol_node_bandwidth(n1), 40000);
-	assert_ptr_equal(mpol_node_access(n1), &n1->access[1]);
+	assert_int_equal(smpol_node_bandwidth(n1), 40000);
+	assert_ptr_equal(smpol_node_access(n1), &n1->access[1]);
 	assert_string_equal(list(&n1->access[0].initiators), "2");
-	assert_int_equal(mpol_node_initiator(&topo, n1), 0);
-	assert_int_equal(n1->kind, MPOL_KIND_CXL);
+	assert_int_equal(smpol_node_initiator(&topo, n1), 0);
+	assert_int_equal(n1->kind, SMPOL_KIND_CXL);
 	/* the generic initiator: no CPUs, no memory */
 	assert_false(n2->has_cpu || n2->has_memory);
-	assert_int_equal(n2->kind, MPOL_KIND_UNKNOWN);
+	assert_int_equal(n2->kind, SMPOL_KIND_UNKNOWN);
 	assert_non_null(strstr(n2->kind_reason, "no memory"));
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 }
 
 static void test_malformed(void **state)
 {
-	struct mpol_topology topo;
-	const struct mpol_node *n0, *n1, *n2, *n3;
+	struct smpol_topology topo;
+	const struct smpol_node *n0, *n1, *n2, *n3;
 
 	(void)state;
 	read_fixture("malformed", &topo);
@@ -233,12 +248,12 @@ static void test_malformed(void **state)
 	/* read_bandwidth 'fast': unknown, write 200000 still counts */
 	assert_true(warned(&topo, "node0/access1/initiators/read_bandwidth", "'fast'"));
 	assert_int_equal(n0->access[1].read_bw, 0);
-	assert_int_equal(mpol_node_bandwidth(n0), 200000);
+	assert_int_equal(smpol_node_bandwidth(n0), 200000);
 	/* zero bandwidths, empty latencies: nothing usable */
 	assert_true(warned(&topo, "node1/access1/initiators/read_bandwidth", "reads 0"));
 	assert_true(warned(&topo, "node1/access1/initiators/read_latency", "empty"));
 	assert_false(n1->access[1].valid);
-	assert_int_equal(mpol_node_bandwidth(n1), 0);
+	assert_int_equal(smpol_node_bandwidth(n1), 0);
 	assert_true(warned(&topo, "node1/meminfo", "MemTotal"));
 	assert_int_equal(n1->mem_total_kb, 0);
 	assert_true(warned(&topo, "node1/distance", "expected 4"));
@@ -246,43 +261,35 @@ static void test_malformed(void **state)
 	/* out-of-range and negative numbers */
 	assert_true(warned(&topo, "node2/access1/initiators/read_bandwidth", "18446744073709551616"));
 	assert_true(warned(&topo, "node2/access1/initiators/read_latency", "'-5'"));
-	assert_int_equal(mpol_node_bandwidth(n2), 64000);
+	assert_int_equal(smpol_node_bandwidth(n2), 64000);
 	assert_true(warned(&topo, "node2/cpulist", "zero"));
-	assert_true(bitmap_empty(&n2->cpus));
+	assert_true(smpol_bitmap_empty(&n2->cpus));
 	/* listed online, directory gone: kept, unknown, said so */
 	assert_true(warned(&topo, "node 3 is listed online", "missing"));
 	assert_true(n3->has_memory);
 	assert_int_equal(n3->mem_total_kb, 0);
 	assert_null(n3->distance);
-	assert_int_equal(n3->kind, MPOL_KIND_UNKNOWN);
+	assert_int_equal(n3->kind, SMPOL_KIND_UNKNOWN);
 	assert_true(warned(&topo, "memory_tier49/nodelist", "2-x"));
 	assert_int_equal(n2->tier, -1);
-	assert_true(warned(&topo, "auto", "'maybe'"));
-	assert_string_equal(topo.wi.auto_name, "auto");
-	assert_int_equal(topo.wi.auto_enabled, -1);
-	assert_true(warned(&topo, "weighted_interleave/node0", "300"));
-	assert_true(warned(&topo, "weighted_interleave/node1", "banana"));
-	assert_int_equal(n0->wi_weight, -1);
-	assert_int_equal(n1->wi_weight, -1);
-	assert_int_equal(n2->wi_weight, 1);
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 }
 
 static void test_node_list_errors(void **state)
 {
 	static const char *const bad[] = { "", "x", "0-", "3-1", "0,,1", "5000" };
 	char *root = fake_tree_new();
-	struct mpol_topology topo;
-	char err[MPOL_ERRLEN];
+	struct smpol_topology topo;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_topology_read(root, &topo, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "online"));
 	assert_null(topo.nodes);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		fake_tree_write(root, NODE_DIR "/online", bad[i]);
-		assert_int_equal(mpol_topology_read(root, &topo, err, sizeof(err)), -EINVAL);
+		assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "online"));
 		assert_null(topo.nodes);
 		assert_int_equal(topo.nwarnings, 0);
@@ -294,23 +301,21 @@ static void test_node_list_errors(void **state)
 static void test_bare_tree(void **state)
 {
 	char *root = fake_tree_new();
-	struct mpol_topology topo;
-	char err[MPOL_ERRLEN];
+	struct smpol_topology topo;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	fake_tree_write(root, NODE_DIR "/online", "0\n");
 	fake_tree_write(root, NODE_DIR "/node0/cpulist", "0-1\n");
 	fake_tree_write(root, NODE_DIR "/node0/meminfo",
 			"Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
-	assert_int_equal(mpol_topology_read(root, &topo, err, sizeof(err)), 0);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
 	assert_string_equal(list(&topo.possible), "0");
 	assert_true(node(&topo, 0)->has_cpu && node(&topo, 0)->has_memory);
 	assert_int_equal(node(&topo, 0)->mem_free_kb, 500);
 	assert_int_equal(node(&topo, 0)->tier, -1);
-	assert_int_equal(node(&topo, 0)->wi_weight, -1);
-	assert_false(topo.wi.present);
 	assert_true(warned(&topo, "distance", NULL));
-	mpol_topology_free(&topo);
+	smpol_topology_free(&topo);
 	fake_tree_free(root);
 }
 
@@ -318,8 +323,8 @@ static void test_bare_tree(void **state)
 static void test_dangling_initiator(void **state)
 {
 	char *root = fake_tree_new(), path[PATH_MAX];
-	struct mpol_topology topo;
-	char err[MPOL_ERRLEN];
+	struct smpol_topology topo;
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	fake_tree_write(root, NODE_DIR "/online", "0-1,4\n");
@@ -331,21 +336,21 @@ static void test_dangling_initiator(void **state)
 	fake_tree_write(root, NODE_DIR "/node4/access1/initiators/read_bandwidth", "1000\n");
 	snprintf(path, sizeof(path), "%s" NODE_DIR "/node4/access1/initiators/node7", root);
 	assert_int_equal(symlink("../../../node7", path), 0);
-	assert_int_equal(mpol_topology_read(root, &topo, err, sizeof(err)), 0);
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
 	assert_string_equal(list(&node(&topo, 4)->access[1].initiators), "7");
-	assert_int_equal(mpol_node_initiator(&topo, node(&topo, 4)), 1);
-	assert_int_equal(mpol_node_bandwidth(node(&topo, 4)), 1000);
-	mpol_topology_free(&topo);
+	assert_int_equal(smpol_node_initiator(&topo, node(&topo, 4)), 1);
+	assert_int_equal(smpol_node_bandwidth(node(&topo, 4)), 1000);
+	smpol_topology_free(&topo);
 	fake_tree_free(root);
 }
 
 static void test_kind_names(void **state)
 {
 	(void)state;
-	assert_string_equal(mpol_node_kind_name(MPOL_KIND_DRAM), "DRAM");
-	assert_string_equal(mpol_node_kind_name(MPOL_KIND_CXL), "CXL");
-	assert_string_equal(mpol_node_kind_name(MPOL_KIND_HBM), "HBM");
-	assert_string_equal(mpol_node_kind_name(MPOL_KIND_UNKNOWN), "unknown");
+	assert_string_equal(smpol_node_kind_name(SMPOL_KIND_DRAM), "DRAM");
+	assert_string_equal(smpol_node_kind_name(SMPOL_KIND_CXL), "CXL");
+	assert_string_equal(smpol_node_kind_name(SMPOL_KIND_HBM), "HBM");
+	assert_string_equal(smpol_node_kind_name(SMPOL_KIND_UNKNOWN), "unknown");
 }
 
 int main(void)

@@ -18,13 +18,13 @@ static void test_parse_good(void **state)
 		{ "4096K", 4096 }, { "100", 102400 }, { "0", 0 }, { "007M", 7168 },
 		{ "17179869183T", 17179869183ULL << 30 },
 	};
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t kib = 1;
 
-		assert_int_equal(mpol_parse_size(cases[i].text, &kib, err, sizeof(err)), 0);
+		assert_int_equal(smpol_parse_size(cases[i].text, &kib, err, sizeof(err)), 0);
 		assert_true(kib == cases[i].kib);
 	}
 }
@@ -33,32 +33,32 @@ static void test_parse_bad(void **state)
 {
 	static const char *const bad[] = { "", "G", "4GB", "4 G", " 4G", "4G ", "-1G", "+1G",
 					   "1.5G", "4X", "4P", "0x10", "4GiB", "M4" };
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	uint64_t kib = 99;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(mpol_parse_size(bad[i], &kib, err, sizeof(err)), -EINVAL);
+		assert_int_equal(smpol_parse_size(bad[i], &kib, err, sizeof(err)), -EINVAL);
 		assert_true(strlen(err) > 10);   /* a sentence, not a code */
 		assert_int_equal(kib, 99);
 	}
-	assert_int_equal(mpol_parse_size(NULL, &kib, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_parse_size(NULL, &kib, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "empty"));
-	assert_int_equal(mpol_parse_size("4X", &kib, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_parse_size("4X", &kib, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "'X'"));
 }
 
 static void test_parse_overflow(void **state)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	uint64_t kib = 99;
 
 	(void)state;
-	assert_int_equal(mpol_parse_size("99999999999999999999", &kib, err, sizeof(err)), -ERANGE);
+	assert_int_equal(smpol_parse_size("99999999999999999999", &kib, err, sizeof(err)), -ERANGE);
 	assert_non_null(strstr(err, "too large"));
-	assert_int_equal(mpol_parse_size("17179869184T", &kib, err, sizeof(err)), -ERANGE);
-	assert_int_equal(mpol_parse_size("18014398509481984M", &kib, err, sizeof(err)), -ERANGE);
+	assert_int_equal(smpol_parse_size("17179869184T", &kib, err, sizeof(err)), -ERANGE);
+	assert_int_equal(smpol_parse_size("18014398509481984M", &kib, err, sizeof(err)), -ERANGE);
 	assert_int_equal(kib, 99);
 }
 
@@ -72,10 +72,10 @@ static void test_format(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(mpol_format_size(cases[i].kib, buf, sizeof(buf)), 0);
+		assert_int_equal(smpol_format_size(cases[i].kib, buf, sizeof(buf)), 0);
 		assert_string_equal(buf, cases[i].text);
 	}
-	assert_int_equal(mpol_format_size(1536 * 1024, buf, 3), -ENOSPC);
+	assert_int_equal(smpol_format_size(1536 * 1024, buf, 3), -ENOSPC);
 }
 
 int main(void)

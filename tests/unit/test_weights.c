@@ -19,12 +19,12 @@
 /* Optimal weights for a bandwidth vector, default options. */
 static void optimal_of(const double *bw, int n, unsigned *w, double *eff)
 {
-	struct mpol_weight_opts o = mpol_weight_opts_default();
+	struct smpol_weight_opts o = smpol_weight_opts_default();
 	double share[MAXN];
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
-	assert_int_equal(mpol_shares_from_bandwidth(bw, NULL, 0, n, share, err, sizeof(err)), 0);
-	assert_int_equal(mpol_weights_optimal(share, n, &o, w, eff, err, sizeof(err)), 0);
+	assert_int_equal(smpol_shares_from_bandwidth(bw, NULL, 0, n, share, err, sizeof(err)), 0);
+	assert_int_equal(smpol_weights_optimal(share, n, &o, w, eff, err, sizeof(err)), 0);
 }
 
 static void expect_weights(const unsigned *got, const unsigned *want, int n)
@@ -47,9 +47,9 @@ static void check_optimal(const double *bw, int n, const unsigned *want, double 
 static void check_kernel(const uint32_t *bw, int n, const unsigned *want)
 {
 	unsigned w[MAXN];
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
-	assert_int_equal(mpol_weights_kernel(bw, n, w, err, sizeof(err)), 0);
+	assert_int_equal(smpol_weights_kernel(bw, n, w, err, sizeof(err)), 0);
 	expect_weights(w, want, n);
 }
 
@@ -96,42 +96,42 @@ static void test_kernel_edges(void **state)
 
 static void test_bad_input(void **state)
 {
-	struct mpol_weight_opts o = mpol_weight_opts_default();
+	struct smpol_weight_opts o = smpol_weight_opts_default();
 	double share[2] = { 0.5, 0.5 }, bw[2] = { 1, -1 };
 	unsigned w[2];
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_weights_optimal(share, 0, &o, w, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_weights_optimal(share, 0, &o, w, NULL, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no nodes"));
 	o.precision = 0;
-	assert_int_equal(mpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "precision 0"));
 	o.precision = 1.01;
-	assert_int_equal(mpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
 	o.precision = NAN;
-	assert_int_equal(mpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
-	o = mpol_weight_opts_default();
+	assert_int_equal(smpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
+	o = smpol_weight_opts_default();
 	o.max_sum = 0;
-	assert_int_equal(mpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_weights_optimal(share, 2, &o, w, NULL, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "at least 1"));
-	assert_int_equal(mpol_shares_from_bandwidth(bw, NULL, 0, 2, share, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_shares_from_bandwidth(bw, NULL, 0, 2, share, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "-1"));
 	bw[1] = NAN;
-	assert_int_equal(mpol_shares_from_bandwidth(bw, NULL, 0, 2, share, err, sizeof(err)), -EINVAL);
-	assert_int_equal(mpol_weights_kernel((uint32_t[]){ 1 }, 0, w, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_shares_from_bandwidth(bw, NULL, 0, 2, share, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_weights_kernel((uint32_t[]){ 1 }, 0, w, err, sizeof(err)), -EINVAL);
 }
 
 static void test_shares(void **state)
 {
 	double share[3];
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 0, 0, 0 }, NULL, 0, 3, share, err, sizeof(err)), 0);
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 0, 0, 0 }, NULL, 0, 3, share, err, sizeof(err)), 0);
 	for (int i = 0; i < 3; i++)
 		assert_float_equal(share[i], 1.0 / 3, 1e-12);
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 3, 1, 0 }, NULL, 0, 3, share, err, sizeof(err)), 0);
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 3, 1, 0 }, NULL, 0, 3, share, err, sizeof(err)), 0);
 	assert_float_equal(share[0], 0.75, 1e-12);
 	assert_float_equal(share[1], 0.25, 1e-12);
 	assert_float_equal(share[2], 0, 1e-12);
@@ -141,37 +141,37 @@ static void test_shares(void **state)
 static void test_capacity(void **state)
 {
 	double share[3];
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	/* uncapped 75/25 -> capped 50/50 */
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 3, 1 }, (uint64_t[]){ 50, 1000 }, 100, 2, share,
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 3, 1 }, (uint64_t[]){ 50, 1000 }, 100, 2, share,
 						    err, sizeof(err)), 0);
 	assert_float_equal(share[0], 0.5, 1e-12);
 	assert_float_equal(share[1], 0.5, 1e-12);
 	/* room everywhere: the cap changes nothing */
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 3, 1 }, (uint64_t[]){ 1000, 1000 }, 100, 2, share,
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 3, 1 }, (uint64_t[]){ 1000, 1000 }, 100, 2, share,
 						    err, sizeof(err)), 0);
 	assert_float_equal(share[0], 0.75, 1e-12);
 	/* a cascade: 2:1:1 over 100, node0 holds 10, then the rest 45/45 fits node1 (50) */
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 2, 1, 1 }, (uint64_t[]){ 10, 50, 1000 }, 100, 3,
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 2, 1, 1 }, (uint64_t[]){ 10, 50, 1000 }, 100, 3,
 						    share, err, sizeof(err)), 0);
 	assert_float_equal(share[0], 0.10, 1e-12);
 	assert_float_equal(share[1], 0.45, 1e-12);
 	assert_float_equal(share[2], 0.45, 1e-12);
 	/* and when node1 then overflows too, it is capped and node2 takes the rest */
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 2, 1, 1 }, (uint64_t[]){ 10, 30, 1000 }, 100, 3,
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 2, 1, 1 }, (uint64_t[]){ 10, 30, 1000 }, 100, 3,
 						    share, err, sizeof(err)), 0);
 	assert_float_equal(share[0], 0.10, 1e-12);
 	assert_float_equal(share[1], 0.30, 1e-12);
 	assert_float_equal(share[2], 0.60, 1e-12);
 	/* only a node without bandwidth has room: it takes the rest */
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 100, 0 }, (uint64_t[]){ 20, 1000 }, 100, 2, share,
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 100, 0 }, (uint64_t[]){ 20, 1000 }, 100, 2, share,
 						    err, sizeof(err)), 0);
 	assert_float_equal(share[0], 0.2, 1e-12);
 	assert_float_equal(share[1], 0.8, 1e-12);
 	/* the job does not fit at all: shares by capacity, and -ENOSPC says so */
-	assert_int_equal(mpol_shares_from_bandwidth((double[]){ 3, 1 }, (uint64_t[]){ 1024, 3072 }, 8192, 2,
+	assert_int_equal(smpol_shares_from_bandwidth((double[]){ 3, 1 }, (uint64_t[]){ 1024, 3072 }, 8192, 2,
 						    share, err, sizeof(err)), -ENOSPC);
 	assert_float_equal(share[0], 0.25, 1e-12);
 	assert_float_equal(share[1], 0.75, 1e-12);
@@ -180,53 +180,53 @@ static void test_capacity(void **state)
 
 static void test_optimal_shapes(void **state)
 {
-	struct mpol_weight_opts o = mpol_weight_opts_default();
+	struct smpol_weight_opts o = smpol_weight_opts_default();
 	unsigned w[4];
 	double eff;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	/* one node: weight 1, perfect */
-	assert_int_equal(mpol_weights_optimal((double[]){ 1 }, 1, &o, w, &eff, err, sizeof(err)), 0);
+	assert_int_equal(smpol_weights_optimal((double[]){ 1 }, 1, &o, w, &eff, err, sizeof(err)), 0);
 	assert_int_equal(w[0], 1);
 	assert_float_equal(eff, 1, 1e-12);
 	/* equal shares: 1:1 */
-	assert_int_equal(mpol_weights_optimal((double[]){ 0.5, 0.5 }, 2, &o, w, &eff, err, sizeof(err)), 0);
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.5, 0.5 }, 2, &o, w, &eff, err, sizeof(err)), 0);
 	expect_weights(w, (unsigned[]){ 1, 1 }, 2);
 	/* a node with 1% is left out at the default precision: eff 0.99 without it */
-	assert_int_equal(mpol_weights_optimal((double[]){ 0.99, 0.01 }, 2, &o, w, &eff, err, sizeof(err)), 0);
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.99, 0.01 }, 2, &o, w, &eff, err, sizeof(err)), 0);
 	expect_weights(w, (unsigned[]){ 1, 0 }, 2);
 	assert_float_equal(eff, 0.99, 1e-12);
 	/* ... and kept when the precision asks for it */
 	o.precision = 1;
 	o.max_sum = 200;
-	assert_int_equal(mpol_weights_optimal((double[]){ 0.99, 0.01 }, 2, &o, w, &eff, err, sizeof(err)), 0);
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.99, 0.01 }, 2, &o, w, &eff, err, sizeof(err)), 0);
 	expect_weights(w, (unsigned[]){ 99, 1 }, 2);
 	assert_float_equal(eff, 1, 1e-9);
 	/* precision out of reach (7:2 at sum 9 would be exact): the best sum tried, 4:1 */
 	o.precision = 1;
 	o.max_sum = 8;
-	assert_int_equal(mpol_weights_optimal((double[]){ 224.0 / 288, 64.0 / 288 }, 2, &o, w, &eff, err,
+	assert_int_equal(smpol_weights_optimal((double[]){ 224.0 / 288, 64.0 / 288 }, 2, &o, w, &eff, err,
 					      sizeof(err)), 0);
 	expect_weights(w, (unsigned[]){ 4, 1 }, 2);
 	assert_float_equal(eff, 5 * (224.0 / 288) / 4, 1e-12);
 	/* weights never pass 255, even when the sum allows it */
 	o.max_sum = 1024;
-	assert_int_equal(mpol_weights_optimal((double[]){ 0.999, 0.001 }, 2, &o, w, &eff, err, sizeof(err)), 0);
-	assert_true(w[0] <= MPOL_WEIGHT_MAX && w[1] <= MPOL_WEIGHT_MAX);
+	assert_int_equal(smpol_weights_optimal((double[]){ 0.999, 0.001 }, 2, &o, w, &eff, err, sizeof(err)), 0);
+	assert_true(w[0] <= SMPOL_WEIGHT_MAX && w[1] <= SMPOL_WEIGHT_MAX);
 	/* all shares 0: nothing to tell apart, equal weights */
-	o = mpol_weight_opts_default();
-	assert_int_equal(mpol_weights_optimal((double[]){ 0, 0, 0 }, 3, &o, w, &eff, err, sizeof(err)), 0);
+	o = smpol_weight_opts_default();
+	assert_int_equal(smpol_weights_optimal((double[]){ 0, 0, 0 }, 3, &o, w, &eff, err, sizeof(err)), 0);
 	expect_weights(w, (unsigned[]){ 1, 1, 1 }, 3);
 }
 
 static void test_efficiency(void **state)
 {
 	(void)state;
-	assert_float_equal(mpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 3, 1 }, 2), 1, 1e-12);
-	assert_float_equal(mpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 1, 1 }, 2), 0.5, 1e-12);
-	assert_float_equal(mpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 1, 0 }, 2), 0.75, 1e-12);
-	assert_float_equal(mpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 0, 0 }, 2), 0, 0);
+	assert_float_equal(smpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 3, 1 }, 2), 1, 1e-12);
+	assert_float_equal(smpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 1, 1 }, 2), 0.5, 1e-12);
+	assert_float_equal(smpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 1, 0 }, 2), 0.75, 1e-12);
+	assert_float_equal(smpol_weights_efficiency((double[]){ 0.75, 0.25 }, (unsigned[]){ 0, 0 }, 2), 0, 0);
 }
 
 /*
@@ -243,9 +243,9 @@ static void test_efficiency(void **state)
  */
 static void test_properties(void **state)
 {
-	struct mpol_weight_opts o = mpol_weight_opts_default();
+	struct smpol_weight_opts o = smpol_weight_opts_default();
 	int kernel_better = 0;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	srand(12345);
@@ -261,29 +261,29 @@ static void test_properties(void **state)
 			kbw[i] = 1 + (uint32_t)(rand() % (iter % 2 ? 1000000 : 1000));
 			bw[i] = kbw[i];
 		}
-		assert_int_equal(mpol_shares_from_bandwidth(bw, NULL, 0, n, share, err, sizeof(err)), 0);
-		assert_int_equal(mpol_weights_optimal(share, n, &o, w, &eff, err, sizeof(err)), 0);
+		assert_int_equal(smpol_shares_from_bandwidth(bw, NULL, 0, n, share, err, sizeof(err)), 0);
+		assert_int_equal(smpol_weights_optimal(share, n, &o, w, &eff, err, sizeof(err)), 0);
 		for (int i = 0; i < n; i++) {
-			assert_true(w[i] <= MPOL_WEIGHT_MAX);
+			assert_true(w[i] <= SMPOL_WEIGHT_MAX);
 			sum += w[i];
 		}
 		assert_true(sum >= 1 && sum <= o.max_sum);
-		assert_true(eff == mpol_weights_efficiency(share, w, n));
+		assert_true(eff == smpol_weights_efficiency(share, w, n));
 		if (eff < o.precision - 1e-12) {
 			/* then no sum does better: check a few exhaustively small cases */
-			struct mpol_weight_opts full = o;
+			struct smpol_weight_opts full = o;
 			unsigned w2[MAXN];
 			double eff2;
 
 			full.precision = 1;
-			assert_int_equal(mpol_weights_optimal(share, n, &full, w2, &eff2, err, sizeof(err)), 0);
+			assert_int_equal(smpol_weights_optimal(share, n, &full, w2, &eff2, err, sizeof(err)), 0);
 			assert_true(eff2 <= eff + 1e-12);
 		}
-		assert_int_equal(mpol_weights_kernel(kbw, n, kw, err, sizeof(err)), 0);
+		assert_int_equal(smpol_weights_kernel(kbw, n, kw, err, sizeof(err)), 0);
 		for (int i = 0; i < n; i++) {
 			unsigned a = g, b = kw[i];
 
-			assert_true(kw[i] >= 1 && kw[i] <= MPOL_KERNEL_WEIGHTINESS);
+			assert_true(kw[i] >= 1 && kw[i] <= SMPOL_KERNEL_WEIGHTINESS);
 			ksum += kw[i];
 			while (b) {
 				unsigned t = a % b;
@@ -294,7 +294,7 @@ static void test_properties(void **state)
 			g = a;
 		}
 		assert_int_equal(g, 1);
-		keff = mpol_weights_efficiency(share, kw, n);
+		keff = smpol_weights_efficiency(share, kw, n);
 		if (ksum <= o.max_sum)
 			assert_true(eff >= fmin(o.precision, keff) - 1e-9);
 		kernel_better += keff > eff + 1e-9;
@@ -306,7 +306,7 @@ static void test_properties(void **state)
  * the nodes below their cap share in proportion to bandwidth. */
 static void test_capacity_properties(void **state)
 {
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	srand(777);
@@ -321,7 +321,7 @@ static void test_capacity_properties(void **state)
 			cap_total += cap[i];
 		}
 		job = 1 + (uint64_t)((double)rand() / RAND_MAX * (double)cap_total);
-		if (mpol_shares_from_bandwidth(bw, cap, job, n, share, err, sizeof(err)) == -ENOSPC) {
+		if (smpol_shares_from_bandwidth(bw, cap, job, n, share, err, sizeof(err)) == -ENOSPC) {
 			assert_true(job > cap_total);
 			continue;
 		}

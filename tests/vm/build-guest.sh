@@ -4,7 +4,7 @@
 #   tests/vm/build-guest.sh [BUILD_DIR]          (default _build/vm-static)
 #
 # 1. configure --without-slurm in BUILD_DIR and link mpolctl with -all-static;
-# 2. compile the tier's own programs (tests/vm/src/*.c) against that build's libmpol;
+# 2. compile the tier's own programs (tests/vm/src/*.c) against that build's libsmpol;
 # 3. pack BUILD_DIR/initramfs.cpio: busybox-static, the programs, guest/init and
 #    guest/checks. The initramfs holds no kernel modules, so one serves every kernel.
 # 4. build mem_interleave.so against this host's Slurm in BUILD_DIR-slurm and pack
@@ -32,12 +32,12 @@ if [ ! -f "$build/Makefile" ] || [ "$build/config.status" -ot configure ]; then
 	(cd "$build" && "$top/configure" --enable-werror --without-slurm >configure.out 2>&1) ||
 		{ tail -n 20 "$build/configure.out" >&2; echo "build-guest: configure failed" >&2; exit 1; }
 fi
-# libmpol is a libtool convenience archive; -all-static makes libtool link mpolctl
+# libsmpol is a libtool convenience archive; -all-static makes libtool link mpolctl
 # without any shared library, json-c and libc included.
-make -C "$build" -j"$(nproc)" src/common/libmpol.la >>"$log" 2>&1 || missing libmpol
+make -C "$build" -j"$(nproc)" src/libsmpol/libsmpol.la >>"$log" 2>&1 || missing libsmpol
 make -C "$build" -j"$(nproc)" LDFLAGS=-all-static src/mpolctl/mpolctl >>"$log" 2>&1 || missing mpolctl
 
-cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$top/src/common" -include "$build/config.h" -static)
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$top/src/libsmpol" -include "$build/config.h" -static)
 mkdir -p "$build/guest-bin"
 cc_prog() { # cc_prog NAME LIBS...
 	local name=$1
@@ -49,8 +49,8 @@ cc_prog() { # cc_prog NAME LIBS...
 }
 cc_prog page-touch
 cc_prog jq-get -ljson-c
-if [ -f "$build/src/common/.libs/libmpol.a" ]; then
-	cc_prog mpol-launch "$build/src/common/.libs/libmpol.a" -ljson-c -lm
+if [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
+	cc_prog mpol-launch "$build/src/libsmpol/.libs/libsmpol.a" -ljson-c -lm
 else
 	missing mpol-launch
 fi

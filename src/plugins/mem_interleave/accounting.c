@@ -59,9 +59,9 @@ struct sample {
 	int n;                  /* samples taken */
 	int64_t time;           /* Unix time of the last one */
 	int max_node;
-	uint64_t last[MPOL_MAX_NODES];
-	uint64_t peak[MPOL_MAX_NODES];
-	double expect[MPOL_MAX_NODES];   /* target pages at the last sample */
+	uint64_t last[SMPOL_MAX_NODES];
+	uint64_t peak[SMPOL_MAX_NODES];
+	double expect[SMPOL_MAX_NODES];   /* target pages at the last sample */
 	bool have_target;
 	char policy[64];        /* the policy of the task holding most memory */
 };
@@ -71,16 +71,16 @@ static struct {
 	uint32_t job_id, step_id;
 	char node[256];
 	const char *requested, *applied;
-	enum mpol_kernel_path path;
+	enum smpol_kernel_path path;
 	bool sysfs_written;
-	struct mpol_plan *plans;
+	struct smpol_plan *plans;
 	int nplans;
-	char note[MPOL_ERRLEN];
-	const char *kind[MPOL_MAX_NODES];
+	char note[SMPOL_ERRLEN];
+	const char *kind[SMPOL_MAX_NODES];
 	bool have_kind;
 	unsigned interval;
 	uint32_t job_nnodes;
-	char statedir[1024];
+	struct smpol_host host;
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -96,25 +96,25 @@ static struct {
 
 /* The share of each plan node a task on that plan should get: its weights as the
  * kernel applies them (plain interleave: equal). */
-static double plan_share(const struct mpol_plan *p, int j, enum mpol_kernel_path path)
+static double plan_share(const struct smpol_plan *p, int j, enum smpol_kernel_path path)
 {
-	if (path == MPOL_PATH_INTERLEAVE || p->weight_sum == 0)
+	if (path == SMPOL_PATH_INTERLEAVE || p->weight_sum == 0)
 		return 1.0 / p->nnodes;
 	return (double)p->weights[j] / p->weight_sum;
 }
 
 /* The plan whose node set is the one in the task's policy, or NULL. */
-static const struct mpol_plan *plan_of_policy(const char *policy)
+static const struct smpol_plan *plan_of_policy(const char *policy)
 {
-	struct mpol_bitmap seen, nodes;
+	struct smpol_bitmap seen, nodes;
 
-	if (mpol_numa_policy_nodes(policy, &seen) < 0)
+	if (smpol_numa_policy_nodes(policy, &seen) < 0)
 		return NULL;
 	for (int i = 0; i < st.nplans; i++) {
-		bitmap_clear(&nodes);
+		smpol_bitmap_clear(&nodes);
 		for (int j = 0; j < st.plans[i].nnodes; j++)
-			bitmap_set(&nodes, st.plans[i].nodes[j]);
-		if (bitmap_equal(&nodes, &seen))
+			smpol_bitmap_set(&nodes, st.plans[i].nodes[j]);
+		if (smpol_bitmap_equal(&nodes, &seen))
 			return &st.plans[i];
 	}
 	return NULL;
@@ -129,26 +129,26 @@ static bool task_exited(const struct task *t)
 }
 
 /* One sample of every live task (outside the lock: reading numa_maps takes time). */
-static void take_sample(struct task *tasks, int ntasks, struct mpol_numa_usage *u, struct sample *s)
+static void take_sample(struct task *tasks, int ntasks, struct smpol_numa_usage *u, struct sample *s)
 {
-	uint64_t total[MPOL_MAX_NODES] = { 0 }, most = 0;
-	double expect[MPOL_MAX_NODES] = { 0 };
+	uint64_t total[SMPOL_MAX_NODES] = { 0 }, most = 0;
+	double expect[SMPOL_MAX_NODES] = { 0 };
 	int max_node = -1, sampled = 0, matched = 0;
 	char policy[64] = "";
 
 	for (int i = 0; i < ntasks; i++) {
-		const struct mpol_plan *plan;
-		char err[MPOL_ERRLEN];
+		const struct smpol_plan *plan;
+		char err[SMPOL_ERRLEN];
 		uint64_t pages;
 
 		if (task_exited(&tasks[i]))
 			continue;
-		mpol_numa_usage_init(u);
+		smpol_numa_usage_init(u);
 		/* ENOENT/ESRCH: it exited meanwhile; anything else: skip it this time */
-		if (mpol_numa_maps_read_tree(NULL, tasks[i].pid, TREE_MAX, u, err, sizeof(err)) < 0)
+		if (smpol_numa_maps_read_tree(NULL, tasks[i].pid, TREE_MAX, u, err, sizeof(err)) < 0)
 			continue;
 		sampled++;
-		pages = mpol_numa_usage_anon_total(u);
+		pages = smpol_numa_usage_anon_total(u);
 		for (int n = 0; n <= u->max_node; n++)
 			total[n] += u->anon[n];
 		if (u->max_node > max_node)
@@ -187,7 +187,7 @@ static void take_sample(struct task *tasks, int ntasks, struct mpol_numa_usage *
 
 static void *sampler(void *arg)
 {
-	struct mpol_numa_usage *u = malloc(sizeof(*u));
+	struct smpol_numa_usage *u = malloc(sizeof(*u));
 	struct timespec next = { 0 };
 	struct sample *s = malloc(sizeof(*s));
 
@@ -259,7 +259,7 @@ int accounting_step_begin(const struct step_placement *sp, char *err, size_t err
 	int rc;
 
 	if (st.begun)
-		return mpol_fail(err, errlen, EALREADY, "placement accounting was already started for this step");
+		return smpol_fail(err, errlen, EALREADY, "placement accounting was already started for this step");
 	st.job_id = sp->job_id;
 	st.step_id = sp->step_id;
 	if (sp->node_name && *sp->node_name)
@@ -268,27 +268,27 @@ int accounting_step_begin(const struct step_placement *sp, char *err, size_t err
 		st.node[strcspn(st.node, ".")] = '\0';
 	else
 		snprintf(st.node, sizeof(st.node), "unknown");
-	st.requested = mpol_mode_name(sp->spec->mode);
-	st.path = sp->path;
-	st.applied = mpol_applied_mode_name(sp->spec->mode, sp->path);
+	st.requested = smpol_mode_name(sp->spec->mode);
+	st.path = sp->pl->path;
+	st.applied = smpol_applied_mode_name(sp->spec->mode, sp->pl->path);
 	st.sysfs_written = sp->sysfs_written;
-	snprintf(st.note, sizeof(st.note), "%s", sp->note ? sp->note : "");
+	snprintf(st.note, sizeof(st.note), "%s", sp->pl->note);
 	st.interval = sp->sample_interval;
 	st.job_nnodes = sp->job_nnodes;
-	snprintf(st.statedir, sizeof(st.statedir), "%s", sp->statedir ? sp->statedir : "");
+	st.host = *sp->host;
 	st.nplans = 0;
-	st.plans = malloc(sizeof(*st.plans) * (size_t)(sp->nplans > 0 ? sp->nplans : 1));
+	st.plans = malloc(sizeof(*st.plans) * (size_t)(sp->pl->nplans > 0 ? sp->pl->nplans : 1));
 	if (!st.plans)
-		return mpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
-	memcpy(st.plans, sp->plans, sizeof(*st.plans) * (size_t)sp->nplans);
-	st.nplans = sp->nplans;
+		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
+	memcpy(st.plans, sp->pl->plans, sizeof(*st.plans) * (size_t)sp->pl->nplans);
+	st.nplans = sp->pl->nplans;
 	st.have_kind = sp->topo != NULL;
 	memset(st.kind, 0, sizeof(st.kind));
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
-		const struct mpol_node *n = &sp->topo->nodes[i];
+		const struct smpol_node *n = &sp->topo->nodes[i];
 
-		if (n->has_memory && n->id < MPOL_MAX_NODES)
-			st.kind[n->id] = mpol_node_kind_name(n->kind);   /* static strings */
+		if (n->has_memory && n->id < SMPOL_MAX_NODES)
+			st.kind[n->id] = smpol_node_kind_name(n->kind);   /* static strings */
 	}
 	memset(&st.s, 0, sizeof(st.s));
 	st.s.max_node = -1;
@@ -302,7 +302,7 @@ int accounting_step_begin(const struct step_placement *sp, char *err, size_t err
 	if (rc) {
 		free(st.plans);
 		st.plans = NULL;
-		return mpol_fail(err, errlen, rc, "cannot start the placement sampler thread: %s; "
+		return smpol_fail(err, errlen, rc, "cannot start the placement sampler thread: %s; "
 				 "the record will have no page counts", strerror(rc));
 	}
 	st.running = true;
@@ -357,7 +357,7 @@ static int slurm_fail(char *err, size_t errlen, const char *what)
 {
 	int e = errno;          /* set by Slurm's API (slurm_get_errno, gone in 24.11, only read it) */
 
-	return mpol_fail(err, errlen, EIO, "%s job %u: %s", what, st.job_id,
+	return smpol_fail(err, errlen, EIO, "%s job %u: %s", what, st.job_id,
 			 e && slurm_strerror ? slurm_strerror(e) : "error");
 }
 
@@ -373,7 +373,7 @@ static int comment_read(void *ctx, char **comment, char *err, size_t errlen)
 		text = msg->job_array[0].admin_comment;
 	*comment = strdup(text ? text : "");
 	slurm_free_job_info_msg(msg);
-	return *comment ? 0 : mpol_fail(err, errlen, ENOMEM, "out of memory reading AdminComment");
+	return *comment ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory reading AdminComment");
 }
 
 static int comment_write(void *ctx, const char *comment, char *err, size_t errlen)
@@ -405,28 +405,28 @@ static int lock_local_writers(void)
 {
 	int fd;
 
-	if (st.job_nnodes != 1 || !st.statedir[0] ||
-	    mpol_statedir_lock(st.statedir, "record.lock", true, LOCK_EX, &fd, NULL, 0) < 0)
+	if (st.job_nnodes != 1 ||
+	    smpol_statedir_lock(&st.host, "record.lock", true, LOCK_EX, &fd, NULL, 0) < 0)
 		return -1;
 	return fd;
 }
 
 static int write_record(json_object *entry, char *err, size_t errlen)
 {
-	struct mpol_comment_store store = { comment_read, comment_write, NULL, NULL };
-	struct mpol_store_result res;
+	struct smpol_comment_store store = { comment_read, comment_write, NULL, NULL };
+	struct smpol_store_result res;
 	struct timespec t0, t1;
 	char step[16];
 	int rc, lock_fd;
 
 	if (!slurm_load_job || !slurm_update_job || !slurm_init_job_desc_msg || !slurm_free_job_info_msg)
-		return mpol_fail(err, errlen, ENOSYS, "this process has no Slurm API to write AdminComment with");
+		return smpol_fail(err, errlen, ENOSYS, "this process has no Slurm API to write AdminComment with");
 	step_key(st.step_id, step, sizeof(step));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	lock_fd = lock_local_writers();
 	if (lock_fd >= 0)
 		store.pause = no_pause;
-	rc = mpol_record_store(&store, step, st.node, entry, MPOL_RECORD_BUDGET, STORE_ATTEMPTS,
+	rc = smpol_record_store(&store, step, st.node, entry, SMPOL_RECORD_BUDGET, STORE_ATTEMPTS,
 			       &res, err, errlen);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
@@ -441,10 +441,10 @@ static int write_record(json_object *entry, char *err, size_t errlen)
 /* Stop the sampler and write the record, once. */
 static void finish(void)
 {
-	struct mpol_record_node in;
-	double target[MPOL_MAX_NODES];
+	struct smpol_record_node in;
+	double target[SMPOL_MAX_NODES];
 	json_object *entry = NULL;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	int rc;
 
 	if (st.written)
@@ -460,9 +460,9 @@ static void finish(void)
 
 	for (int n = 0; n <= st.s.max_node; n++)
 		target[n] = st.s.expect[n];
-	in = (struct mpol_record_node){
+	in = (struct smpol_record_node){
 		.requested = st.requested, .applied = st.applied,
-		.path = mpol_kernel_path_name(st.path), .sysfs_written = st.sysfs_written,
+		.path = smpol_kernel_path_name(st.path), .sysfs_written = st.sysfs_written,
 		.plans = st.plans, .nplans = st.nplans,
 		.policy = st.s.policy[0] ? st.s.policy : NULL,
 		.ntasks = st.ntasks, .nsamples = st.s.n, .last_time = st.s.time,
@@ -471,7 +471,7 @@ static void finish(void)
 		.kind = st.have_kind ? st.kind : NULL,
 		.note = st.note[0] ? st.note : NULL,
 	};
-	rc = mpol_record_entry_build(&in, &entry, err, sizeof(err));
+	rc = smpol_record_entry_build(&in, &entry, err, sizeof(err));
 	if (rc == 0)
 		rc = write_record(entry, err, sizeof(err));
 	if (rc < 0)

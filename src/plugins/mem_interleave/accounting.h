@@ -17,27 +17,23 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "kernel.h"
-#include "plan.h"
+#include "host.h"
+#include "placement.h"
 #include "spec.h"
 #include "topology.h"
 
 struct step_placement {
 	uint32_t job_id;
 	uint32_t step_id;
-	const struct mpol_spec *spec;          /* as requested */
-	const struct mpol_plan *plans;         /* one per initiator */
-	int nplans;
-	const struct mpol_kernel_caps *caps;
-	enum mpol_kernel_path path;            /* what the tasks apply */
+	const struct smpol_spec *spec;          /* as requested */
+	const struct smpol_placement *pl;       /* the decision: plans, path, note */
 	bool sysfs_written;                    /* the step held the weights lease */
-	const char *note;                      /* fallback or error sentence, or NULL */
 	unsigned sample_interval;              /* seconds, 0 = only the first sample */
 	/* appended by accounting: */
-	const struct mpol_topology *topo;      /* node kinds in the record; NULL = unknown */
+	const struct smpol_topology *topo;      /* node kinds in the record; NULL = unknown */
 	const char *node_name;                 /* Slurm node name; NULL = the host name */
 	uint32_t job_nnodes;                   /* nodes of the job (S_JOB_NNODES); 0 = unknown */
-	const char *statedir;                  /* for the node-local record lock; NULL = none */
+	const struct smpol_host *host;         /* for the node-local record lock */
 };
 
 /* slurmstepd (root), slurm_spank_init_post_opt, after planning. sp and what it

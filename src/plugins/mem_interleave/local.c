@@ -7,24 +7,14 @@
 
 void local_print_help(void)
 {
-	fputs(mpol_spec_usage(), stdout);
+	fputs(smpol_spec_usage(), stdout);
 	fflush(stdout);
 	exit(0);
 }
 
-int local_reject(const char *why)
+int local_init_post_opt(const struct mi_option *opt)
 {
-	/* srun prints "srun: error: mem_interleave: ..." and exits non-zero. */
-	slurm_error(MI_LOG "%s", why);
-	return -1;
-}
-
-int local_init_post_opt(spank_t sp)
-{
-	struct mi_ctx *c = mi_ctx();
-
-	(void)sp;
-	if (c->opt_given)
-		slurm_verbose(MI_LOG "requesting %s", c->opt_text);
+	if (opt->given)
+		slurm_verbose(MI_LOG "requesting %s", opt->text);
 	return 0;
 }

@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "plugin.h"
-#include "release.h"
+
+/* The value as parsed in this process; the callback has no other place to put it. */
+static struct mi_option parsed;
 
 static int option_cb(int val, const char *optarg, int remote);
 
-static struct spank_option options[] = {
+static struct spank_option option_table[] = {
 	{
 		"mem-interleave", "SPEC",
 		"Interleave memory over the node's memory by bandwidth: "
@@ -35,48 +37,54 @@ static bool from_environment(const char *optarg, int remote)
 }
 
 /* Runs in srun/sbatch/salloc and again in slurmstepd (possibly twice there). */
+static int reject(const char *why)
+{
+	/* srun prints "srun: error: mem_interleave: ..." and exits non-zero. */
+	slurm_error(MI_LOG "%s", why);
+	return -1;
+}
+
 static int option_cb(int val, const char *optarg, int remote)
 {
-	struct mi_ctx *c = mi_ctx();
-	struct mpol_spec spec;
-	char err[MPOL_ERRLEN], text[sizeof(c->opt_text)], why[3 * MPOL_ERRLEN];
+	struct smpol_spec spec;
+	char err[SMPOL_ERRLEN], text[sizeof(parsed.text)], why[3 * SMPOL_ERRLEN];
 
 	(void)val;
-	/* Another Slurm release: refused whatever the value (slurmstepd: in step.c). */
-	if (release_mismatch()) {
-		c->opt_given = true;
-		return remote ? 0 : local_reject(release_mismatch());
-	}
-	if (mpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
+	if (smpol_spec_parse(optarg ? optarg : "", &spec, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "--mem-interleave=%s: %s", optarg ? optarg : "", err);
-		return local_reject(why);
+		return reject(why);
 	}
-	if (spec.mode == MPOL_MODE_HELP) {
+	if (spec.mode == SMPOL_MODE_HELP) {
 		if (!remote)
 			local_print_help();
 		return 0;
 	}
-	if (mpol_spec_format(&spec, text, sizeof(text)) < 0)
-		return local_reject("--mem-interleave: the value is too long");
-	if (c->opt_given && strcmp(text, c->opt_text) && !c->opt_from_env) {
+	if (smpol_spec_format(&spec, text, sizeof(text)) < 0)
+		return reject("--mem-interleave: the value is too long");
+	if (parsed.given && strcmp(text, parsed.text) && !parsed.from_env) {
 		snprintf(why, sizeof(why), "--mem-interleave given twice with different values ('%s', then '%s')",
-			 c->opt_text, text);
-		return local_reject(why);
+			 parsed.text, text);
+		return reject(why);
 	}
-	c->opt_from_env = !c->opt_given && from_environment(optarg, remote);
-	c->opt_given = true;
-	c->opt_spec = spec;
-	memcpy(c->opt_text, text, sizeof(text));
+	parsed.from_env = !parsed.given && from_environment(optarg, remote);
+	parsed.given = true;
+	parsed.spec = spec;
+	memcpy(parsed.text, text, sizeof(text));
 	return 0;
+}
+
+const struct mi_option *options_value(void)
+{
+	return &parsed;
 }
 
 int options_register(spank_t sp)
 {
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
-		spank_err_t rc = spank_option_register(sp, &options[i]);
+	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++) {
+		spank_err_t rc = spank_option_register(sp, &option_table[i]);
 
 		if (rc != ESPANK_SUCCESS) {
-			slurm_error(MI_LOG "cannot register --%s: %s", options[i].name, spank_strerror(rc));
+			slurm_error(MI_LOG "cannot register --%s: %s", option_table[i].name, spank_strerror(rc));
 			return -1;
 		}
 	}

@@ -6,12 +6,8 @@
 
 /* plugin_name, plugin_type and plugin_version (SPANK_PLUGIN's symbols) are in release.c. */
 
-static struct mi_ctx ctx;
-
-struct mi_ctx *mi_ctx(void)
-{
-	return &ctx;
-}
+/* This process's step (slurmstepd only; unused in srun, sbatch and salloc). */
+static struct mi_step step;
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
@@ -35,9 +31,9 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
-		return local_init_post_opt(sp);
+		return local_init_post_opt(options_value());
 	case S_CTX_REMOTE:
-		return step_init_post_opt(sp, ac, av);
+		return step_init_post_opt(sp, &step, options_value(), ac, av);
 	default:
 		return 0;
 	}
@@ -47,14 +43,14 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
 	(void)ac;
 	(void)av;
-	return spank_context() == S_CTX_REMOTE ? task_init(sp) : 0;
+	return spank_context() == S_CTX_REMOTE ? task_init(sp, &step, options_value()) : 0;
 }
 
 int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
 {
 	(void)ac;
 	(void)av;
-	return spank_context() == S_CTX_REMOTE ? step_task_post_fork(sp) : 0;
+	return spank_context() == S_CTX_REMOTE ? step_task_post_fork(sp, &step) : 0;
 }
 
 /* Runs before slurmstepd reports the task's exit to srun: the job is still running,
@@ -63,12 +59,13 @@ int slurm_spank_task_exit(spank_t sp, int ac, char **av)
 {
 	(void)ac;
 	(void)av;
-	return spank_context() == S_CTX_REMOTE ? step_task_exit(sp) : 0;
+	return spank_context() == S_CTX_REMOTE ? step_task_exit(sp, &step) : 0;
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
+	(void)sp;
 	(void)ac;
 	(void)av;
-	return spank_context() == S_CTX_REMOTE ? step_exit(sp) : 0;
+	return spank_context() == S_CTX_REMOTE ? step_exit(&step) : 0;
 }

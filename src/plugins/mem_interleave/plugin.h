@@ -1,12 +1,17 @@
-/* plugin.h - the state of mem_interleave.so in one process, and its parts.
+/* plugin.h - the parts of mem_interleave.so and what they hand each other.
  *
- * SPANK callbacks carry no user pointer, so each process (srun, sbatch, slurmstepd)
- * holds one struct mi_ctx. Files are split by the process they run in:
+ * SPANK callbacks carry no user pointer: plugin.c holds the one step context of this
+ * process and passes it explicitly; no other file keeps plugin state except options.c
+ * (the option's parsed value, which its callback must store somewhere). Files are
+ * split by the process and user they run as, and call each other one way only:
+ *   plugin.c   the SPANK entry points: dispatch by context (calls all below)
  *   options.c  every context: the --mem-interleave option table and its callback
- *   release.c  every context: is this the Slurm release the plugin was built for
- *   local.c    srun/sbatch/salloc (the user): help and rejection of bad values
- *   step.c     slurmstepd (root): site config, topology, plans, weights lease
+ *              (calls local.c for help)
+ *   local.c    srun/sbatch/salloc (the user): help, the verbose line
+ *   step.c     slurmstepd (root): site config, topology, the placement decision, the
+ *              weights lease, the kept placement (calls accounting.c)
  *   task.c     each task (the user, after task/affinity): apply and export
+ *   accounting.c  slurmstepd (root): samples and the placement record
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H
@@ -15,58 +20,57 @@
 #include <slurm/spank.h>
 
 #include "error.h"
-#include "kernel.h"
 #include "lease.h"
-#include "plan.h"
+#include "placement.h"
 #include "site_config.h"
 #include "spec.h"
+#include "step_state.h"
 #include "topology.h"
 
 #define MI_LOG "mem_interleave: "
 
-struct mi_ctx {
-	/* The user's option, as parsed in this process (any context). */
-	bool opt_given;
-	bool opt_from_env;             /* the job's value, which a step's command line overrides */
-	struct mpol_spec opt_spec;
-	char opt_text[512];            /* canonical form, to accept the same value twice */
-
-	/* slurmstepd: what this step does. */
-	struct mpol_site_config cfg;
-	struct mpol_spec spec;         /* the option, else the site's default */
-	bool active;                   /* tasks apply plans */
-	char failure[2 * MPOL_ERRLEN]; /* asked for placement but cannot have it: tasks fail with this */
-	struct mpol_topology topo;
-	bool have_topo;
-	struct mpol_kernel_caps caps;
-	struct mpol_plan *plans;       /* one per initiator, weights as the kernel will use them */
-	int nplans;
-	bool lease_held;
-	struct mpol_lease_owner owner;
-	char node_name[256];           /* SLURMD_NODENAME, for the record */
-	uint32_t job_nnodes;           /* S_JOB_NNODES, for the record */
-	char note[2 * MPOL_ERRLEN];    /* why the step runs on other weights than planned, or "" */
+/* The user's option, as parsed in this process (any context). */
+struct mi_option {
+	bool given;
+	bool from_env;                 /* the job's value, which a step's command line overrides */
+	struct smpol_spec spec;
+	char text[512];                /* canonical form, to accept the same value twice */
 };
 
-/* The plugin's state in this process. */
-struct mi_ctx *mi_ctx(void);
+/* slurmstepd: what this step does on this node. */
+struct mi_step {
+	struct smpol_site_config site;
+	struct smpol_lease_owner owner;        /* job, step, uid; pid once the lease is tried */
+	bool active;                           /* the tasks get a placement (or its failure) */
+	char failure[2 * SMPOL_ERRLEN];        /* asked for placement but cannot have it: tasks fail */
+	struct smpol_spec spec;                /* the option, else the site's default */
+	bool site_default;
+	struct smpol_topology topo;
+	bool have_topo;
+	struct smpol_placement pl;
+	bool lease_held;
+	struct smpol_step_state kept;          /* the kept placement (step_state.h) */
+	bool kept_written;
+	uint32_t local_tasks;                  /* tasks of this step on this node */
+	uint32_t job_nnodes;                   /* S_JOB_NNODES, for the record */
+	char node_name[256];                   /* for the record */
+};
 
 /* options.c */
 int options_register(spank_t sp);
+const struct mi_option *options_value(void);
 
 /* local.c */
 void local_print_help(void);           /* prints the syntax on stdout and exits 0 */
-int local_reject(const char *why);     /* one error line; returns -1 */
-int local_init_post_opt(spank_t sp);
+int local_init_post_opt(const struct mi_option *opt);
 
 /* step.c */
-int step_init_post_opt(spank_t sp, int ac, char **av);
-int step_task_post_fork(spank_t sp);
-int step_task_exit(spank_t sp);
-int step_task_exit(spank_t sp);
-int step_exit(spank_t sp);
+int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *opt, int ac, char **av);
+int step_task_post_fork(spank_t sp, struct mi_step *s);
+int step_task_exit(spank_t sp, struct mi_step *s);
+int step_exit(struct mi_step *s);
 
 /* task.c */
-int task_init(spank_t sp);
+int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt);
 
 #endif

@@ -1,5 +1,6 @@
-/* step.c - slurmstepd (root): site config, topology, one plan per initiator, the
- * weights lease, and its release at step end. Tasks inherit the plans when forked. */
+/* step.c - slurmstepd (root): site config, topology, the placement decision, the
+ * weights lease, and the kept placement; all undone at step end. Tasks inherit the
+ * decision when forked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,15 +8,17 @@
 
 #include "accounting.h"
 #include "plugin.h"
-#include "release.h"
 #include "sysfs.h"
 #include "wi.h"
 
+#define LOG_STEP(s, fn, fmt, ...) \
+	fn(MI_LOG "job %u step %u: " fmt, (s)->owner.job_id, (s)->owner.step_id, __VA_ARGS__)
+
 /* Remember why the step cannot have the placement it asked for; its tasks fail with it. */
-static int step_fail(struct mi_ctx *c, const char *what, const char *err)
+static int step_fail(struct mi_step *s, const char *what, const char *err)
 {
-	snprintf(c->failure, sizeof(c->failure), "%s%s", what, err);
-	slurm_error(MI_LOG "job %u step %u: %s", c->owner.job_id, c->owner.step_id, c->failure);
+	snprintf(s->failure, sizeof(s->failure), "%s%s", what, err);
+	LOG_STEP(s, slurm_error, "%s", s->failure);
 	return 0;
 }
 
@@ -34,225 +37,238 @@ static uint64_t step_mem_kb(spank_t sp)
  * Does the job own every CPU of this node? Slurm gives its cores here as a list;
  * a core holds as many CPUs as cpu0 has thread siblings.
  */
-static bool job_owns_node(spank_t sp, const struct mi_ctx *c)
+static bool job_owns_node(spank_t sp, const struct mi_step *s)
 {
-	struct mpol_bitmap cores, all, sib;
+	struct smpol_bitmap cores, all, sib;
 	char *list = NULL, path[4200], text[256];
 	int threads = 1;
 
 	if (spank_get_item(sp, S_JOB_ALLOC_CORES, &list) != ESPANK_SUCCESS || !list ||
-	    bitmap_parse_list(list, MPOL_MAX_CPUS, &cores, NULL, 0) < 0)
+	    smpol_bitmap_parse_list(list, SMPOL_MAX_CPUS, &cores, NULL, 0) < 0)
 		return false;
-	bitmap_clear(&all);
-	for (int i = 0; i < c->topo.nnodes; i++)
-		bitmap_or(&all, &c->topo.nodes[i].cpus);
-	if (mpol_fs_path(c->cfg.fsroot, path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
-			 bitmap_next(&all, 0)) == 0 &&
-	    mpol_read_text(path, text, sizeof(text)) == 0 &&
-	    bitmap_parse_list(text, MPOL_MAX_CPUS, &sib, NULL, 0) == 0 && bitmap_count(&sib) > 0)
-		threads = bitmap_count(&sib);
-	return bitmap_count(&cores) * threads >= bitmap_count(&all);
-}
-
-static bool table_holds(const struct mpol_wi_table *now, const struct mpol_wi_table *want,
-			const struct mpol_bitmap *which)
-{
-	for (int n = bitmap_next(which, 0); n >= 0; n = bitmap_next(which, n + 1))
-		if (!bitmap_test(&now->has_file, n) || now->weight[n] != want->weight[n])
-			return false;
-	return true;
+	smpol_bitmap_clear(&all);
+	for (int i = 0; i < s->topo.nnodes; i++)
+		smpol_bitmap_or(&all, &s->topo.nodes[i].cpus);
+	if (smpol_fs_path(s->site.host.fsroot, path, sizeof(path),
+			  "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", smpol_bitmap_next(&all, 0)) == 0 &&
+	    smpol_read_text(path, text, sizeof(text)) == 0 &&
+	    smpol_bitmap_parse_list(text, SMPOL_MAX_CPUS, &sib, NULL, 0) == 0 && smpol_bitmap_count(&sib) > 0)
+		threads = smpol_bitmap_count(&sib);
+	return smpol_bitmap_count(&cores) * threads >= smpol_bitmap_count(&all);
 }
 
 /*
- * A step killed while holding the lease left its weights behind: put the journaled
- * table back before this step reads or compares it (whatever its mode wants).
+ * A step killed while holding the lease left its weights behind, and its kept
+ * placement: put the journaled table back before this step reads or compares it
+ * (whatever its mode wants), and drop the dead steps' kept placements.
  */
-static void recover_dead_lease(struct mi_ctx *c)
+static void recover_dead_steps(struct mi_step *s)
 {
-	struct mpol_lease_state found;
-	char err[MPOL_ERRLEN];
+	struct smpol_lease_state found;
+	char err[SMPOL_ERRLEN];
+	int removed;
 
-	if (mpol_lease_recover(c->cfg.statedir, c->cfg.fsroot, false, &found, err, sizeof(err)) < 0) {
+	if (smpol_lease_recover(&s->site.host, false, &found, err, sizeof(err)) < 0) {
 		if (!found.holder_alive)
-			slurm_error(MI_LOG "job %u step %u: %s", c->owner.job_id, c->owner.step_id, err);
-		return;
+			LOG_STEP(s, slurm_error, "%s", err);
+	} else if (found.restored) {
+		LOG_STEP(s, slurm_info, "restored the weights left by job %u step %u (pid %d, dead)%s%s",
+			 found.owner.job_id, found.owner.step_id, (int)found.owner.pid,
+			 found.auto_failed ? "; " : "", found.auto_failed ? err : "");
 	}
-	if (found.restored)
-		slurm_info(MI_LOG "job %u step %u: restored the weights left by job %u step %u (pid %d, dead)%s%s",
-			   c->owner.job_id, c->owner.step_id, found.owner.job_id, found.owner.step_id,
-			   (int)found.owner.pid, found.auto_failed ? "; " : "", found.auto_failed ? err : "");
+	if (smpol_step_state_reap(&s->site.host, &removed, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "%s", err);
+	else if (removed)
+		LOG_STEP(s, slurm_info, "removed %d kept placement(s) of steps that died", removed);
 }
 
-/* Take the weights lease when the site allows it and the node's table differs. */
-static void take_lease(spank_t sp, struct mi_ctx *c)
+/* Decide, and where the decision wants the weights lease, try it and decide again. */
+static int decide(struct mi_step *s, struct smpol_place_in *in)
 {
-	struct mpol_wi_table want, now;
-	struct mpol_bitmap which;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
+	int rc;
 
-	if (!c->caps.weighted_interleave)
-		return;
-	recover_dead_lease(c);
-	if (c->spec.mode != MPOL_MODE_WEIGHTED)
-		return;
-	if (mpol_wi_from_plans(c->plans, c->nplans, &want, &which, err, sizeof(err)) < 0) {
-		snprintf(c->note, sizeof(c->note), "%s; running on the node's current weights", err);
-		return;
+	rc = smpol_place(in, &s->pl);
+	if (rc < 0 || !s->pl.lease_wanted)
+		return rc;
+	in->lease = SMPOL_LEASE_HELD;
+	if (smpol_lease_owner_self(&s->owner, err, sizeof(err)) < 0 ||
+	    smpol_lease_acquire(&s->site.host, &s->owner, &s->pl.want, &s->pl.want_nodes, err, sizeof(err)) < 0) {
+		LOG_STEP(s, slurm_info, "weights not written: %s", err);
+		in->lease = SMPOL_LEASE_NOT_HELD;
+		in->lease_note = err;
 	}
-	if (mpol_wi_read(c->cfg.fsroot, &now, err, sizeof(err)) < 0) {
-		snprintf(c->note, sizeof(c->note), "%s", err);
-		return;
-	}
-	if (table_holds(&now, &want, &which))
-		return;        /* the system weights already are this step's */
-	if (c->cfg.sysfs == MPOL_SYSFS_NEVER) {
-		snprintf(c->note, sizeof(c->note), "the site does not let jobs write weights (sysfs=never); "
-			 "running on the node's system weights");
-		return;
-	}
-	if (c->cfg.sysfs == MPOL_SYSFS_EXCLUSIVE && !job_owns_node(sp, c)) {
-		snprintf(c->note, sizeof(c->note), "the job shares the node (sysfs=exclusive); "
-			 "running on the node's system weights");
-		return;
-	}
-	if (mpol_lease_owner_self(&c->owner, err, sizeof(err)) < 0 ||
-	    mpol_lease_acquire(c->cfg.statedir, c->cfg.fsroot, &c->owner, &want, &which, err, sizeof(err)) < 0) {
-		snprintf(c->note, sizeof(c->note), "%s", err);
-		slurm_info(MI_LOG "job %u step %u: weights not written: %s", c->owner.job_id, c->owner.step_id, err);
-		return;
-	}
-	c->lease_held = true;
+	s->lease_held = in->lease == SMPOL_LEASE_HELD;
+	smpol_placement_free(&s->pl);
+	return smpol_place(in, &s->pl);
 }
 
-/* What the tasks will really get: the kernel's table for each plan's nodes. */
-static void use_kernel_weights(struct mi_ctx *c)
+/* Keep the decision on the node for mpolctl rebalance and watch. */
+static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 {
-	struct mpol_wi_table now;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
-	if (!c->caps.weighted_interleave || c->spec.mode == MPOL_MODE_INTERLEAVE ||
-	    mpol_wi_read(c->cfg.fsroot, &now, err, sizeof(err)) < 0 || !now.present)
+	if (smpol_step_state_from(in, &s->pl, s->owner.job_id, s->owner.step_id, s->owner.uid, &s->kept,
+				  err, sizeof(err)) < 0 ||
+	    smpol_step_state_write(&s->site.host, &s->kept, err, sizeof(err)) < 0) {
+		LOG_STEP(s, slurm_error, "placement not kept (mpolctl rebalance will use defaults): %s", err);
 		return;
-	mpol_wi_weigh_plans(&now, c->plans, c->nplans);
+	}
+	s->kept_written = true;
 }
 
-static void begin_accounting(struct mi_ctx *c)
+static void begin_accounting(struct mi_step *s)
 {
 	struct step_placement sp = {
-		.job_id = c->owner.job_id,
-		.step_id = c->owner.step_id,
-		.spec = &c->spec,
-		.plans = c->plans,
-		.nplans = c->nplans,
-		.caps = &c->caps,
-		.path = c->spec.mode == MPOL_MODE_INTERLEAVE || !c->caps.weighted_interleave ?
-			MPOL_PATH_INTERLEAVE : MPOL_PATH_WEIGHTED,
-		.sysfs_written = c->lease_held,
-		.note = c->note[0] ? c->note : NULL,
-		.sample_interval = c->cfg.sample_interval,
-		.topo = &c->topo,
-		.node_name = c->node_name[0] ? c->node_name : NULL,
-		.job_nnodes = c->job_nnodes,
-		.statedir = c->cfg.statedir,
+		.job_id = s->owner.job_id,
+		.step_id = s->owner.step_id,
+		.spec = &s->spec,
+		.pl = &s->pl,
+		.sysfs_written = s->lease_held,
+		.sample_interval = s->site.sample_interval,
+		.topo = &s->topo,
+		.node_name = s->node_name[0] ? s->node_name : NULL,
+		.job_nnodes = s->job_nnodes,
+		.host = &s->site.host,
 	};
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 
 	if (accounting_step_begin(&sp, err, sizeof(err)) < 0)
-		slurm_error(MI_LOG "job %u step %u: placement record: %s", c->owner.job_id, c->owner.step_id, err);
+		LOG_STEP(s, slurm_error, "placement record: %s", err);
 }
 
-int step_init_post_opt(spank_t sp, int ac, char **av)
+/* The site's plugstack arguments; a mistake there fails only jobs that asked. */
+static bool read_site(struct mi_step *s, const struct mi_option *opt, int ac, char **av)
 {
-	struct mi_ctx *c = mi_ctx();
-	struct mpol_plan_opts opts;
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
+
+	smpol_config_default(&s->site);
+	if (smpol_config_parse(ac, av, &s->site, err, sizeof(err)) == 0)
+		return true;
+	slurm_error(MI_LOG "plugstack.conf arguments: %s", err);
+	if (opt->given) {
+		s->active = true;
+		step_fail(s, "the site's plugstack.conf arguments for mem_interleave are wrong; "
+			  "ask the administrator (slurmd log): ", err);
+	}
+	return false;
+}
+
+int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *opt, int ac, char **av)
+{
+	struct smpol_place_in in = { 0 };
+	struct smpol_wi_table table;
+	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "";
 	uid_t uid = 0;
 
-	spank_get_item(sp, S_JOB_ID, &c->owner.job_id);
-	spank_get_item(sp, S_JOB_STEPID, &c->owner.step_id);
+	spank_get_item(sp, S_JOB_ID, &s->owner.job_id);
+	spank_get_item(sp, S_JOB_STEPID, &s->owner.step_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
-	c->owner.uid = uid;
-	/* Another Slurm release: no Slurm call but SPANK; only jobs that asked fail. */
-	if (release_mismatch())
-		return c->opt_given ? step_fail(c, "", release_mismatch()) : 0;
-	if (spank_get_item(sp, S_JOB_NNODES, &c->job_nnodes) != ESPANK_SUCCESS)
-		c->job_nnodes = 0;
-	if (spank_getenv(sp, "SLURMD_NODENAME", c->node_name, sizeof(c->node_name)) != ESPANK_SUCCESS)
-		c->node_name[0] = '\0';
-	mpol_config_default(&c->cfg);
-	if (mpol_config_parse(ac, av, &c->cfg, err, sizeof(err)) < 0) {
-		/* The admin's mistake must not take down jobs that did not ask for us. */
-		slurm_error(MI_LOG "plugstack.conf arguments: %s", err);
-		if (c->opt_given)
-			step_fail(c, "the site's plugstack.conf arguments for mem_interleave are wrong; "
-				  "ask the administrator (slurmd log): ", err);
+	s->owner.uid = uid;
+	if (spank_get_item(sp, S_JOB_NNODES, &s->job_nnodes) != ESPANK_SUCCESS)
+		s->job_nnodes = 0;
+	if (spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &s->local_tasks) != ESPANK_SUCCESS)
+		s->local_tasks = 0;
+	if (spank_getenv(sp, "SLURMD_NODENAME", s->node_name, sizeof(s->node_name)) != ESPANK_SUCCESS)
+		s->node_name[0] = '\0';
+	if (!read_site(s, opt, ac, av))
+		return 0;
+	s->spec = opt->given ? opt->spec : s->site.default_spec;
+	s->site_default = !opt->given;
+	/* The extern step runs no user tasks. */
+	if (s->owner.step_id == SLURM_EXTERN_CONT || s->spec.mode == SMPOL_MODE_NONE ||
+	    s->spec.mode == SMPOL_MODE_UNSET || s->spec.mode == SMPOL_MODE_HELP)
+		return 0;
+	s->active = true;
+	if (smpol_topology_read(&s->site.host, &s->topo, err, sizeof(err)) < 0) {
+		if (!s->site_default)
+			return step_fail(s, "", err);
+		/* the site's default never fails a job: it runs without a policy, and says so */
+		snprintf(s->pl.note, sizeof(s->pl.note), "the site's default cannot apply on this node: %.400s; "
+			 "the tasks run without a memory policy", err);
+		LOG_STEP(s, slurm_info, "%s", s->pl.note);
 		return 0;
 	}
-	c->spec = c->opt_given ? c->opt_spec : c->cfg.default_spec;
-	/* The extern step runs no user tasks. */
-	if (c->owner.step_id == SLURM_EXTERN_CONT || c->spec.mode == MPOL_MODE_NONE ||
-	    c->spec.mode == MPOL_MODE_UNSET || c->spec.mode == MPOL_MODE_HELP)
+	s->have_topo = true;
+	recover_dead_steps(s);
+	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
+	in = (struct smpol_place_in){
+		.spec = s->spec,
+		.site_default = s->site_default,
+		.site = &s->site,
+		.topo = &s->topo,
+		.table = &table,
+		.table_error = table_err[0] ? table_err : NULL,
+		.job_owns_node = job_owns_node(sp, s),
+		.lease = SMPOL_LEASE_UNTRIED,
+		.mem_kb = step_mem_kb(sp),
+	};
+	if (decide(s, &in) < 0)
+		return step_fail(s, "", "out of memory while planning");
+	if (s->pl.failure[0])
+		return step_fail(s, "", s->pl.failure);
+	if (!s->pl.active) {
+		/* the site's default cannot apply here: the job runs without a policy */
+		LOG_STEP(s, slurm_info, "%s", s->pl.note);
 		return 0;
-	c->active = true;
-	if (mpol_kernel_probe(c->cfg.fsroot, &c->caps, err, sizeof(err)) < 0)
-		return step_fail(c, "", err);
-	if (mpol_topology_read(c->cfg.fsroot, &c->topo, err, sizeof(err)) < 0)
-		return step_fail(c, "", err);
-	c->have_topo = true;
-	mpol_plan_opts_from_spec(&c->spec, &c->cfg, step_mem_kb(sp), &opts);
-	if (mpol_plan_all(&c->topo, &opts, &c->plans, &c->nplans, err, sizeof(err)) < 0)
-		return step_fail(c, "", err);
-	take_lease(sp, c);
-	use_kernel_weights(c);
-	begin_accounting(c);
+	}
+	keep_placement(s, &in);
+	begin_accounting(s);
 	return 0;
 }
 
-int step_task_post_fork(spank_t sp)
+int step_task_post_fork(spank_t sp, struct mi_step *s)
 {
-	struct mi_ctx *c = mi_ctx();
+	char err[SMPOL_ERRLEN];
 	pid_t pid;
 
-	if (!c->active || c->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
+	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
 	accounting_task_begin(pid);
+	if (!s->kept_written)
+		return 0;
+	if (smpol_step_state_add_task(&s->kept, pid, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_info, "%s", err);
+	/* One more write once every local task runs: mpolctl watch follows them. */
+	if ((uint32_t)s->kept.ntasks == s->local_tasks &&
+	    smpol_step_state_write(&s->site.host, &s->kept, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "%s", err);
 	return 0;
 }
 
-int step_task_exit(spank_t sp)
+int step_task_exit(spank_t sp, struct mi_step *s)
 {
-	struct mi_ctx *c = mi_ctx();
 	pid_t pid;
 
-	if (!c->active || c->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
+	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
 	accounting_task_end(pid);
 	return 0;
 }
 
-int step_exit(spank_t sp)
+int step_exit(struct mi_step *s)
 {
-	struct mi_ctx *c = mi_ctx();
-	char err[MPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	bool auto_failed = false;
 
-	(void)sp;
-	if (c->lease_held) {
-		if (mpol_lease_release(c->cfg.statedir, c->cfg.fsroot, &c->owner, &auto_failed, err, sizeof(err)) < 0)
-			slurm_error(MI_LOG "job %u step %u: restoring the weights: %s", c->owner.job_id,
-				    c->owner.step_id, err);
+	if (s->lease_held) {
+		if (smpol_lease_release(&s->site.host, &s->owner, &auto_failed, err, sizeof(err)) < 0)
+			LOG_STEP(s, slurm_error, "restoring the weights: %s", err);
 		else if (auto_failed)
-			slurm_info(MI_LOG "job %u step %u: %s", c->owner.job_id, c->owner.step_id, err);
-		c->lease_held = false;
+			LOG_STEP(s, slurm_info, "%s", err);
+		s->lease_held = false;
 	}
-	if (c->active && !c->failure[0])
+	if (s->kept_written && smpol_step_state_remove(&s->site.host, s->owner.job_id, s->owner.step_id,
+						       err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "%s", err);
+	s->kept_written = false;
+	smpol_step_state_free(&s->kept);
+	if (s->pl.active && !s->failure[0])
 		accounting_step_end();
-	free(c->plans);
-	c->plans = NULL;
-	c->nplans = 0;
-	if (c->have_topo)
-		mpol_topology_free(&c->topo);
-	c->have_topo = false;
-	c->active = false;
+	smpol_placement_free(&s->pl);
+	if (s->have_topo)
+		smpol_topology_free(&s->topo);
+	s->have_topo = false;
+	s->active = false;
 	return 0;
 }

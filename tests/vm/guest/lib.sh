@@ -116,6 +116,28 @@ page_counts() {
 	sed -n "s/^pages $2 region=${3:-0}\( total=[0-9]*\)\{0,1\} //p" "$1" | tail -n 1
 }
 
+# wait_for FILE REGEX [TENTHS]: until REGEX shows up in FILE (default 30 s).
+wait_for() {
+	t=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		t=$((t + 1))
+		[ $t -le "${3:-300}" ] || return 1
+		usleep 100000
+	done
+}
+
+# signal_counts NAME PID SIG REGION: signal the page-touch writing /tmp/NAME.out, wait
+# for its ack, print the region's counts from move_pages.
+signal_counts() {
+	before=$(grep -c '^ack' /tmp/$1.out)
+	kill -"$3" "$2"
+	t=0
+	while [ "$(grep -c '^ack' /tmp/$1.out)" -le "$before" ]; do
+		t=$((t + 1)); [ $t -le 300 ] || break; usleep 100000
+	done
+	page_counts /tmp/$1.out query "$4"
+}
+
 # blocks NODE [STATE]: how many memory blocks the node has (in STATE).
 blocks() {
 	c=0

@@ -3,15 +3,17 @@
  *   mpol-launch [--cpus LIST] [--spec SPEC] [--algorithm optimal|kernel]
  *               [--lease STATEDIR] -- PROG [ARGS]
  *
- * The same libmpol calls as the plugin: slurmstepd's part (topology of "/", kernel
- * probe, mpol_plan_all once, and with --lease the sysfs weights lease), then the
- * task's part (slurm_spank_task_init: its CPU affinity, mpol_task_apply). --cpus
- * stands in for task/affinity, --algorithm for the plugstack argument algorithm=.
- * As in slurmstepd, only weighted mode on a kernel with sysfs weights takes the lease.
+ * The same libsmpol calls as the plugin: slurmstepd's part (topology of "/", the
+ * weights table, the placement decision smpol_place, and with --lease the sysfs
+ * weights lease), then the task's part (slurm_spank_task_init: its CPU affinity,
+ * smpol_placement_pick, smpol_apply_plan). --cpus stands in for task/affinity,
+ * --algorithm for the plugstack argument algorithm=, --lease STATEDIR for a site with
+ * sysfs=always on a node the job owns (without it: sysfs=never, so a weighted step
+ * runs on the node's weights, as on a shared node).
  * Prints one "launch:" line with what was applied and exports
  * SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs PROG
  * (with the lease: runs it as a child and releases the lease when it exits).
- * Errors print "mpol-launch: <libmpol's sentence>" and exit 1; bad arguments exit 2.
+ * Errors print "mpol-launch: <libsmpol's sentence>" and exit 1; bad arguments exit 2.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,8 +27,8 @@
 #include "apply.h"
 #include "bitmap.h"
 #include "error.h"
-#include "kernel.h"
 #include "lease.h"
+#include "placement.h"
 #include "plan.h"
 #include "site_config.h"
 #include "spec.h"
@@ -34,9 +36,9 @@
 #include "wi.h"
 
 struct launch {
-	struct mpol_spec spec;
-	struct mpol_plan_opts opts;
-	const char *statedir;          /* NULL: no lease */
+	struct smpol_spec spec;
+	struct smpol_site_config site;
+	bool lease;                    /* --lease given */
 	char *const *argv;
 };
 
@@ -57,22 +59,23 @@ static int parse_args(int argc, char **argv, struct launch *l)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = "weighted";
-	struct mpol_site_config cfg;
-	char err[MPOL_ERRLEN];
+	struct smpol_site_config *cfg = &l->site;
+	char err[SMPOL_ERRLEN];
 	int c;
 
-	mpol_config_default(&cfg);
+	smpol_config_default(cfg);
+	cfg->sysfs = SMPOL_SYSFS_NEVER;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': {
-			struct mpol_bitmap cpus;
+			struct smpol_bitmap cpus;
 			cpu_set_t set;
-			if (bitmap_parse_list(optarg, CPU_SETSIZE, &cpus, err, sizeof(err)) != 0) {
+			if (smpol_bitmap_parse_list(optarg, CPU_SETSIZE, &cpus, err, sizeof(err)) != 0) {
 				fprintf(stderr, "mpol-launch: --cpus: %s\n", err);
 				return 2;
 			}
 			CPU_ZERO(&set);
-			for (int i = bitmap_next(&cpus, 0); i >= 0; i = bitmap_next(&cpus, i + 1))
+			for (int i = smpol_bitmap_next(&cpus, 0); i >= 0; i = smpol_bitmap_next(&cpus, i + 1))
 				CPU_SET(i, &set);
 			if (sched_setaffinity(0, sizeof(set), &set) != 0) {
 				fprintf(stderr, "mpol-launch: cannot bind to CPUs %s: %s\n", optarg, strerror(errno));
@@ -85,16 +88,21 @@ static int parse_args(int argc, char **argv, struct launch *l)
 			break;
 		case 'a':
 			if (!strcmp(optarg, "optimal")) {
-				cfg.algorithm = MPOL_ALGO_OPTIMAL;
+				cfg->algorithm = SMPOL_ALGO_OPTIMAL;
 			} else if (!strcmp(optarg, "kernel")) {
-				cfg.algorithm = MPOL_ALGO_KERNEL;
+				cfg->algorithm = SMPOL_ALGO_KERNEL;
 			} else {
 				fprintf(stderr, "mpol-launch: bad --algorithm '%s': use optimal or kernel\n", optarg);
 				return 2;
 			}
 			break;
 		case 'l':
-			l->statedir = optarg;
+			if (smpol_host_set_statedir(&cfg->host, optarg, err, sizeof(err)) != 0) {
+				fprintf(stderr, "mpol-launch: --lease: %s\n", err);
+				return 2;
+			}
+			cfg->sysfs = SMPOL_SYSFS_ALWAYS;
+			l->lease = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -108,71 +116,74 @@ static int parse_args(int argc, char **argv, struct launch *l)
 		usage(stderr);
 		return 2;
 	}
-	if (mpol_spec_parse(spec, &l->spec, err, sizeof(err)) != 0) {
+	if (smpol_spec_parse(spec, &l->spec, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: --spec: %s\n", err);
 		return 2;
 	}
-	mpol_plan_opts_from_spec(&l->spec, &cfg, 0, &l->opts);
 	l->argv = argv + optind;
 	return 0;
 }
 
-/* slurmstepd's lease: one table holding every plan's weights. */
-static int take_lease(const struct launch *l, const struct mpol_plan *plans, int nplans,
-		      struct mpol_lease_owner *owner, char *err, size_t errlen)
+/* slurmstepd's part: decide, and where the decision wants the lease, try it and
+ * decide again (as step.c does: a refused lease runs on the node's weights). */
+static int decide(const struct launch *l, struct smpol_place_in *in, struct smpol_placement *pl,
+		  struct smpol_lease_owner *owner, bool *held, char *err, size_t errlen)
 {
-	struct mpol_wi_table weights;
-	struct mpol_bitmap which;
-	int rc;
-
-	rc = mpol_wi_from_plans(plans, nplans, &weights, &which, err, errlen);
-	if (rc < 0)
-		return rc;
+	*held = false;
+	if (smpol_place(in, pl) < 0)
+		return 1;
+	if (!pl->lease_wanted)
+		return 0;
 	memset(owner, 0, sizeof(*owner));
 	owner->job_id = 1;
 	owner->uid = getuid();
-	owner->pid = getpid();
-	rc = mpol_lease_owner_self(owner, err, errlen);
-	if (rc == 0)
-		rc = mpol_lease_acquire(l->statedir, "/", owner, &weights, &which, err, errlen);
-	return rc;
+	in->lease = SMPOL_LEASE_HELD;
+	if (smpol_lease_owner_self(owner, err, errlen) != 0 ||
+	    smpol_lease_acquire(&l->site.host, owner, &pl->want, &pl->want_nodes, err, errlen) != 0) {
+		fprintf(stderr, "mpol-launch: weights not written: %s\n", err);
+		in->lease = SMPOL_LEASE_NOT_HELD;
+		in->lease_note = err;
+	}
+	*held = in->lease == SMPOL_LEASE_HELD;
+	smpol_placement_free(pl);
+	return smpol_place(in, pl) < 0;
 }
 
 /* The task's part: its affinity picks the plan, then the policy is set and exported. */
-static int apply_task(const struct launch *l, const struct mpol_topology *topo,
-		      const struct mpol_plan *plans, int nplans, const struct mpol_kernel_caps *caps,
-		      char *err, size_t errlen)
+static int apply_task(const struct launch *l, const struct smpol_topology *topo,
+		      const struct smpol_placement *pl, char *err, size_t errlen)
 {
-	const struct mpol_plan *chosen = NULL;
-	struct mpol_apply_result res;
-	struct mpol_bitmap cpus;
+	const struct smpol_plan *chosen = NULL;
+	struct smpol_apply_result res;
+	struct smpol_bitmap cpus;
 	char nodes[256] = "", weights[256] = "";
 	int rc;
 
-	rc = mpol_task_cpus(0, &cpus, err, errlen);
-	if (rc < 0)
-		return rc;
 	memset(&res, 0, sizeof(res));
-	rc = mpol_task_apply(topo, plans, nplans, &cpus, l->spec.mode, l->spec.strict, caps, &chosen,
-			     &res, err, errlen);
-	if (rc != 0)
-		return rc;
-	if (chosen) {
-		mpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+	if (pl->active) {
+		rc = smpol_task_cpus(0, &cpus, err, errlen);
+		if (rc == 0)
+			rc = smpol_placement_pick(pl, topo, &cpus, &chosen, err, errlen);
+		if (rc == 0)
+			rc = smpol_apply_plan(chosen, pl->path, l->spec.strict, &res, err, errlen);
+		if (rc != 0)
+			return rc;
+		smpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
 		/* The weights the pages follow: plain interleave gives every node one page. */
-		if (res.path == MPOL_PATH_WEIGHTED)
-			mpol_plan_format_weights(chosen, weights, sizeof(weights));
-		else
+		if (res.path == SMPOL_PATH_WEIGHTED && pl->weights_known)
+			smpol_plan_format_weights(chosen, weights, sizeof(weights));
+		else if (res.path == SMPOL_PATH_INTERLEAVE)
 			for (size_t i = 0, off = 0; i < (size_t)chosen->nnodes && off + 3 < sizeof(weights); i++)
 				off += (size_t)snprintf(weights + off, sizeof(weights) - off, i ? ":1" : "1");
 	}
-	const char *mode = mpol_applied_mode_name(l->spec.mode, res.path);
+	const char *mode = smpol_applied_mode_name(l->spec.mode, res.path);
 	setenv("SLURM_MEM_INTERLEAVE_MODE", mode, 1);
 	setenv("SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
 	setenv("SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
-	printf("launch: initiator=%d path=%s mode=%s nodes=%s weights=%s fell_back=%d%s%s\n",
-	       chosen ? chosen->initiator : -1, mpol_kernel_path_name(res.path), mode, nodes, weights,
-	       res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "");
+	printf("launch: initiator=%d path=%s mode=%s nodes=%s weights=%s fell_back=%d%s%s%s%s\n",
+	       chosen ? chosen->initiator : -1, smpol_kernel_path_name(res.path), mode, nodes, weights,
+	       res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "",
+	       pl->note[0] ? " note=" : "", pl->note);
 	fflush(stdout);
 	return 0;
 }
@@ -180,38 +191,46 @@ static int apply_task(const struct launch *l, const struct mpol_topology *topo,
 int main(int argc, char **argv)
 {
 	struct launch l = { 0 };
-	struct mpol_topology topo;
-	struct mpol_kernel_caps caps;
-	struct mpol_plan *plans = NULL;
-	struct mpol_lease_owner owner;
-	char err[MPOL_ERRLEN];
-	int nplans = 0, rc, status;
+	struct smpol_topology topo;
+	struct smpol_wi_table table;
+	struct smpol_placement pl;
+	struct smpol_place_in in;
+	struct smpol_lease_owner owner;
+	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "";
+	int rc, status;
+	bool held;
 	pid_t child;
 
 	rc = parse_args(argc, argv, &l);
 	if (rc != 0)
 		return rc;
-	if (mpol_topology_read("/", &topo, err, sizeof(err)) != 0 ||
-	    mpol_kernel_probe("/", &caps, err, sizeof(err)) != 0 ||
-	    mpol_plan_all(&topo, &l.opts, &plans, &nplans, err, sizeof(err)) != 0) {
+	if (smpol_topology_read(&l.site.host, &topo, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: %s\n", err);
 		return 1;
 	}
-	/* As slurmstepd: only weighted mode on a kernel with sysfs weights writes them. */
-	bool lease = l.statedir && l.spec.mode == MPOL_MODE_WEIGHTED && caps.weighted_interleave;
-	if (l.statedir && !lease)
-		fprintf(stderr, "mpol-launch: no weights lease: %s\n", caps.weighted_interleave ?
-		       "only weighted mode writes weights" : "this kernel has no sysfs weights");
-	if (lease && take_lease(&l, plans, nplans, &owner, err, sizeof(err)) != 0) {
-		fprintf(stderr, "mpol-launch: weights lease: %s\n", err);
+	smpol_wi_read(&l.site.host, &table, table_err, sizeof(table_err));
+	in = (struct smpol_place_in){
+		.spec = l.spec, .site = &l.site, .topo = &topo, .table = &table,
+		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
+		.lease = SMPOL_LEASE_UNTRIED,
+	};
+	if (decide(&l, &in, &pl, &owner, &held, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: out of memory\n");
 		return 1;
 	}
-	child = lease ? fork() : 0;
+	if (pl.failure[0]) {
+		fprintf(stderr, "mpol-launch: %s\n", pl.failure);
+		return 1;
+	}
+	if (l.lease && !held)
+		fprintf(stderr, "mpol-launch: no weights lease: %s\n",
+			pl.note[0] ? pl.note : "the node's weights already are this step's, or the mode writes none");
+	child = held ? fork() : 0;
 	if (child < 0) {
 		fprintf(stderr, "mpol-launch: fork failed: %s\n", strerror(errno));
 		rc = 1;
 	} else if (child == 0) {
-		if (apply_task(&l, &topo, plans, nplans, &caps, err, sizeof(err)) != 0) {
+		if (apply_task(&l, &topo, &pl, err, sizeof(err)) != 0) {
 			fprintf(stderr, "mpol-launch: %s\n", err);
 			_exit(1);
 		}
@@ -222,13 +241,13 @@ int main(int argc, char **argv)
 		rc = waitpid(child, &status, 0) == child && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
 	bool auto_failed = false;
-	if (lease && mpol_lease_release(l.statedir, "/", &owner, &auto_failed, err, sizeof(err)) != 0) {
+	if (held && smpol_lease_release(&l.site.host, &owner, &auto_failed, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: weights lease release: %s\n", err);
 		rc = 1;
 	} else if (auto_failed) {
 		fprintf(stderr, "mpol-launch: weights lease release: %s\n", err);
 	}
-	free(plans);
-	mpol_topology_free(&topo);
+	smpol_placement_free(&pl);
+	smpol_topology_free(&topo);
 	return rc;
 }

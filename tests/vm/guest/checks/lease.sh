@@ -79,18 +79,23 @@ if need_prog mpol-launch; then
 	fi
 	restore_boot
 
-	# Two steps at once: the second is refused (the first holds the lease), the first's
-	# table stays, and its release still restores the boot table exactly.
+	# Two steps at once: the second wants other weights for node1 (3), is refused the
+	# lease (the first holds it) and runs on the first's table, saying why, as a step on
+	# a shared node does; the first's table stays, and its release still restores the
+	# boot table exactly.
 	mpol-launch --cpus "$(nth 0 $VM_NODE_CPUS)" --lease $SD -- page-touch 4 --hold >/tmp/first.out 2>&1 &
 	first=$!
 	t=0
 	while ! grep -q '^ready' /tmp/first.out && [ $t -lt 100 ]; do usleep 100000; t=$((t + 1)); done
-	mpol-launch --cpus "$(nth 1 $VM_NODE_CPUS)" --lease $SD -- page-touch 1 >/tmp/second.out 2>&1
+	read -r held1 <$WI/node1
+	mpol-launch --cpus "$(nth 1 $VM_NODE_CPUS)" --lease $SD --spec weighted,weights=1:3 -- page-touch 1 \
+		>/tmp/second.out 2>&1
 	rc=$?
-	if [ $rc = 1 ] && grep -q 'held by' /tmp/second.out && ! grep -q '^pages' /tmp/second.out; then
+	if [ $rc = 0 ] && [ "$held1" != 3 ] && grep -q "^launch:.* nodes=1 weights=$held1 .*note=.*held by job 1" /tmp/second.out &&
+		grep -q '^pages' /tmp/second.out; then
 		pass lease-second-refused
 	else
-		fail lease-second-refused "second holder: exit $rc: $(cat /tmp/second.out)"
+		fail lease-second-refused "second holder (node1 held at $held1): exit $rc: $(cat /tmp/second.out)"
 	fi
 	expect_eq lease-second-leaves-weights "$leased" "$(wi_snapshot)" "weights while the first step still runs"
 	toucher=$(sed -n 's/^ready //p' /tmp/first.out)

@@ -21,16 +21,6 @@ for p in mpolctl mpol-launch page-touch jq-get; do
 	need_prog $p || { fail setup "$p is not in the guest (it did not build)"; exit 0; }
 done
 
-# wait_for FILE REGEX [TENTHS]: until REGEX shows up in FILE (default 30 s).
-wait_for() {
-	t=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		t=$((t + 1))
-		[ $t -le "${3:-300}" ] || return 1
-		usleep 100000
-	done
-}
-
 # touch_start NAME ARGS...: a held page-touch on socket 0's CPUs interleaving over nodes
 # 0 and 2 (named: a kernel without HMAT data may plan socket 0 differently); sets PID.
 touch_start() {
@@ -42,19 +32,6 @@ touch_start() {
 	else
 		PID=
 	fi
-}
-
-# signal_counts NAME PID SIG REGION: signal the toucher, wait for its ack, print the
-# region's counts from move_pages.
-acks=0
-signal_counts() {
-	before=$(grep -c '^ack' /tmp/$1.out)
-	kill -"$3" "$2"
-	t=0
-	while [ "$(grep -c '^ack' /tmp/$1.out)" -le "$before" ]; do
-		t=$((t + 1)); [ $t -le 300 ] || break; usleep 100000
-	done
-	page_counts /tmp/$1.out query "$4"
 }
 
 # json_counts FILE KEY: {"0":12,"2":5} of task 0 as "N0=12 N2=5".

@@ -1,12 +1,16 @@
 #!/bin/sh
 # vm-boot: own
 # vm-initramfs: slurm
-# vm-timeout: 150
+# vm-timeout: 300
 # The plugin under real Slurm on the guest's NUMA machine: munged, slurmctld and
 # slurmd on this node, then srun jobs with --mem-interleave. A job that owns the
 # node gets its plan's weights written (the lease) and its pages follow them; after
 # the step the weights are back as they were. On 6.1 the task falls back to
-# interleave and says so; with strict the step fails.
+# interleave and says so; with strict the step fails. Then the one decision: with the
+# site's algorithm=kernel or precision=0.9, `mpolctl rebalance --dry-run` targets the
+# weights the step's tasks run with; and migration: a task re-pinned to the other
+# socket is rebalanced by `mpolctl watch` to that socket's plan (moved pages = the
+# minimum), one moved within its socket and a process that did not ask are untouched.
 . /checks/lib.sh
 export PATH=/bin:/usr/sbin:/usr/bin
 up() { cut -d. -f1 /proc/uptime; }
@@ -106,5 +110,110 @@ if [ ! -d $WI ]; then
 	else
 		fail strict-refuses "srun exit $rc: $(cat /tmp/strict.out)"
 	fi
+fi
+# plugstack ARGS...: the plugin's arguments for the steps started from now on.
+plugstack() {
+	printf 'required /usr/lib/x86_64-linux-gnu/slurm-wlm/mem_interleave.so %s\n' "$*" >/etc/slurm/plugstack.conf
+}
+# held_step NAME SRUN-ARGS...: a one-task step holding 64 MiB on CPU 0, output in
+# /tmp/NAME.out; sets JOB and PID.
+held_step() {
+	n=$1
+	shift
+	timeout 120 srun -J "$n" -n1 --exclusive --cpu-bind=map_cpu:$(nth 0 $VM_NODE_CPUS | cut -d- -f1) "$@" \
+		page-touch 64 --hold >/tmp/$n.out 2>&1 &
+	PID= JOB=
+	wait_for /tmp/$n.out '^ready' && PID=$(sed -n 's/^ready //p' /tmp/$n.out)
+	JOB=$(squeue -h -n "$n" -o %i)
+}
+# step_end PID: end a held task and wait for its job to leave.
+step_end() {
+	[ -n "$1" ] && kill "$1"
+	t=0
+	while [ -n "$(squeue -h -o %i)" ] && [ $t -lt 100 ]; do usleep 100000; t=$((t + 1)); done
+}
+# rb_target JOB: task 0's target weights from rebalance --dry-run --json, as "7:2".
+rb_target() {
+	mpolctl rebalance --job "$1" --dry-run --json >/tmp/rb.json 2>/tmp/rb.err
+	jq-get '.tasks[0].weights' </tmp/rb.json | tr -d '[] ' | tr ',' ':'
+}
+
+if [ -d $WI ]; then
+	s0=$(socket_nodes "$(nth 0 $VM_NODES)")
+	# algorithm=kernel on a node the job owns: the step writes the kernel formula's
+	# weights for its socket, and rebalance targets them.
+	plugstack algorithm=kernel
+	held_step kernel-algo --mem-interleave=weighted
+	want=$(algo_weights kernel $s0)
+	expect_eq site-kernel-runs "$want" "$(rb_target "$JOB")" \
+		"rebalance target of a step under algorithm=kernel ($(tail -n 2 /tmp/rb.err))"
+	step_end "$PID"
+	# precision=0.9 with sysfs=never: the tasks run on the node's table, and so does the target.
+	plugstack precision=0.9 sysfs=never
+	held_step prec-never --mem-interleave=weighted
+	sys=""
+	for n in $s0; do read -r v <$WI/node$n; sys="$sys:$v"; done
+	expect_eq site-never-runs-on-table "${sys#:}" "$(rb_target "$JOB")" "rebalance target under sysfs=never"
+	case $(jq-get '.tasks[0].source' </tmp/rb.json) in
+	*"kept placement (algorithm optimal, precision 0.9, on the node's weights)"*) pass site-settings-kept ;;
+	*) fail site-settings-kept "source: $(jq-get '.tasks[0].source' </tmp/rb.json)" ;;
+	esac
+	step_end "$PID"
+	plugstack
+
+	# Migration: two tasks of one step on socket 0's first CPU and its second; a
+	# process without the option on the same CPU.
+	c0=$(nth 0 $VM_NODE_CPUS | cut -d- -f1)
+	c0b=$(nth 0 $VM_NODE_CPUS | cut -d- -f2)
+	c1=$(nth 1 $VM_NODE_CPUS | cut -d- -f1)
+	timeout 120 srun -J mig -n2 --exclusive --cpu-bind=map_cpu:$c0,$c0 --mem-interleave=weighted \
+		sh -c 'exec page-touch 64 --hold >/tmp/mig$SLURM_PROCID.out 2>&1' &
+	taskset -c "$c0" page-touch 64 --hold >/tmp/plain.out 2>&1 &
+	m0= m1= plain=
+	wait_for /tmp/mig0.out '^ready' && m0=$(sed -n 's/^ready //p' /tmp/mig0.out)
+	wait_for /tmp/mig1.out '^ready' && m1=$(sed -n 's/^ready //p' /tmp/mig1.out)
+	wait_for /tmp/plain.out '^ready' && plain=$(sed -n 's/^ready //p' /tmp/plain.out)
+	if [ -z "$m0" ] || [ -z "$m1" ] || [ -z "$plain" ]; then
+		fail migration-setup "the held tasks did not start: $(cat /tmp/mig0.out /tmp/mig1.out /tmp/plain.out)"
+	else
+		b1=$(signal_counts mig1 "$m1" USR1 0)
+		bp=$(signal_counts plain "$plain" USR1 0)
+		taskset -pc "$c1" "$m0" >/dev/null      # to the other socket
+		taskset -pc "$c0b" "$m1" >/dev/null     # within its socket
+		taskset -pc "$c1" "$plain" >/dev/null   # did not ask
+		timeout 60 mpolctl watch --scan 1 --settle 1 --once >/tmp/watch.out 2>&1
+		rc=$?
+		cat /tmp/watch.out
+		grep -q "task $m0 .*now runs on CPUs $c1 (node1's plan) while its memory follows node0's: rebalancing it" /tmp/watch.out &&
+			pass migration-detected || fail migration-detected "watch exit $rc: $(cat /tmp/watch.out)"
+		if grep -q "task $m1 \|pid $m1\|task $plain \|pid $plain" /tmp/watch.out; then
+			fail migration-others-untouched "watch named them: $(cat /tmp/watch.out)"
+		else
+			pass migration-others-untouched
+		fi
+		s1=$(socket_nodes "$(nth 1 $VM_NODES)")
+		w1=""
+		for n in $s1; do read -r v <$WI/node$n; w1="$w1 $n:$v"; done
+		counts=$(signal_counts mig0 "$m0" USR1 0)
+		cmp=$(counts_ratio_ok "$counts" "${w1# }") && pass migration-pages-follow-socket1 ||
+			fail migration-pages-follow-socket1 "pages $counts vs socket 1's plan ${w1# }: $cmp"
+		moved=$(sed -n "s/.*minimum to move \([0-9]*\), moved \([0-9]*\) .*/\2 \1/p" /tmp/watch.out)
+		set -- $moved
+		[ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" -gt 0 ] && pass migration-moved-minimum ||
+			fail migration-moved-minimum "moved/minimum '$moved'"
+		expect_eq migration-within-socket-untouched "$b1" "$(signal_counts mig1 "$m1" USR1 0)" "pages of the task moved within socket 0"
+		expect_eq migration-plain-untouched "$bp" "$(signal_counts plain "$plain" USR1 0)" "pages of the process without the option"
+		# Recorded: the next scans leave the rebalanced task alone (busybox's timeout
+		# stops watch with SIGTERM, which it takes as a normal stop).
+		timeout 4 mpolctl watch --scan 1 --settle 1 --once >/tmp/watch2.out 2>&1
+		rc=$?
+		if grep -q 'mpolctl watch: stopped' /tmp/watch2.out && ! grep -q rebalancing /tmp/watch2.out; then
+			pass migration-once
+		else
+			fail migration-once "second watch exit $rc: $(cat /tmp/watch2.out)"
+		fi
+	fi
+	for p in $m0 $m1 $plain; do kill "$p" 2>/dev/null; done
+	step_end ""
 fi
 echo "## slurm check done after $(awk -v a="$t0" '{ print $1 - a }' /proc/uptime)s"

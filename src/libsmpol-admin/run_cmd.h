@@ -1,0 +1,20 @@
+/* run_cmd.h - run a program without a shell and capture what it prints.
+ *
+ * mpolctl asks Slurm through its own commands (sacct, scontrol) rather than linking
+ * libslurm, so one mpolctl binary works across Slurm releases.
+ */
+#ifndef SMPOL_RUN_CMD_H
+#define SMPOL_RUN_CMD_H
+
+#include <stddef.h>
+
+/*
+ * smpol_run_capture - fork/exec argv[0] (PATH search), collect up to max bytes of its
+ * standard output into *out (malloc'ed, NUL-terminated; free it), its standard error
+ * into the error sentence when it fails. Returns 0 when it exited 0; -ECHILD with
+ * "sacct failed (exit 1): <its stderr>" when it exited non-zero; -ENOENT when the
+ * program is missing; -EFBIG when the output exceeded max.
+ */
+int smpol_run_capture(char *const argv[], size_t max, char **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,118 @@
+/* apply.c - set the calling task's memory policy from a plan (raw syscalls, no libnuma). */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+/* The mode numbers from the kernel's header; before kernel.h, which adds what a newer
+ * header has (MPOL_WEIGHTED_INTERLEAVE) as a macro. */
+#include <linux/mempolicy.h>
+
+#include "apply.h"
+#include "error.h"
+#define MASK_LONGS (SMPOL_MAX_NODES / (8 * sizeof(unsigned long)))
+
+static long set_policy(int mode, const unsigned long *mask)
+{
+	/* The kernel reads maxnode - 1 bits. */
+	return syscall(SYS_set_mempolicy, mode, mask, (unsigned long)SMPOL_MAX_NODES + 1);
+}
+
+static void mask_set(unsigned long *mask, int n)
+{
+	mask[n / (8 * sizeof(unsigned long))] |= 1UL << (n % (8 * sizeof(unsigned long)));
+}
+
+/* The plan's nodes plus its standby nodes; *flags gets MPOL_F_STATIC_NODES when there are
+ * standby nodes, so the kernel keeps them in the policy until they have memory. */
+static int plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen)
+{
+	memset(mask, 0, MASK_LONGS * sizeof(unsigned long));
+	*flags = 0;
+	for (int n = smpol_bitmap_next(&plan->standby, 0); n >= 0 && n < SMPOL_MAX_NODES; n = smpol_bitmap_next(&plan->standby, n + 1)) {
+		mask_set(mask, n);
+		*flags = MPOL_F_STATIC_NODES;
+	}
+	if (plan->nnodes < 1)
+		return smpol_fail(err, errlen, EINVAL, "the plan for initiator node %d has no memory nodes",
+				 plan->initiator);
+	for (int i = 0; i < plan->nnodes; i++) {
+		int n = plan->nodes[i];
+
+		if (n < 0 || n >= SMPOL_MAX_NODES)
+			return smpol_fail(err, errlen, EINVAL, "node %d in the plan is out of range 0-%d",
+					 n, SMPOL_MAX_NODES - 1);
+		mask_set(mask, n);
+	}
+	return 0;
+}
+
+static int refused(const struct smpol_plan *plan, const char *what, int e, char *err, size_t errlen)
+{
+	char nodes[256] = "";
+
+	smpol_plan_format_nodes(plan, nodes, sizeof(nodes));
+	return smpol_fail(err, errlen, e, "set_mempolicy(%s, nodes %s) failed: %s%s", what, nodes, strerror(e),
+			 e == EINVAL ? " (every node must be online, have memory and be allowed by the job's cpuset)" : "");
+}
+
+int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path, bool strict,
+		     struct smpol_apply_result *res, char *err, size_t errlen)
+{
+	unsigned long mask[MASK_LONGS];
+	int rc, flags;
+
+	memset(res, 0, sizeof(*res));
+	res->path = SMPOL_PATH_NONE;
+	if (path == SMPOL_PATH_NONE)
+		return 0;
+	rc = plan_mask(plan, mask, &flags, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (path == SMPOL_PATH_WEIGHTED) {
+		if (set_policy(MPOL_WEIGHTED_INTERLEAVE | flags, mask) == 0) {
+			res->path = SMPOL_PATH_WEIGHTED;
+			return 0;
+		}
+		if (errno != EINVAL)
+			return refused(plan, "MPOL_WEIGHTED_INTERLEAVE", errno, err, errlen);
+		/* sysfs said yes, the syscall said no: still a fallback. */
+		snprintf(res->reason, sizeof(res->reason), "the kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL)");
+		if (strict)
+			return smpol_fail(err, errlen, EOPNOTSUPP,
+					  "strict: %s; not falling back to interleave", res->reason);
+		res->fell_back = true;
+	}
+	if (set_policy(MPOL_INTERLEAVE | flags, mask) < 0)
+		return refused(plan, "MPOL_INTERLEAVE", errno, err, errlen);
+	res->path = SMPOL_PATH_INTERLEAVE;
+	return 0;
+}
+
+int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(pid, sizeof(set), &set) < 0)
+		return smpol_fail(err, errlen, errno, "cannot read the CPU affinity of %s: %s",
+				 pid ? "the process" : "the task", strerror(errno));
+	smpol_bitmap_clear(cpus);
+	for (int i = 0; i < CPU_SETSIZE && i < SMPOL_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &set))
+			smpol_bitmap_set(cpus, i);
+	return 0;
+}
+
+const char *smpol_applied_mode_name(enum smpol_mode asked, enum smpol_kernel_path path)
+{
+	switch (path) {
+	case SMPOL_PATH_WEIGHTED:
+		return asked == SMPOL_MODE_AUTO ? "auto" : "weighted";
+	case SMPOL_PATH_INTERLEAVE:
+		return "interleave";
+	default:
+		return "none";
+	}
+}

@@ -1,0 +1,45 @@
+/* apply.h - set the calling task's memory policy from its plan.
+ *
+ * What slurm_spank_task_init does, shared with the VM tier's launcher. The placement
+ * (placement.h) chose the kernel path; the syscall can still refuse weighted
+ * interleave (a backport, a container), which falls back to plain interleave over the
+ * same nodes unless strict.
+ */
+#ifndef SMPOL_APPLY_H
+#define SMPOL_APPLY_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "kernel.h"
+#include "plan.h"
+#include "spec.h"
+
+struct smpol_apply_result {
+	enum smpol_kernel_path path;
+	bool fell_back;                /* wanted weighted, got interleave */
+	char reason[160];              /* why it fell back ("kernel has no weighted interleave") */
+};
+
+/*
+ * smpol_apply_plan - set_mempolicy for the calling thread: path WEIGHTED sets
+ * MPOL_WEIGHTED_INTERLEAVE over the plan's nodes, INTERLEAVE plain interleave, NONE
+ * nothing. When the kernel answers EINVAL to weighted interleave, plain interleave is
+ * set instead (res->fell_back, res->reason), or with strict -EOPNOTSUPP ("strict: the
+ * kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL); not falling back to interleave").
+ * 0 or -errno with a sentence.
+ */
+int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path, bool strict,
+		     struct smpol_apply_result *res, char *err, size_t errlen);
+
+/* A task's CPU affinity (what task/affinity gave it); pid 0 = the calling thread. 0 or -errno. */
+int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen);
+
+/*
+ * What a task really got, in the words of SLURM_MEM_INTERLEAVE_MODE: "weighted" (or
+ * "auto" when that was asked) on the weighted path, "interleave", or "none".
+ */
+const char *smpol_applied_mode_name(enum smpol_mode asked, enum smpol_kernel_path path);
+
+#endif

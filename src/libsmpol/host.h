@@ -1,0 +1,35 @@
+/* host.h - the node libsmpol acts on: where its sysfs is read and written, and where
+ * the plugin keeps its state.
+ *
+ * One small value passed by pointer, as hwloc's topology carries its fsroot, instead
+ * of two path strings threaded through every call:
+ *   fsroot    "/" on a live node; a captured sysfs tree in tests and containers.
+ *             /proc is always the real one (processes are this host's).
+ *   statedir  the weights lease's journal, the locks and each running step's kept
+ *             placement (default /run/slurm-mempolicy).
+ */
+#ifndef SMPOL_HOST_H
+#define SMPOL_HOST_H
+
+#include <stddef.h>
+
+#define SMPOL_DEFAULT_STATEDIR "/run/slurm-mempolicy"
+
+struct smpol_host {
+	char fsroot[1024];     /* "/" or an absolute directory */
+	char statedir[1024];   /* an absolute directory */
+};
+
+/* fsroot "/" and the default state directory. */
+void smpol_host_default(struct smpol_host *h);
+
+/*
+ * Set one directory. It must be absolute (a relative state directory would depend on
+ * the caller's working directory; the plugin and mpolctl refuse it alike): -EINVAL
+ * "the state directory 'x' is not an absolute path...", -ENAMETOOLONG when too long.
+ * fsroot "" means "/". Nothing changes on error.
+ */
+int smpol_host_set_fsroot(struct smpol_host *h, const char *dir, char *err, size_t errlen);
+int smpol_host_set_statedir(struct smpol_host *h, const char *dir, char *err, size_t errlen);
+
+#endif

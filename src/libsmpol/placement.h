@@ -1,0 +1,100 @@
+/* placement.h - the one decision: what a job step's tasks get on this node.
+ *
+ * smpol_place turns (the request, the site's configuration, the node's topology, its
+ * weights table as read once, whether the job owns the node, the lease outcome, the
+ * job's memory on this node) into one plan per initiator carrying the weights the
+ * tasks really run with, the kernel path they take, and a note when that is less than
+ * they asked. A task then takes its plan by its CPUs (smpol_placement_pick).
+ * slurmstepd, `mpolctl plan`, `mpolctl rebalance`/`watch` and the VM tier's launcher
+ * all call it; nothing else decides placement, so a rebalance target is what the
+ * task's next allocations follow.
+ *
+ * What it decides:
+ * - none (and help, unset): inactive, tasks keep the default policy.
+ * - interleave: plain interleave over the planned nodes, every weight 1.
+ * - auto: weighted interleave over the kernel-algorithm node set, by the weights the
+ *   node's table holds (the kernel's own).
+ * - weighted: weighted interleave by this step's own weights when the table already
+ *   holds them or the step holds the weights lease; otherwise by the table's weights,
+ *   with a note saying why (sysfs=never, a shared node under sysfs=exclusive, the
+ *   lease refused, plans that one table cannot hold).
+ * - a kernel without weighted interleave (no table): plain interleave with a note;
+ *   with strict the step fails instead.
+ * - the site's default never fails a job that did not ask: where it cannot apply, the
+ *   step runs inactive and the note says why.
+ *
+ * The lease: with lease UNTRIED, a weighted step whose weights the table lacks and
+ * whose site lets it write them gets lease_wanted with the table to write (want,
+ * want_nodes); the caller tries the lease and decides again with HELD or NOT_HELD.
+ * Weights equal to what the kernel already uses (a 0 file counts as the kernel's
+ * default 1) are never written.
+ */
+#ifndef SMPOL_PLACEMENT_H
+#define SMPOL_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kernel.h"
+#include "plan.h"
+#include "site_config.h"
+#include "spec.h"
+#include "topology.h"
+#include "wi.h"
+
+enum smpol_lease_outcome {
+	SMPOL_LEASE_UNTRIED,           /* not tried yet: say whether to try */
+	SMPOL_LEASE_HELD,              /* the step holds it: the table has its weights */
+	SMPOL_LEASE_NOT_HELD,          /* tried and refused, or not to be tried (rebalance) */
+};
+
+struct smpol_place_in {
+	struct smpol_spec spec;        /* the user's option, else the site's default */
+	bool site_default;             /* the job gave no option: never fail it */
+	const struct smpol_site_config *site;
+	const struct smpol_topology *topo;
+	const struct smpol_wi_table *table;  /* read once; its presence is the kernel's rung */
+	const char *table_error;       /* the table could not be read: why (weights unknown) */
+	bool job_owns_node;            /* every CPU of the node is the job's (sysfs=exclusive) */
+	enum smpol_lease_outcome lease;
+	const char *lease_note;        /* NOT_HELD: why, or NULL */
+	uint64_t mem_kb;               /* the job's memory on this node, 0 = unknown (no cap) */
+};
+
+struct smpol_placement {
+	bool active;                   /* tasks set a policy */
+	enum smpol_kernel_path path;   /* what they set (the syscall may still fall back) */
+	struct smpol_plan *plans;      /* one per initiator, or one for every task; malloc'ed */
+	int nplans;
+	bool weights_known;            /* the plans' weights are those in force */
+	bool lease_wanted;             /* lease UNTRIED: take it and write `want` */
+	struct smpol_wi_table want;    /* the table this step's weights need */
+	struct smpol_bitmap want_nodes;
+	char note[SMPOL_ERRLEN];       /* why the tasks get less than asked, or "" */
+	char failure[SMPOL_ERRLEN];    /* the user asked for what cannot be had: tasks fail with this */
+};
+
+/* Decide. Returns 0 (a failure the tasks report is in out->failure), or -ENOMEM. */
+int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out);
+
+void smpol_placement_free(struct smpol_placement *pl);
+
+/*
+ * smpol_placement_pick - the plan of a task bound to `cpus` (see smpol_plan_pick).
+ * -ENOENT with a sentence naming the CPUs when none fits.
+ */
+int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
+			 const struct smpol_bitmap *cpus, const struct smpol_plan **chosen,
+			 char *err, size_t errlen);
+
+/*
+ * smpol_plan_opts_from_spec - the plan options for a spec under the site's
+ * configuration: the spec's precision/scope/nodes/weights where given, else the site's
+ * (scope defaults to socket). mem_kb 0 = no capacity cap.
+ */
+void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
+			       uint64_t mem_kb, struct smpol_plan_opts *o);
+
+#endif

@@ -1,0 +1,395 @@
+/* plan.c - per-initiator node sets and weights (see plan.h for the choices made). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "plan.h"
+
+void smpol_plan_opts_default(struct smpol_plan_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->algorithm = SMPOL_ALGO_OPTIMAL;
+	opts->scope = SMPOL_SCOPE_SOCKET;
+	opts->weight = smpol_weight_opts_default();
+}
+
+const char *smpol_algorithm_name(enum smpol_algorithm a)
+{
+	return a == SMPOL_ALGO_KERNEL ? "kernel" : "optimal";
+}
+
+const char *smpol_scope_name(enum smpol_scope s)
+{
+	return s == SMPOL_SCOPE_ALL ? "all" : "socket";
+}
+
+static void memory_nodes(const struct smpol_topology *topo, struct smpol_bitmap *out)
+{
+	smpol_bitmap_clear(out);
+	for (int i = 0; i < topo->nnodes; i++)
+		if (topo->nodes[i].has_memory)
+			smpol_bitmap_set(out, topo->nodes[i].id);
+}
+
+static void add_note(struct smpol_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_note(struct smpol_plan *plan, const char *fmt, ...)
+{
+	size_t used = strlen(plan->notes);
+	va_list ap;
+
+	if (used + 2 >= sizeof(plan->notes))
+		return;
+	if (used)
+		plan->notes[used++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(plan->notes + used, sizeof(plan->notes) - used, fmt, ap);
+	va_end(ap);
+}
+
+static void add_left_out(struct smpol_plan *plan, int node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_left_out(struct smpol_plan *plan, int node, const char *fmt, ...)
+{
+	const int max = (int)(sizeof(plan->left_out) / sizeof(plan->left_out[0]));
+	struct smpol_left_out *l;
+	va_list ap;
+
+	if (plan->nleft_out >= max)
+		return;
+	l = &plan->left_out[plan->nleft_out++];
+	l->node = node;
+	va_start(ap, fmt);
+	vsnprintf(l->reason, sizeof(l->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* Every named node must be online with memory. */
+static int check_named(const struct smpol_topology *topo, const struct smpol_bitmap *named,
+		       char *err, size_t errlen)
+{
+	struct smpol_bitmap mem;
+	char list[256];
+
+	memory_nodes(topo, &mem);
+	if (smpol_bitmap_format_list(&mem, list, sizeof(list)))
+		snprintf(list, sizeof(list), "(too many to list)");
+	if (smpol_bitmap_empty(named))
+		return smpol_fail(err, errlen, EINVAL, "no nodes were named; nodes with memory: %s", list);
+	for (int id = smpol_bitmap_next(named, 0); id >= 0; id = smpol_bitmap_next(named, id + 1)) {
+		const struct smpol_node *n = smpol_topology_node(topo, id);
+
+		if (!n)
+			return smpol_fail(err, errlen, EINVAL, "node %d is not online; nodes with memory: %s",
+					 id, list);
+		if (!n->has_memory)
+			return smpol_fail(err, errlen, EINVAL, "node %d has no memory; nodes with memory: %s",
+					 id, list);
+	}
+	return 0;
+}
+
+/* The nodes a task on this initiator may interleave over, into plan->nodes. */
+static int pick_candidates(const struct smpol_topology *topo, int initiator, const struct smpol_plan_opts *opts,
+			   struct smpol_plan *plan, char *err, size_t errlen)
+{
+	struct smpol_bitmap set;
+	int rc;
+
+	smpol_bitmap_clear(&set);
+	if (opts->has_weights) {
+		for (int id = 0; id < SMPOL_MAX_NODES; id++)
+			if (opts->weights[id])
+				smpol_bitmap_set(&set, id);
+		if (opts->has_nodes && !smpol_bitmap_equal(&set, &opts->nodes))
+			return smpol_fail(err, errlen, EINVAL,
+					 "nodes= and weights= name different nodes; give one of them");
+	} else if (opts->has_nodes) {
+		set = opts->nodes;
+	}
+	if (opts->has_weights || opts->has_nodes) {
+		rc = check_named(topo, &set, err, errlen);
+		if (rc)
+			return rc;
+	} else if (opts->scope == SMPOL_SCOPE_SOCKET && initiator >= 0) {
+		for (int i = 0; i < topo->nnodes; i++) {
+			const struct smpol_node *n = &topo->nodes[i];
+
+			if (n->has_memory && (n->id == initiator ||
+					      (!n->has_cpu && smpol_node_initiator(topo, n) == initiator)))
+				smpol_bitmap_set(&set, n->id);
+		}
+		if (smpol_bitmap_empty(&set)) {
+			memory_nodes(topo, &set);
+			add_note(plan, "node %d has no memory of its own or local to it: every node with memory is used.",
+				 initiator);
+		}
+	} else {
+		memory_nodes(topo, &set);
+		plan->standby = topo->possible;
+		for (int id = smpol_bitmap_next(&set, 0); id >= 0; id = smpol_bitmap_next(&set, id + 1))
+			smpol_bitmap_unset(&plan->standby, id);
+	}
+	if (smpol_bitmap_empty(&set))
+		return smpol_fail(err, errlen, ENODEV, "no online node has memory");
+	plan->nnodes = 0;
+	for (int id = smpol_bitmap_next(&set, 0); id >= 0; id = smpol_bitmap_next(&set, id + 1)) {
+		if (plan->nnodes == SMPOL_PLAN_MAX_NODES)
+			return smpol_fail(err, errlen, E2BIG, "more than %d candidate nodes; name fewer with nodes=",
+					 SMPOL_PLAN_MAX_NODES);
+		plan->nodes[plan->nnodes++] = id;
+	}
+	return 0;
+}
+
+/* Bandwidth per candidate; nodes without HMAT data get the smallest known value. */
+static void candidate_bandwidth(const struct smpol_topology *topo, struct smpol_plan *plan, uint32_t *raw,
+				double *bw)
+{
+	struct smpol_bitmap missing;
+	uint32_t least = 0;
+	char list[256];
+
+	smpol_bitmap_clear(&missing);
+	for (int i = 0; i < plan->nnodes; i++) {
+		raw[i] = smpol_node_bandwidth(smpol_topology_node(topo, plan->nodes[i]));
+		if (!raw[i])
+			smpol_bitmap_set(&missing, plan->nodes[i]);
+		else if (!least || raw[i] < least)
+			least = raw[i];
+	}
+	plan->bandwidth_known = least > 0;
+	for (int i = 0; i < plan->nnodes; i++)
+		bw[i] = raw[i] ? raw[i] : least;
+	if (least && !smpol_bitmap_empty(&missing)) {
+		smpol_bitmap_format_list(&missing, list, sizeof(list));
+		add_note(plan, "no HMAT bandwidth for node(s) %s: weighed as the slowest known (%u MB/s).", list,
+			 least);
+	}
+}
+
+/* Free memory per candidate, or false when any is unknown (no cap then). */
+static bool candidate_capacity(const struct smpol_topology *topo, const struct smpol_plan *plan, uint64_t *cap)
+{
+	for (int i = 0; i < plan->nnodes; i++) {
+		cap[i] = smpol_topology_node(topo, plan->nodes[i])->mem_free_kb;
+		if (!cap[i])
+			return false;
+	}
+	return true;
+}
+
+static int plan_shares(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
+		       struct smpol_plan *plan, uint32_t *raw, char *err, size_t errlen)
+{
+	double bw[SMPOL_PLAN_MAX_NODES], plain[SMPOL_PLAN_MAX_NODES];
+	uint64_t cap[SMPOL_PLAN_MAX_NODES];
+	char why[SMPOL_ERRLEN];
+	int rc;
+
+	candidate_bandwidth(topo, plan, raw, bw);
+	rc = smpol_shares_from_bandwidth(bw, NULL, 0, plan->nnodes, plain, err, errlen);
+	if (rc || !opts->mem_kb || !candidate_capacity(topo, plan, cap)) {
+		if (!rc)
+			memcpy(plan->shares, plain, sizeof(double) * plan->nnodes);
+		return rc;
+	}
+	rc = smpol_shares_from_bandwidth(bw, cap, opts->mem_kb, plan->nnodes, plan->shares, why, sizeof(why));
+	if (rc == -ENOSPC)
+		add_note(plan, "%s: shares follow free memory.", why);
+	else if (rc)
+		return smpol_fail(err, errlen, -rc, "%s", why);
+	for (int i = 0; i < plan->nnodes; i++)
+		if (fabs(plan->shares[i] - plain[i]) > 1e-9)
+			plan->capacity_capped = true;
+	return 0;
+}
+
+static int plan_weights(const struct smpol_plan_opts *opts, struct smpol_plan *plan, const uint32_t *raw,
+			char *err, size_t errlen)
+{
+	int n = plan->nnodes;
+
+	if (opts->has_weights) {
+		for (int i = 0; i < n; i++)
+			plan->weights[i] = opts->weights[plan->nodes[i]];
+		return 0;
+	}
+	if (opts->algorithm == SMPOL_ALGO_KERNEL)
+		return smpol_weights_kernel(raw, n, plan->weights, err, errlen);
+	return smpol_weights_optimal(plan->shares, n, &opts->weight, plan->weights, NULL, err, errlen);
+}
+
+/* Drop the nodes apportioned no seat, saying why. */
+static void drop_seatless(struct smpol_plan *plan)
+{
+	int kept = 0;
+	unsigned sum = 0;
+
+	for (int i = 0; i < plan->nnodes; i++)
+		sum += plan->weights[i];
+	for (int i = 0; i < plan->nnodes; i++) {
+		if (!plan->weights[i]) {
+			add_left_out(plan, plan->nodes[i], "no seat at weight sum %u (share %.1f%%)", sum,
+				     100 * plan->shares[i]);
+			continue;
+		}
+		plan->nodes[kept] = plan->nodes[i];
+		plan->weights[kept] = plan->weights[i];
+		plan->shares[kept] = plan->shares[i];
+		kept++;
+	}
+	plan->nnodes = kept;
+}
+
+int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
+			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
+			    char *err, size_t errlen)
+{
+	uint32_t raw[SMPOL_PLAN_MAX_NODES];
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->initiator = initiator;
+	plan->algorithm = opts->algorithm;
+	if (initiator >= 0 && !smpol_topology_node(topo, initiator))
+		return smpol_fail(err, errlen, EINVAL, "node %d is not online, so it cannot be an initiator",
+				 initiator);
+	rc = pick_candidates(topo, initiator, opts, plan, err, errlen);
+	if (!rc)
+		rc = plan_shares(topo, opts, plan, raw, err, errlen);
+	if (!rc)
+		rc = plan_weights(opts, plan, raw, err, errlen);
+	if (rc)
+		return rc;
+	plan->efficiency = smpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
+	drop_seatless(plan);
+	for (int i = 0; i < plan->nnodes; i++)
+		plan->weight_sum += plan->weights[i];
+	return 0;
+}
+
+int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
+		  struct smpol_plan **plans, int *nplans, char *err, size_t errlen)
+{
+	struct smpol_plan *out;
+	int n = 0, rc;
+
+	*plans = NULL;
+	*nplans = 0;
+	for (int i = 0; i < topo->nnodes; i++)
+		n += topo->nodes[i].has_cpu;
+	if (!n)
+		return smpol_fail(err, errlen, ENODEV, "no online node has CPUs, so there is no initiator to plan for");
+	out = calloc((size_t)n, sizeof(*out));
+	if (!out)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for %d plans", n);
+	n = 0;
+	for (int i = 0; i < topo->nnodes; i++) {
+		if (!topo->nodes[i].has_cpu)
+			continue;
+		rc = smpol_plan_for_initiator(topo, topo->nodes[i].id, opts, &out[n++], err, errlen);
+		if (rc) {
+			free(out);
+			return rc;
+		}
+	}
+	*plans = out;
+	*nplans = n;
+	return 0;
+}
+
+int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
+			    int *initiator, char *err, size_t errlen)
+{
+	int best = -1, best_count = 0;
+	char list[256];
+
+	for (int i = 0; i < topo->nnodes; i++) {
+		struct smpol_bitmap mine = topo->nodes[i].cpus;
+		int count = smpol_bitmap_and(&mine, cpus);
+
+		/* nodes are ascending, so a strict > keeps the lowest id on ties */
+		if (count > best_count) {
+			best = topo->nodes[i].id;
+			best_count = count;
+		}
+	}
+	if (best < 0) {
+		if (smpol_bitmap_format_list(cpus, list, sizeof(list)))
+			snprintf(list, sizeof(list), "(too many to list)");
+		return smpol_fail(err, errlen, ENOENT, "none of the CPUs %s belongs to an online NUMA node",
+				 *list ? list : "(none)");
+	}
+	*initiator = best;
+	return 0;
+}
+
+/* The plan's node ids ("0,2") or weights ("7:2"). */
+int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
+		   const struct smpol_bitmap *cpus, const struct smpol_plan **chosen, char *err, size_t errlen)
+{
+	char list[256] = "";
+	int initiator, rc;
+
+	*chosen = NULL;
+	if (nplans == 1 && plans[0].initiator < 0) {
+		*chosen = &plans[0];
+		return 0;
+	}
+	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	rc = smpol_initiator_for_cpus(topo, cpus, &initiator, NULL, 0);
+	if (rc < 0)
+		return smpol_fail(err, errlen, -rc, "the task's CPUs %s belong to no NUMA node of this machine", list);
+	for (int i = 0; i < nplans; i++) {
+		if (plans[i].initiator == initiator) {
+			*chosen = &plans[i];
+			return 0;
+		}
+	}
+	return smpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan was made",
+			 list, initiator);
+}
+
+void smpol_plan_set_equal_weights(struct smpol_plan *plan)
+{
+	for (int i = 0; i < plan->nnodes; i++)
+		plan->weights[i] = 1;
+	plan->weight_sum = (unsigned)plan->nnodes;
+	plan->efficiency = smpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
+}
+
+static int format_column(const struct smpol_plan *plan, bool weights, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (int i = 0; i < plan->nnodes; i++) {
+		int n = weights ? snprintf(buf + used, len - used, "%s%u", i ? ":" : "", plan->weights[i])
+				: snprintf(buf + used, len - used, "%s%d", i ? "," : "", plan->nodes[i]);
+
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[0] = '\0';
+			return -ENOSPC;
+		}
+		used += (size_t)n;
+	}
+	return 0;
+}
+
+int smpol_plan_format_nodes(const struct smpol_plan *plan, char *buf, size_t len)
+{
+	return format_column(plan, false, buf, len);
+}
+
+int smpol_plan_format_weights(const struct smpol_plan *plan, char *buf, size_t len)
+{
+	return format_column(plan, true, buf, len);
+}

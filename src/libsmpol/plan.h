@@ -1,0 +1,122 @@
+/* plan.h - which nodes a task interleaves over, and with which weights.
+ *
+ * A plan is made per initiator (CPU NUMA node): with scope=socket its candidates are
+ * the initiator itself plus the memory-only nodes local to it; with scope=all every
+ * node with memory. Shares come from each node's bandwidth (smpol_node_bandwidth),
+ * capped by free memory when the job's request is known, then turned into integer
+ * weights by the chosen algorithm. Pure: reads only the topology struct.
+ *
+ * Choices a reader should know:
+ * - Bandwidth is what HMAT reports for the node's best initiator (sysfs holds no
+ *   other); with scope=all a remote node is weighed by that figure too.
+ * - Missing HMAT data: when no candidate has any, shares are equal and
+ *   bandwidth_known is false; when only some lack it, they are given the smallest
+ *   bandwidth known among the candidates (a guess that errs towards the slow side,
+ *   never leaves a node out for lack of data), and `notes` says which nodes.
+ *   The kernel algorithm instead gets 0 for them, as the kernel's own table does.
+ * - algorithm=kernel applies the kernel's formula to the plan's candidates, as if they
+ *   were the only memory nodes: a socket plan of 224000 and 64000 MB/s gets 24:7. The
+ *   kernel's own table covers every memory node (7:7:2, so 7:2 on that socket); the
+ *   two agree for scope=all.
+ * - nodes= and weights= name the nodes exactly: scope does not apply, every named
+ *   node must be online with memory, and every initiator gets the same node set.
+ * - scope=socket on a CPU node with no memory of its own and no memory-only node
+ *   local to it: every node with memory is used, and `notes` says so.
+ * - Capacity: with mem_kb > 0 and every candidate's mem_free_kb known, shares are
+ *   water-filled under free memory; a job larger than all free memory gets shares
+ *   proportional to free memory (notes says so) rather than an error, since the
+ *   kernel may still reclaim or fall back.
+ * - A node the apportionment gives no seat is left out (left_out says why); weights
+ *   given with weights= are used as given, and efficiency rates them against the
+ *   bandwidth shares.
+ */
+#ifndef SMPOL_PLAN_H
+#define SMPOL_PLAN_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "topology.h"
+#include "weights.h"
+
+#define SMPOL_PLAN_MAX_NODES 256
+
+enum smpol_algorithm { SMPOL_ALGO_OPTIMAL, SMPOL_ALGO_KERNEL };
+enum smpol_scope { SMPOL_SCOPE_SOCKET, SMPOL_SCOPE_ALL };
+
+struct smpol_plan_opts {
+	enum smpol_algorithm algorithm;
+	enum smpol_scope scope;
+	struct smpol_weight_opts weight;
+	uint64_t mem_kb;              /* job memory on this node, 0 = unknown (no capacity cap) */
+	bool has_nodes;               /* restrict candidates to `nodes` */
+	struct smpol_bitmap nodes;
+	bool has_weights;             /* explicit weights: used as given, nodes implied */
+	uint8_t weights[SMPOL_MAX_NODES];
+};
+
+struct smpol_left_out {
+	int node;
+	char reason[96];              /* "no seat at weight sum 9 (share 0.4%)" */
+};
+
+struct smpol_plan {
+	int initiator;                /* CPU node id, -1 for a node-independent plan */
+	int nnodes;
+	int nodes[SMPOL_PLAN_MAX_NODES];       /* ascending ids */
+	unsigned weights[SMPOL_PLAN_MAX_NODES]; /* same order, each >= 1 */
+	double shares[SMPOL_PLAN_MAX_NODES];    /* target shares, same order */
+	double efficiency;            /* modelled, see weights.h */
+	unsigned weight_sum;
+	enum smpol_algorithm algorithm;
+	bool capacity_capped;         /* water-filling changed the shares */
+	bool bandwidth_known;         /* false: no HMAT, equal shares were used */
+	int nleft_out;
+	struct smpol_left_out left_out[16];
+	/* Possible nodes without memory yet (scope=all only: before a node has memory its
+	 * socket is unknown). The task's policy names them with MPOL_F_STATIC_NODES, so
+	 * memory hot-added there later takes new allocations without a relaunch. */
+	struct smpol_bitmap standby;
+	char notes[256];              /* "" or sentences on guesses made (missing HMAT data, fallbacks) */
+};
+
+void smpol_plan_opts_default(struct smpol_plan_opts *opts);
+
+/* The plan for one initiator. Returns 0, or -EINVAL/-ENODEV with a sentence
+ * ("node 7 has no memory; nodes with memory: 0-3"). */
+int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
+			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
+			    char *err, size_t errlen);
+
+/* One plan per CPU node, ascending. *plans is malloc'ed; free() it. */
+int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
+		  struct smpol_plan **plans, int *nplans, char *err, size_t errlen);
+
+/* The initiator for a task bound to these CPUs: the CPU node holding most of them
+ * (lowest id on ties); -ENOENT when none of the CPUs belongs to a node. */
+int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
+			    int *initiator, char *err, size_t errlen);
+
+/*
+ * smpol_plan_pick - the plan for a task bound to `cpus`: a node-independent plan
+ * (initiator -1, explicit weights) serves every task; otherwise the plan of the
+ * initiator holding most of the CPUs. -ENOENT with a sentence naming the CPUs when
+ * none fits. *chosen points into plans[].
+ */
+int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
+		   const struct smpol_bitmap *cpus, const struct smpol_plan **chosen, char *err, size_t errlen);
+
+/* Every weight 1 (plain interleave, or a kernel without weighted interleave), with the
+ * weight sum and modelled efficiency to match. */
+void smpol_plan_set_equal_weights(struct smpol_plan *plan);
+
+/* "0:7,2:2" style text for logs and the task environment: nodes and weights. */
+int smpol_plan_format_nodes(const struct smpol_plan *plan, char *buf, size_t len);   /* "0,2" */
+int smpol_plan_format_weights(const struct smpol_plan *plan, char *buf, size_t len); /* "7:2" */
+
+const char *smpol_algorithm_name(enum smpol_algorithm a);
+const char *smpol_scope_name(enum smpol_scope s);
+
+#endif

@@ -1,0 +1,47 @@
+/* record_store.h - put a node's entry into a comment that other writers share.
+ *
+ * Slurm offers no compare-and-swap on AdminComment: the nodes of a multi-node step
+ * (and parallel steps of one job) each read, merge and write it, and a write based on
+ * an older read silently drops entries. The protocol here makes that loss visible and
+ * repairs it: read; if our entry is missing, merge it into what was read and write;
+ * pause a random while (so a writer that read before our write has written by then);
+ * read again. Done when our entry was seen in two reads in a row with a pause between;
+ * after a loss the entry is merged into the newer comment, which keeps the other
+ * writer's entry too. Bounded by max_attempts reads.
+ *
+ * The residual risk: a writer whose read-merge-write takes longer than the pauses
+ * (about 0.1-0.4 s) can still drop our entry after we stopped looking.
+ */
+#ifndef SMPOL_RECORD_STORE_H
+#define SMPOL_RECORD_STORE_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+struct smpol_comment_store {
+	/* the current comment, malloc'ed ("" when none); 0 or -errno with a sentence */
+	int (*read)(void *ctx, char **comment, char *err, size_t errlen);
+	/* replace the comment; 0 or -errno with a sentence */
+	int (*write)(void *ctx, const char *comment, char *err, size_t errlen);
+	/* wait before the next read; NULL = a random 50-150 ms, doubled per attempt up to 4x */
+	void (*pause)(void *ctx, int attempt);
+	void *ctx;
+};
+
+struct smpol_store_result {
+	int reads;
+	int writes;
+	int losses;             /* times our entry had vanished after we wrote it */
+};
+
+/*
+ * smpol_record_store - make the comment hold ENTRY under step/node (smpol_record_merge
+ * with budget). 0 when it was confirmed; -EAGAIN when max_attempts reads did not
+ * confirm it; a read, write or merge error as returned by them. res may be NULL.
+ */
+int smpol_record_store(const struct smpol_comment_store *store, const char *step, const char *node,
+		      json_object *entry, size_t budget, int max_attempts,
+		      struct smpol_store_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,60 @@
+/* spec.h - the user's --mem-interleave request, parsed and checked.
+ *
+ * Syntax: [quiet|verbose,]MODE[,nodes=LIST][,weights=N:W[:N:W...]][,scope=socket|all]
+ *         [,precision=P][,strict]
+ * MODE: weighted | auto | interleave | none | help. Explicit weights imply the nodes.
+ * The same value parsed twice gives the same spec (callbacks may run twice).
+ * nodes=LIST may hold commas ("nodes=0,2,strict"): words after it that start with a
+ * digit continue the list. A key given twice must repeat its value; nodes= and
+ * weights= together must name the same nodes; weights= only with weighted; help
+ * stands alone; none takes nothing but quiet|verbose.
+ */
+#ifndef SMPOL_SPEC_H
+#define SMPOL_SPEC_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "plan.h"
+
+enum smpol_mode {
+	SMPOL_MODE_UNSET,       /* no option given */
+	SMPOL_MODE_NONE,
+	SMPOL_MODE_WEIGHTED,
+	SMPOL_MODE_AUTO,
+	SMPOL_MODE_INTERLEAVE,
+	SMPOL_MODE_HELP,
+};
+
+struct smpol_spec {
+	enum smpol_mode mode;
+	bool verbose;
+	bool strict;
+	bool has_nodes;
+	struct smpol_bitmap nodes;
+	bool has_weights;
+	uint8_t weights[SMPOL_MAX_NODES];   /* 0 = node not named */
+	bool has_scope;
+	enum smpol_scope scope;
+	bool has_precision;
+	double precision;
+};
+
+/* Parse; -EINVAL with one sentence naming the bad part ("bad weight '0' for node 2:
+ * weights are 1-255"). */
+int smpol_spec_parse(const char *text, struct smpol_spec *spec, char *err, size_t errlen);
+
+/* A precision: a number P with 0 < P <= 1; -EINVAL naming the text otherwise. */
+int smpol_precision_parse(const char *text, double *out, char *err, size_t errlen);
+
+/* Canonical text of a spec (parse(format(s)) == s). */
+int smpol_spec_format(const struct smpol_spec *spec, char *buf, size_t len);
+
+/* The help text printed for MODE=help and in --help. */
+const char *smpol_spec_usage(void);
+
+const char *smpol_mode_name(enum smpol_mode mode);
+
+#endif
