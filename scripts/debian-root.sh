@@ -10,11 +10,12 @@
 # refuses (as scripts/install-deps.sh does on the host). Use the root through
 # scripts/in-root.sh, which runs commands in a throw-away overlay of it.
 #
-#   scripts/debian-root.sh [--rebuild] SUITE [PACKAGE...]
+#   scripts/debian-root.sh [--rebuild | --cached] SUITE [PACKAGE...]
 #     SUITE      a Debian release the archive serves, e.g. bookworm (12) or trixie (13);
 #                its -updates and -security suites are added
 #     PACKAGE    installed on top of the minimal base (minbase), without recommends
 #     --rebuild  build afresh even when cached
+#     --cached   never build: print the cached root, or exit 1 when there is none
 # Prints the root's path on its last line. Needs root and mmdebstrap
 # (scripts/install-deps.sh roots).
 # Environment: MPOL_ROOT_CACHE (default /var/cache/slurm-mempolicy/roots).
@@ -27,6 +28,7 @@ recipe=1
 mode=build
 case ${1:-} in
 --rebuild) mode=rebuild; shift ;;
+--cached) mode=cached; shift ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 suite=${1:-}
@@ -40,6 +42,10 @@ key=$(printf '%s\n' "recipe $recipe" "$suite" "$variant" "${pkgs[@]}" | sha256su
 root=$cache/$suite-$key
 
 built() { [ -f "$root.info" ] && [ -x "$root/bin/sh" ]; }
+if [ "$mode" = cached ]; then
+	built && echo "$root"
+	exit
+fi
 if [ "$mode" = build ] && built; then
 	echo "$root"
 	exit 0

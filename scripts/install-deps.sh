@@ -1,11 +1,12 @@
 #!/bin/bash
 # install-deps.sh - install every Debian 12 package the build, the demo and the tests
 # need. Idempotent: only missing packages are installed. Run as root.
-#   scripts/install-deps.sh [build|cluster|vm|roots|all]   (default all)
+#   scripts/install-deps.sh [build|cluster|vm|roots|pkg|all]   (default all)
 #   scripts/install-deps.sh --list slurm-root
-#       print, one a line, what a Debian root needs to build the project and run the
-#       slurm tier in it (scripts/debian-root.sh): the build and cluster packages
-#       without the release-specific fuzzing compiler; installs nothing.
+#       print, one a line, what a Debian root needs to build the project, run the
+#       slurm tier in it and build and lint the Debian package (scripts/debian-root.sh):
+#       the build, cluster and packaging packages without the release-specific fuzzing
+#       compiler and rpm; installs nothing.
 set -euo pipefail
 
 compile_pkgs=(build-essential autoconf automake libtool pkg-config
@@ -19,10 +20,13 @@ vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
 	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
 # scripts/debian-root.sh: Debian roots of other releases (Slurm 24.11 from trixie).
 root_pkgs=(mmdebstrap)
+# The pkg tier: build and lint the Debian package, build the RPM (tests/pkg/run).
+pkg_pkgs=(debhelper dpkg-dev lintian)
+rpm_pkgs=(rpm)
 
 if [ "${1:-}" = --list ]; then
 	case ${2:-} in
-	slurm-root) printf '%s\n' "${compile_pkgs[@]}" "${cluster_pkgs[@]}" ;;
+	slurm-root) printf '%s\n' "${compile_pkgs[@]}" "${cluster_pkgs[@]}" "${pkg_pkgs[@]}" ;;
 	*) echo "usage: $0 --list slurm-root" >&2; exit 2 ;;
 	esac
 	exit 0
@@ -33,8 +37,10 @@ build) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
 cluster) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}") ;;
 vm) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${vm_pkgs[@]}") ;;
 roots) want=("${root_pkgs[@]}") ;;
-all) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}" "${vm_pkgs[@]}" "${root_pkgs[@]}") ;;
-*) echo "usage: $0 [build|cluster|vm|roots|all] | --list slurm-root" >&2; exit 2 ;;
+pkg) want=("${compile_pkgs[@]}" "${root_pkgs[@]}" "${pkg_pkgs[@]}" "${rpm_pkgs[@]}") ;;
+all) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}" "${vm_pkgs[@]}" "${root_pkgs[@]}"
+	"${pkg_pkgs[@]}" "${rpm_pkgs[@]}") ;;
+*) echo "usage: $0 [build|cluster|vm|roots|pkg|all] | --list slurm-root" >&2; exit 2 ;;
 esac
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -3,16 +3,17 @@
 #   unit (cmocka, also under ASan/UBSan), fuzz (libFuzzer on every parser), host (this
 #   kernel), slurm (a real local cluster with accounting, this host's Slurm 22.05),
 #   slurm24 (the same tier against Slurm 24.11, in a cached Debian 13 root: summed as
-#   "slurm-24.11"), vm (QEMU guests with NUMA, HMAT and hotplug).
+#   "slurm-24.11"), pkg (the deb for both releases and the rpm, built, linted, installed
+#   into clean Debian roots where a job runs), vm (QEMU guests with NUMA, HMAT and hotplug).
 # Ends with "N passed, N failed, N skipped" summed over the tiers; exits non-zero
 # when anything failed.
-#   scripts/test.sh [TIER...]          (default: unit asan fuzz dist host slurm slurm24 vm)
+#   scripts/test.sh [TIER...]          (default: unit asan fuzz dist host slurm slurm24 pkg vm)
 #   dist: `make distcheck` (the tarball builds, passes its unit tests, installs) counts as one test.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 tiers=("$@")
-[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan fuzz dist host slurm slurm24 vm)
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan fuzz dist host slurm slurm24 pkg vm)
 logs=$top/_build/logs
 mkdir -p "$logs"
 
@@ -77,10 +78,10 @@ for tier in "${tiers[@]}"; do
 	slurm24)
 		T_TIER=slurm-24.11 tests/slurm/run-release 2>&1 | tee "$logs/slurm-24.11.log"; rc=${PIPESTATUS[0]}
 		tier_counts slurm-24.11 "$logs/slurm-24.11.log" "$rc" ;;
-	fuzz | host | vm)
+	fuzz | host | pkg | vm)
 		T_TIER=$tier "tests/$tier/run" 2>&1 | tee "$logs/$tier.log"; rc=${PIPESTATUS[0]}
 		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
-	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm slurm24 vm)"; add_counts "$tier" 0 1 0 ;;
+	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm slurm24 pkg vm)"; add_counts "$tier" 0 1 0 ;;
 	esac
 done
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -7,7 +7,7 @@ EXTRA_DIST += scripts/apt-archive-uri.sh
 # build tree's directories of the same names hold objects and test programs, and
 # the fixtures hold sysfs's symlink cycles, which must stay links.
 dist-hook:
-	for d in tests/host tests/slurm tests/vm tests/fuzz tests/fixtures; do \
+	for d in tests/host tests/slurm tests/vm tests/fuzz tests/pkg tests/fixtures; do \
 		rm -rf "$(distdir)/$$d" && \
 		(cd "$(srcdir)" && tar cf - "$$d") | (cd "$(distdir)" && tar xf -) || exit 1; \
 	done
