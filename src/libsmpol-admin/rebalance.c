@@ -315,7 +315,7 @@ static int run(struct walk *w)
 	rc = smpol_movement_init(w->mv, r->before, r->max_node, w->o->weight, w->err, w->errlen);
 	if (rc < 0)
 		return rc;
-	memcpy(r->target, w->mv->target, sizeof(r->target));
+	memcpy(r->target, w->mv->target, ((size_t)r->max_node + 1) * sizeof(*r->target));
 	r->minimum = w->mv->minimum;
 	if (w->o->backend == SMPOL_BACKEND_MIGRATE_PAGES) {
 		rc = migrate_outside(w);
