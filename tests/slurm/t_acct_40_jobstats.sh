@@ -59,12 +59,14 @@ fi
 # the one it asks Prometheus for), record=extra; both records survive.
 # Unlike jobstats, it retries until slurmdbd has the job (on a slow machine the end
 # record can reach slurmdbd after the hook's first try: "Nothing modified") and logs
-# what sacctmgr said, so a failure here names its cause.
+# what sacctmgr said, so a failure here names its cause. slurmctld runs it without a
+# search path or this cluster's SLURM_CONF: the hook names both, as a site's would.
 hook_log=$MPOL_CLUSTER_DIR/log/jobstats-hook.log
 rm -f "$hook_log"
 cat >"$hook" <<HOOK
 #!/bin/bash
 exec >>"$hook_log" 2>&1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin SLURM_CONF=$SLURM_CONF
 sleep 3
 STATS=\$(printf '{"gpus":0,"nodes":{"%s":{"cpus":1,"total_memory":1073741824,"used_memory":8388608,"total_time":2.0}},"total_time":3}' "\$SLURM_JOB_NODELIST" | gzip -c | base64 -w 0)
 for try in \$(seq 1 20); do
