@@ -318,6 +318,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	if (!target.weights_known)
 		return smpol_fail(err, errlen, EIO, "the weights it runs with are unknown: %s", target.note);
 	tg->plan = target.plan;
+	tg->path = target.path;
 	if (in.kept && smpol_step_state_task(in.kept, tg->t.pid, tg->t.start)) {
 		tg->kept_task = true;
 		tg->kept_job = in.kept->job_id;
@@ -453,6 +454,13 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 	memset(&o, 0, sizeof(o));
 	o.backend = backend;
 	o.pmbind_nr = a->pmbind_nr;
+	if (backend == SMPOL_BACKEND_PROCESS_MBIND &&
+	    smpol_plan_policy(&tg->plan, tg->path, &o.pmbind_mode, o.pmbind_mask, err, sizeof(err)) < 0) {
+		tg->rc = -EINVAL;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s): %s", (int)pid, tg->t.comm, err);
+		log_action("%s", tg->why);
+		goto out;
+	}
 	o.dry_run = a->dry_run;
 	o.rate_mb_s = a->rate;
 	o.batch = a->batch;

@@ -25,6 +25,7 @@
 #include "job_id.h"
 #include "job_pids.h"
 #include "pages.h"
+#include "pmbind.h"
 #include "proc_stat.h"
 #include "rebalance.h"
 #include "task_ref.h"
@@ -155,7 +156,7 @@ static void test_query_and_move_child(void **state)
 
 	(void)state;
 	child_start(&c, 8);
-	assert_int_equal(smpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_regions(c.pid, true, &r, &n, err, sizeof(err)), 0);
 	for (int i = 0; i < n; i++)
 		found = found || (r[i].start <= c.addr && c.addr < r[i].end);
 	assert_true(found);
@@ -173,7 +174,7 @@ static void test_query_and_move_child(void **state)
 	child_stop(&c);
 	assert_int_equal(smpol_pages_query(c.pid, addrs, 8, status, err, sizeof(err)), -ESRCH);
 	assert_non_null(strstr(err, "has exited"));
-	assert_int_equal(smpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_pages_regions(c.pid, true, &r, &n, err, sizeof(err)), -ESRCH);
 }
 
 /* The whole walk on a child, all pages already where the one-node plan wants them. */

@@ -7,6 +7,15 @@
  * the pidfd is re-checked (a task that exits ends its walk cleanly), and the rate
  * limit sleeps. Pages that cannot move are counted by reason and never retried, so
  * a second run resumes: the planner counts what already moved toward the target.
+ *
+ * With the process_mbind backend the policy of the task's mappings is set first
+ * (every private anonymous mapping, touched or not, so that the pages they fault
+ * later follow the plan), then the pages already there move as above.
+ *
+ * With min_region only the mappings of at least that size take part (region-aware
+ * placement: the rest stays where the task's own policy put it), and each is
+ * balanced on its own, so that every large array is spread by the weights.
+ * slurmstepd's sampler runs this at every sample for region-aware steps (accounting.h).
  */
 #ifndef SMPOL_REBALANCE_H
 #define SMPOL_REBALANCE_H
@@ -17,6 +26,7 @@
 #include <stdint.h>
 
 #include "bitmap.h"
+#include "kernel.h"
 #include "pages.h"
 #include "task_ref.h"
 
@@ -24,7 +34,12 @@
 
 struct smpol_rebalance_opts {
 	enum smpol_backend backend;        /* already chosen (smpol_backend_choose) */
-	long pmbind_nr;                   /* for SMPOL_BACKEND_PROCESS_MBIND */
+	long pmbind_nr;                   /* for SMPOL_BACKEND_PROCESS_MBIND, probed */
+	int pmbind_mode;                  /* the policy it sets, with its MPOL_F_* flags */
+	unsigned long pmbind_mask[SMPOL_MASK_LONGS];  /* over these nodes (smpol_plan_policy) */
+	uint64_t min_region;              /* bytes; 0 = every mapping as one whole */
+	unsigned slack_permille;          /* leave a region whose minimum is at most this
+	                                   * share of its pages (0 = move any surplus) */
 	bool dry_run;                     /* plan and count, move nothing */
 	double rate_mb_s;                 /* 0 = as fast as the kernel goes */
 	unsigned batch;                   /* pages per syscall, 0 = SMPOL_REBALANCE_BATCH */
@@ -42,7 +57,9 @@ struct smpol_rebalance_result {
 	uint64_t planned;                 /* pages the planner chose */
 	uint64_t moved;                   /* pages the kernel moved */
 	uint64_t busy, shared, nomem, vanished, other; /* pages that did not move, by reason */
-	int regions;
+	int regions;                      /* mappings walked */
+	int policies;                     /* mappings given the policy (process_mbind) */
+	int balanced;                     /* regions within the slack: nothing moved */
 	double seconds;
 	bool interrupted;                 /* the stop flag ended the walk */
 	bool exited;                      /* the task exited during the walk */
