@@ -96,6 +96,29 @@ int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path,
 	return 0;
 }
 
+int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_t errlen)
+{
+	unsigned long mask[SMPOL_MASK_LONGS];
+	struct smpol_bitmap one;
+
+	*node = -1;
+	for (int i = 0; i < plan->nnodes; i++)
+		if (plan->nodes[i] == plan->initiator)
+			*node = plan->initiator;
+	if (*node < 0) {
+		if (set_policy(MPOL_LOCAL, NULL) < 0)
+			return smpol_fail(err, errlen, errno, "set_mempolicy(MPOL_LOCAL) failed: %s", strerror(errno));
+		return 0;
+	}
+	smpol_bitmap_clear(&one);
+	smpol_bitmap_set(&one, *node);
+	smpol_bitmap_to_mask(&one, mask);
+	if (set_policy(MPOL_PREFERRED, mask) < 0)
+		return smpol_fail(err, errlen, errno, "set_mempolicy(MPOL_PREFERRED, node %d) failed: %s%s", *node,
+				 strerror(errno), errno == EINVAL ? " (the node must be allowed by the job's cpuset)" : "");
+	return 0;
+}
+
 int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen)
 {
 	cpu_set_t set;
