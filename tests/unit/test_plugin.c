@@ -553,6 +553,46 @@ static void test_step_quiet_auto(void **state)
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
+/* Region-aware: the task stays local (preferred on its plan's node), its large
+ * mappings are the sampler's; process_mbind named but absent here: the probe's
+ * sentence says why the pages are moved instead; the kept placement says so too. */
+static void test_step_region_aware(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "process_mbind_nr=500" };
+	struct smpol_step_state kept;
+	char err_kept[SMPOL_ERRLEN];
+	const char *err;
+	int rc;
+
+	start_step("verbose,weighted,min_region=64M", 4, argv);
+	assert_string_equal(step.failure, "");
+	assert_int_equal(step.pl.min_region_kb, 65536);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
+	assert_non_null(strstr(step.pl.note, "syscall 500 is not implemented by this kernel (no process_mbind)"));
+	assert_int_equal(smpol_step_state_read(&step.site.host, 42, step.owner.step_id, &kept, err_kept,
+					       sizeof(err_kept)), 0);
+	assert_int_equal(kept.regions_by, SMPOL_REGIONS_MOVE);
+	smpol_step_state_free(&kept);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(task_policy(), MPOL_PREFERRED);
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MIN_REGION"), "64M");
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
+	assert_non_null(strstr(err, "): local on node 0; mappings >= 64M: weighted interleave nodes 0,2 weights "));
+	assert_non_null(strstr(err, ", pages moved at each sample; "));
+	assert_int_equal(strchr(err, '\n')[1], '\0');
+	slurm_spank_exit(NULL, 0, NULL);
+	/* without min_region the same step interleaves the whole task */
+	next_step();
+	start_step("weighted", 4, argv);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_NONE);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_not_equal(task_policy(), MPOL_PREFERRED);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
 static void test_old_kernel_ladder(void **state)
 {
 	struct fixture *fx = *state = fixture_new(OLD_KERNEL);
@@ -989,6 +1029,7 @@ int main(void)
 		T(test_step_weighted),
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
+		T(test_step_region_aware),
 		T(test_old_kernel_ladder),
 		T(test_old_kernel_strict),
 		T(test_no_option_default_none),
