@@ -43,4 +43,5 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/pmbind.c src/libsmpol/pmbind.h \
 	src/libsmpol/movement.c src/libsmpol/movement.h \
 	src/libsmpol/rebalance.c src/libsmpol/rebalance.h \
+	src/libsmpol/region_place.c src/libsmpol/region_place.h \
 	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h

@@ -132,6 +132,8 @@ int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, i
 			 * resident page costs a walk and moves nothing: drop it. */
 			if (sscanf(buf, "Rss: %llu kB", &kb) == 1 && kept && kb == 0)
 				n--;
+			else if (sscanf(buf, "Rss: %llu kB", &kb) == 1 && kept)
+				r[n - 1].rss_kb = kb;
 			if (key > 0 && buf[key] == ':') {
 				kept = kept && strncmp(buf, "Rss:", 4);
 				continue;
@@ -159,6 +161,7 @@ int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, i
 		}
 		r[n].start = (uintptr_t)start;
 		r[n].end = (uintptr_t)end;
+		r[n].rss_kb = 0;
 		n++;
 		kept = true;
 	}

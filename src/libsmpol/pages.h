@@ -33,6 +33,7 @@ enum smpol_backend {
 
 struct smpol_region {
 	uintptr_t start, end;      /* [start, end), page aligned */
+	uint64_t rss_kb;           /* resident, from smaps' Rss (0 when read from maps) */
 };
 
 /* "auto", "process_mbind", "move_pages", "migrate_pages" <-> enum. -EINVAL naming the choices. */

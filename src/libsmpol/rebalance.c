@@ -430,38 +430,19 @@ static int run(struct walk *w, struct smpol_region *regions, int nregions)
 	return rc;
 }
 
-int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
-			struct smpol_rebalance_result *r, char *err, size_t errlen)
+/* Walk `regions` (already chosen) of a pinned, checked task; see smpol_rebalance_task. */
+static int rebalance_regions(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			     struct smpol_region *regions, int nregions, struct smpol_rebalance_result *r,
+			     const struct timespec *t0, char *err, size_t errlen)
 {
-	struct walk w = { .t = t, .o = o, .r = r, .err = err, .errlen = errlen, .pagemap_fd = -1 };
-	struct smpol_region *regions = NULL;
-	int nregions = 0, rc;
+	struct walk w = { .t = t, .o = o, .r = r, .err = err, .errlen = errlen, .pagemap_fd = -1, .t0 = *t0 };
+	char path[64];
+	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->max_node = -1;
-	clock_gettime(CLOCK_MONOTONIC, &w.t0);
-	rc = smpol_task_check(t, err, errlen);
-	/* the policy first: pages faulted while the others move already follow it */
-	if (rc == 0 && o->backend == SMPOL_BACKEND_PROCESS_MBIND && !o->dry_run)
-		rc = set_policies(t, o, r, err, errlen);
-	if (rc == 0)
-		rc = smpol_pages_regions(t->pid, true, &regions, &nregions, err, errlen);
-	if (rc == -ESRCH || rc == -ESTALE || (rc < 0 && smpol_task_exited_within(t, 200))) {
-		free(regions);
-		r->exited = true;
-		return 0;
-	}
-	if (rc < 0)
-		return rc;
-	nregions = large_only(regions, nregions, o->min_region);
 	r->regions = nregions;
 	w.batch = o->batch ? o->batch : SMPOL_REBALANCE_BATCH;
-	{
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)t->pid);
-		w.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)t->pid);
+	w.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	w.pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
 	w.mv = calloc(1, sizeof(*w.mv));
 	w.addrs = calloc(w.batch, sizeof(void *));
@@ -482,9 +463,68 @@ int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_reba
 	free(w.status);
 	free(w.mnodes);
 	free(w.mstatus);
-	free(regions);
 	if (w.pagemap_fd >= 0)
 		close(w.pagemap_fd);
+	return rc;
+}
+
+/* An error that only says the task is gone (or going): its walk simply ends. */
+static bool task_gone(const struct smpol_task_ref *t, int rc)
+{
+	return rc == -ESRCH || rc == -ESTALE || (rc < 0 && smpol_task_exited_within(t, 200));
+}
+
+int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			struct smpol_rebalance_result *r, char *err, size_t errlen)
+{
+	struct smpol_region *regions = NULL;
+	struct timespec t0;
+	int nregions = 0, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->max_node = -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = smpol_task_check(t, err, errlen);
+	/* the policy first: pages faulted while the others move already follow it */
+	if (rc == 0 && o->backend == SMPOL_BACKEND_PROCESS_MBIND && !o->dry_run)
+		rc = set_policies(t, o, r, err, errlen);
+	if (rc == 0)
+		rc = smpol_pages_regions(t->pid, true, &regions, &nregions, err, errlen);
+	if (task_gone(t, rc)) {
+		free(regions);
+		r->exited = true;
+		return 0;
+	}
+	if (rc == 0)
+		rc = rebalance_regions(t, o, regions, large_only(regions, nregions, o->min_region), r, &t0, err, errlen);
+	free(regions);
+	return rc;
+}
+
+int smpol_rebalance_some(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			const struct smpol_region *regions, int nregions, struct smpol_rebalance_result *r,
+			char *err, size_t errlen)
+{
+	struct smpol_region *copy;
+	struct timespec t0;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->max_node = -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = smpol_task_check(t, err, errlen);
+	if (task_gone(t, rc)) {
+		r->exited = true;
+		return 0;
+	}
+	if (rc < 0 || nregions <= 0)
+		return rc;
+	copy = malloc((size_t)nregions * sizeof(*copy));
+	if (!copy)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for %d mappings", nregions);
+	memcpy(copy, regions, (size_t)nregions * sizeof(*copy));
+	rc = rebalance_regions(t, o, copy, nregions, r, &t0, err, errlen);
+	free(copy);
 	return rc;
 }
 

@@ -75,6 +75,16 @@ struct smpol_rebalance_result {
 int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
 			struct smpol_rebalance_result *r, char *err, size_t errlen);
 
+/*
+ * smpol_rebalance_some - the same walks over the given mappings only (the caller read
+ * them and chose them: the sampler's region-aware placement, region_place.h), each
+ * balanced on its own when o->min_region is set; sets no policy. A mapping gone
+ * meanwhile counts its pages as vanished. Returns as smpol_rebalance_task.
+ */
+int smpol_rebalance_some(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			const struct smpol_region *regions, int nregions, struct smpol_rebalance_result *r,
+			char *err, size_t errlen);
+
 /* Pages that did not move, whatever the reason. */
 uint64_t smpol_rebalance_not_moved(const struct smpol_rebalance_result *r);
 

@@ -128,6 +128,7 @@ static void test_regions_parse(void **state)
 	assert_int_equal(r[1].end, 0x7f0000100000);
 	assert_int_equal(r[2].start, 0x7f0000300000);
 	assert_int_equal(r[3].start, 0x7ffc00000000);
+	assert_int_equal(r[3].rss_kb, 0);       /* maps has no Rss */
 	free(r);
 	/* smaps: a mapping with no resident page is dropped, attribute lines skipped. */
 	assert_int_equal(smpol_pages_regions_parse(
@@ -136,6 +137,7 @@ static void test_regions_parse(void **state)
 		"7f0000100000-7f0000200000 r-xp 00000000 08:02 17 /lib/x.so\nRss: 0 kB\n", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(r[0].start, 0x7f0000000000);
+	assert_int_equal(r[0].rss_kb, 8);       /* the sampler re-balances a mapping when it changes */
 	free(r);
 	assert_int_equal(smpol_pages_regions_parse("", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);

@@ -1,0 +1,238 @@
+/* test_region_place.c - region-aware placement at each sample: which mappings a
+ * sample places (on captured-style smaps text), and one sample of a live child on
+ * this kernel: placed once, not again; gone, recycled or refused without a trace. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "pages.h"
+#include "proc_stat.h"
+#include "region_place.h"
+#include "task_ref.h"
+
+#define MIB (1024ULL * 1024)
+
+/* A heap, a 64 MiB mapping, a 1 MiB one, a 256 MiB array, and what is never a task's
+ * own (shared, file, no access) however large. */
+static const char smaps[] =
+	"00e03000-00e24000 rw-p 00000000 00:00 0 [heap]\nRss: 100 kB\n"
+	"7f0000000000-7f0004000000 rw-p 00000000 00:00 0 \nSize: 65536 kB\nRss: 65536 kB\n"
+	"7f0004000000-7f0004100000 rw-p 00000000 00:00 0 \nRss: 1024 kB\n"
+	"7f1000000000-7f1010000000 rw-p 00000000 00:00 0 [anon:array]\nRss: 8 kB\n"
+	"7f2000000000-7f2010000000 rw-s 00000000 00:05 12 /dev/zero (deleted)\nRss: 4 kB\n"
+	"7f3000000000-7f3010000000 r-xp 00000000 08:02 17 /lib/x.so\nRss: 4 kB\n"
+	"7f4000000000-7f4010000000 ---p 00000000 00:00 0 \nRss: 0 kB\n";
+
+static void select_from(const char *text, uint64_t min_region, enum smpol_regions_by by,
+			const struct smpol_region_memory *m, struct smpol_region *todo, int *ntodo, int *nlarge)
+{
+	struct smpol_region *now;
+	char err[SMPOL_ERRLEN];
+	int n;
+
+	assert_int_equal(smpol_pages_regions_parse(text, &now, &n, err, sizeof(err)), 0);
+	smpol_regions_to_place(now, n, min_region, by, m, todo, ntodo, nlarge);
+	free(now);
+}
+
+static void test_select(void **state)
+{
+	struct smpol_region todo[8], placed[2] = {
+		{ 0x7f0000000000, 0x7f0004000000, 65536 }, { 0x7f1000000000, 0x7f1010000000, 8 },
+	};
+	struct smpol_region_memory m = { 0 };
+	char *grown, *at;
+	int ntodo, nlarge;
+
+	(void)state;
+	/* nothing placed yet: the two of at least 64 MiB, in address order */
+	select_from(smaps, 64 * MIB, SMPOL_REGIONS_MOVE, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(nlarge, 2);
+	assert_int_equal(ntodo, 2);
+	assert_int_equal(todo[0].start, 0x7f0000000000);
+	assert_int_equal(todo[1].rss_kb, 8);
+	/* one page less than 64 MiB is small: only the array */
+	select_from(smaps, 64 * MIB + 4096, SMPOL_REGIONS_POLICY, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(nlarge, 1);
+	assert_int_equal(todo[0].start, 0x7f1000000000);
+	/* both placed as they are now: nothing to do on either path */
+	m.placed = placed;
+	m.nplaced = 2;
+	select_from(smaps, 64 * MIB, SMPOL_REGIONS_MOVE, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(ntodo, 0);
+	assert_int_equal(nlarge, 2);
+	select_from(smaps, 64 * MIB, SMPOL_REGIONS_POLICY, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(ntodo, 0);
+	/* the array faulted more pages: moved again; a policy already governs them */
+	placed[1].rss_kb = 4;
+	select_from(smaps, 64 * MIB, SMPOL_REGIONS_MOVE, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(ntodo, 1);
+	assert_int_equal(todo[0].start, 0x7f1000000000);
+	select_from(smaps, 64 * MIB, SMPOL_REGIONS_POLICY, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(ntodo, 0);
+	/* the 64 MiB mapping grew (same start, new end): a new mapping to both paths */
+	grown = strdup(smaps);
+	assert_non_null(grown);
+	at = strstr(grown, "7f0000000000-7f0004000000");
+	assert_non_null(at);
+	memcpy(at, "7f0000000000-7f0004001000", 25);
+	select_from(grown, 64 * MIB, SMPOL_REGIONS_POLICY, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(ntodo, 1);
+	assert_int_equal(todo[0].end, 0x7f0004001000);
+	free(grown);
+	/* no mappings at all */
+	select_from("", 64 * MIB, SMPOL_REGIONS_MOVE, &m, todo, &ntodo, &nlarge);
+	assert_int_equal(ntodo + nlarge, 0);
+}
+
+/* A child with a 4 MiB mapping (touched) and a 64 KiB one; it waits for SIGKILL. */
+static pid_t child_start(void)
+{
+	int fds[2];
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *big = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *small = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (big == MAP_FAILED || small == MAP_FAILED)
+			_exit(1);
+		madvise(big, 4 * MIB, MADV_NOHUGEPAGE);
+		memset(big, 1, 4 * MIB);
+		memset(small, 1, 64 * 1024);
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	return pid;
+}
+
+static void opts_on_node0(struct smpol_region_opts *o, enum smpol_regions_by by)
+{
+	memset(o, 0, sizeof(*o));
+	o->by = by;
+	o->min_region = MIB;
+	o->move.weight[0] = 1;          /* every machine has node 0 */
+}
+
+/* Page moves: the large mapping is walked once (1024 pages), then not while it holds
+ * the same pages; the task's end is no error and leaves nothing behind. */
+static void test_move_live_child(void **state)
+{
+	struct smpol_region_opts o;
+	struct smpol_region_memory m = { 0 };
+	struct smpol_region_sample s;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN] = "";
+	pid_t pid = child_start();
+
+	(void)state;
+	opts_on_node0(&o, SMPOL_REGIONS_MOVE);
+	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
+	assert_false(s.exited);
+	assert_int_equal(s.large, 1);
+	assert_int_equal(s.placed, 1);
+	assert_int_equal(s.policies, 0);
+	assert_int_equal(s.pages, 4 * MIB / (uint64_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(s.moved + s.not_moved, 0);     /* already all on node 0 */
+	assert_int_equal(m.nplaced, 1);
+	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.large, 1);
+	assert_int_equal(s.placed, 0);
+	assert_int_equal(s.pages, 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	err[0] = '\0';
+	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
+	assert_true(s.exited);
+	assert_int_equal(s.placed, 0);
+	smpol_task_unpin(&t);
+	smpol_region_memory_free(&m);
+}
+
+/* A pid that names another process now: the pinned task is gone, nothing is read. */
+static void test_recycled_pid(void **state)
+{
+	struct smpol_region_opts o;
+	struct smpol_region_memory m = { 0 };
+	struct smpol_region_sample s;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN] = "";
+	pid_t pid = child_start();
+
+	(void)state;
+	opts_on_node0(&o, SMPOL_REGIONS_MOVE);
+	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* as if the pid now named this process (another start time): refused as gone */
+	t.pid = getpid();
+	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
+	assert_true(s.exited);
+	assert_int_equal(m.nplaced, 0);
+	smpol_task_unpin(&t);
+}
+
+/* process_mbind where the kernel has none (syscall 500 here): the sentence names it,
+ * nothing is remembered, so the next sample tries again; no path at all is refused. */
+static void test_policy_refused(void **state)
+{
+	struct smpol_region_opts o;
+	struct smpol_region_memory m = { 0 };
+	struct smpol_region_sample s;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN] = "";
+	pid_t pid = child_start();
+
+	(void)state;
+	opts_on_node0(&o, SMPOL_REGIONS_POLICY);
+	o.move.pmbind_nr = 500;
+	o.move.pmbind_mode = 3;         /* MPOL_INTERLEAVE */
+	o.move.pmbind_mask[0] = 1;
+	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	for (int i = 0; i < 2; i++) {
+		err[0] = '\0';
+		assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), -ENOSYS);
+		assert_non_null(strstr(err, "process_mbind over ranges 0-0 of 1 failed"));
+		assert_int_equal(m.nplaced, 0);
+		assert_int_equal(s.placed, 0);
+	}
+	o.by = SMPOL_REGIONS_NONE;
+	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "needs process_mbind or page moves"));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	smpol_task_unpin(&t);
+	smpol_region_memory_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_move_live_child),
+		cmocka_unit_test(test_recycled_pid),
+		cmocka_unit_test(test_policy_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
