@@ -54,6 +54,14 @@ struct smpol_region_sample {
 };
 
 /*
+ * smpol_region_opts_for - the options for a task of a region-aware placement pl that
+ * took plan p: its weights, and with POLICY the plan's policy (smpol_plan_policy) and
+ * process_mbind's number. -EINVAL with a sentence when pl is not region-aware.
+ */
+int smpol_region_opts_for(const struct smpol_placement *pl, const struct smpol_plan *p, long pmbind_nr,
+			  struct smpol_region_opts *o, char *err, size_t errlen);
+
+/*
  * smpol_regions_to_place - of `now` (the task's private anonymous mappings, as read),
  * the ones of at least min_region bytes that need placing (see above) into todo[]
  * (room for n), their count into *ntodo; *nlarge = the large ones in all. Pure.

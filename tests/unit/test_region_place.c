@@ -225,10 +225,50 @@ static void test_policy_refused(void **state)
 	smpol_region_memory_free(&m);
 }
 
+/* A task's options from the step's decision: weights per node, the plan's policy for
+ * process_mbind; a step that is not region-aware has none. */
+static void test_opts_for(void **state)
+{
+	struct smpol_plan p = { .initiator = 0, .nnodes = 2, .nodes = { 0, 2 }, .weights = { 7, 2 } };
+	struct smpol_placement pl = { .active = true, .path = SMPOL_PATH_WEIGHTED, .plans = &p, .nplans = 1,
+				      .min_region_kb = 65536, .regions_by = SMPOL_REGIONS_POLICY };
+	struct smpol_region_opts o;
+	char err[SMPOL_ERRLEN] = "";
+
+	(void)state;
+	assert_int_equal(smpol_region_opts_for(&pl, &p, 500, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.by, SMPOL_REGIONS_POLICY);
+	assert_int_equal(o.min_region, 64 * MIB);
+	assert_int_equal(o.move.weight[0], 7);
+	assert_int_equal(o.move.weight[1], 0);
+	assert_int_equal(o.move.weight[2], 2);
+	assert_int_equal(o.move.pmbind_nr, 500);
+	assert_int_equal(o.move.pmbind_mode, 6);        /* MPOL_WEIGHTED_INTERLEAVE */
+	assert_int_equal(o.move.pmbind_mask[0], 0x5);
+	pl.regions_by = SMPOL_REGIONS_MOVE;
+	assert_int_equal(smpol_region_opts_for(&pl, &p, 500, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.move.pmbind_nr, 0);
+	assert_int_equal(o.move.pmbind_mode, 0);
+	pl.path = SMPOL_PATH_INTERLEAVE;         /* a kernel without weighted interleave: equal */
+	assert_int_equal(smpol_region_opts_for(&pl, &p, 500, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.move.weight[0], 1);
+	assert_int_equal(o.move.weight[2], 1);
+	pl.path = SMPOL_PATH_WEIGHTED;
+	pl.regions_by = SMPOL_REGIONS_NONE;
+	assert_int_equal(smpol_region_opts_for(&pl, &p, 500, &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not placed"));
+	pl.regions_by = SMPOL_REGIONS_POLICY;
+	pl.path = SMPOL_PATH_NONE;
+	assert_int_equal(smpol_region_opts_for(&pl, &p, 500, &o, err, sizeof(err)), -EINVAL);
+	pl.min_region_kb = 0;
+	assert_int_equal(smpol_region_opts_for(&pl, &p, 500, &o, err, sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_opts_for),
 		cmocka_unit_test(test_move_live_child),
 		cmocka_unit_test(test_recycled_pid),
 		cmocka_unit_test(test_policy_refused),
