@@ -114,6 +114,7 @@ int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_r
 		mo.min_region = o->min_region;
 		rc = smpol_rebalance_some(t, &mo, todo, ntodo, &r, err, errlen);
 		s->pages = r.pages;
+		s->minimum = r.minimum;
 		s->moved = r.moved;
 		s->not_moved = smpol_rebalance_not_moved(&r);
 		s->exited = r.exited;

@@ -49,6 +49,7 @@ struct smpol_region_sample {
 	int placed;                    /* of them, placed in this sample */
 	int policies;                  /* given the policy by process_mbind */
 	uint64_t pages;                /* pages counted in the mappings placed */
+	uint64_t minimum;              /* the fewest pages that could bring them on the plan */
 	uint64_t moved, not_moved;
 	bool exited;                   /* the task ended during the sample (not an error) */
 };

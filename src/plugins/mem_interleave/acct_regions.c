@@ -90,9 +90,9 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 		rt->quiet = true;
 	} else if (rc == 0 && s.placed) {
 		slurm_info(MI_LOG "job %u step %s: task pid %d: placed %d of %d large mapping(s) (%d by process_mbind): "
-			   "%llu pages, %llu moved, %llu did not move", ar->job_id, ar->step, (int)t->pid, s.placed,
-			   s.large, s.policies, (unsigned long long)s.pages, (unsigned long long)s.moved,
-			   (unsigned long long)s.not_moved);
+			   "%llu pages, minimum to move %llu, moved %llu, %llu did not move", ar->job_id, ar->step, (int)t->pid,
+			   s.placed, s.large, s.policies, (unsigned long long)s.pages, (unsigned long long)s.minimum,
+			   (unsigned long long)s.moved, (unsigned long long)s.not_moved);
 	}
 }
 

@@ -1,6 +1,6 @@
 /* page-touch - map and touch memory, then say on which NUMA nodes its pages landed.
  *
- *   page-touch MIB [--reserve MIB] [--hold]
+ *   page-touch MIB [--reserve MIB] [--small MIB] [--hold]
  *
  * The pages follow whatever memory policy the process inherited (mpol-launch sets
  * it), so this program sets none. Per region it prints
@@ -9,6 +9,8 @@
  *   policy region=R <the numa_maps policy field>
  * --reserve maps one more region of its own at start and leaves it untouched (the
  * heap a program has mapped and not used yet: someone else may set its policy).
+ * --small touches MIB of 32 KiB malloc()s (a program's small objects: the heap) and
+ * reports where their pages are as region=small (move_pages query over their span).
  * With --hold it then prints "ready PID" and waits: SIGUSR1 reports every region
  * again, SIGUSR2 maps and touches one more region and reports it, SIGHUP touches the
  * reserved region and reports it as region=reserve, SIGTERM exits; each handled
@@ -110,6 +112,28 @@ static int map_region(struct region *r, size_t len)
 	return 0;
 }
 
+/* MIB of 32 KiB allocations, touched; span = the page range they lie in. */
+static int touch_small(struct region *span, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), chunk = 32 << 10;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
+	for (size_t done = 0; done < len; done += chunk) {
+		char *p = malloc(chunk);
+
+		if (!p) {
+			fprintf(stderr, "page-touch: malloc of %zu bytes failed\n", chunk);
+			return -1;
+		}
+		memset(p, 1, chunk);
+		lo = (uintptr_t)p < lo ? (uintptr_t)p : lo;
+		hi = (uintptr_t)p + chunk > hi ? (uintptr_t)p + chunk : hi;
+	}
+	span->addr = (char *)(lo & ~(pg - 1));
+	span->len = ((hi + pg - 1) & ~(pg - 1)) - (lo & ~(pg - 1));
+	return 0;
+}
+
 static void touch(const struct region *r)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
@@ -160,15 +184,18 @@ static size_t mib_arg(const char *text)
 
 int main(int argc, char **argv)
 {
-	struct region regions[MAX_REGIONS], reserve = { 0 };
+	struct region regions[MAX_REGIONS], reserve = { 0 }, small = { 0 };
 	int nregions = 0, hold = 0, acks = 0, reserve_touched = 0;
-	size_t len = 0, reserve_len = 0;
+	size_t len = 0, reserve_len = 0, small_len = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--hold")) {
 			hold = 1;
 		} else if (!strcmp(argv[i], "--reserve") && i + 1 < argc && !reserve_len) {
 			if (!(reserve_len = mib_arg(argv[++i])))
+				return 2;
+		} else if (!strcmp(argv[i], "--small") && i + 1 < argc && !small_len) {
+			if (!(small_len = mib_arg(argv[++i])))
 				return 2;
 		} else if (argv[i][0] != '-' && !len) {
 			if (!(len = mib_arg(argv[i])))
@@ -179,7 +206,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!len) {
-		fprintf(stderr, "usage: page-touch MIB [--reserve MIB] [--hold]\n");
+		fprintf(stderr, "usage: page-touch MIB [--reserve MIB] [--small MIB] [--hold]\n");
 		return 2;
 	}
 
@@ -203,6 +230,9 @@ int main(int argc, char **argv)
 	if (touch_region(&regions[nregions], len) != 0 || report_nth(&regions[nregions], nregions) != 0)
 		return 1;
 	nregions++;
+	if (small_len && (touch_small(&small, small_len) != 0 || report_query(&small, "small") != 0))
+		return 1;
+	fflush(stdout);
 	if (!hold)
 		return 0;
 	printf("ready %d\n", (int)getpid());
@@ -240,6 +270,8 @@ int main(int argc, char **argv)
 				if (report_nth(&regions[i], i) != 0)
 					rc = -1;
 			if (reserve_touched && report_region(&reserve, "reserve") != 0)
+				rc = -1;
+			if (small_len && report_query(&small, "small") != 0)
 				rc = -1;
 		}
 		printf("ack %d%s\n", ++acks, rc ? " failed" : "");
