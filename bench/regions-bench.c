@@ -22,44 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "error.h"
 #include "number.h"
 #include "numa_maps.h"
 #include "region_place.h"
 #include "topology.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static uint64_t whole_arg(const char *what, const char *text, uint64_t max)
-{
-	char err[SMPOL_ERRLEN];
-	uint64_t v;
-
-	if (smpol_number_parse(text, 0, 1, max, &v, err, sizeof(err))) {
-		fprintf(stderr, "regions-bench: %s: %s\n", what, err);
-		exit(2);
-	}
-	return v;
-}
 
 static pid_t child_start(size_t array, size_t small)
 {
@@ -101,13 +69,13 @@ static double timed(const struct smpol_task_ref *t, const struct smpol_region_op
 		    struct smpol_region_sample *s)
 {
 	char err[SMPOL_ERRLEN];
-	double t0 = now();
+	double t0 = bench_now();
 
 	if (smpol_region_place_task(t, o, m, s, err, sizeof(err)) < 0 || s->exited) {
 		fprintf(stderr, "regions-bench: %s\n", s->exited ? "the child exited" : err);
 		exit(1);
 	}
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 int main(int argc, char **argv)
@@ -130,9 +98,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: regions-bench MIB SMALL_MIB ROUNDS\n");
 		return 2;
 	}
-	mib = whole_arg("MIB", argv[1], 1 << 20);
-	small = whole_arg("SMALL_MIB", argv[2], 1 << 20);
-	rounds = whole_arg("ROUNDS", argv[3], 10000);
+	mib = bench_whole_arg("regions-bench", "MIB", argv[1], 1 << 20);
+	small = bench_whole_arg("regions-bench", "SMALL_MIB", argv[2], 1 << 20);
+	rounds = bench_whole_arg("regions-bench", "ROUNDS", argv[3], 10000);
 	smpol_host_default(&host);
 	if (smpol_topology_read(&host, &topo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "regions-bench: %s\n", err);
@@ -169,17 +137,17 @@ int main(int argc, char **argv)
 		trewalk[r] = timed(&t, &move, &m, &s);
 		tpolicy[r] = timed(&t, &policy, &mp, &s);
 		smpol_numa_usage_init(&u);
-		double t0 = now();
+		double t0 = bench_now();
 		if (smpol_numa_maps_read(NULL, pid, &u, err, sizeof(err)) < 0) {
 			fprintf(stderr, "regions-bench: %s\n", err);
 			return 1;
 		}
-		tnuma[r] = now() - t0;
+		tnuma[r] = bench_now() - t0;
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	double nm = median(tnuma, (int)rounds), mv = median(tmove, (int)rounds);
-	double rw = median(trewalk, (int)rounds), po = median(tpolicy, (int)rounds);
+	double nm = bench_median(tnuma, (int)rounds), mv = bench_median(tmove, (int)rounds);
+	double rw = bench_median(trewalk, (int)rounds), po = bench_median(tpolicy, (int)rounds);
 	printf("array %llu MiB, small allocations %llu MiB, %d memory node(s), %llu rounds\n",
 	       (unsigned long long)mib, (unsigned long long)small, nodes, (unsigned long long)rounds);
 	printf("first sample: %llu pages walked, minimum to move %llu, moved %llu, %llu did not move\n",
