@@ -125,104 +125,113 @@ static pid_t child_start(void)
 	return pid;
 }
 
-static void opts_on_node0(struct smpol_region_opts *o, enum smpol_regions_by by)
+/* A live child pinned, with empty placement memory; page moves onto node 0 (every
+ * machine has it) for mappings of at least 1 MiB. */
+struct live {
+	pid_t pid;
+	struct smpol_task_ref t;
+	struct smpol_region_opts o;
+	struct smpol_region_memory m;
+	struct smpol_region_sample s;
+	char err[SMPOL_ERRLEN];
+};
+
+static int live_setup(void **state)
 {
-	memset(o, 0, sizeof(*o));
-	o->by = by;
-	o->min_region = MIB;
-	o->move.weight[0] = 1;          /* every machine has node 0 */
+	struct live *l = calloc(1, sizeof(*l));
+
+	assert_non_null(l);
+	l->pid = child_start();
+	l->o.by = SMPOL_REGIONS_MOVE;
+	l->o.min_region = MIB;
+	l->o.move.weight[0] = 1;
+	assert_int_equal(smpol_task_pin(l->pid, 0, &l->t, l->err, sizeof(l->err)), 0);
+	*state = l;
+	return 0;
+}
+
+static void live_end(struct live *l)
+{
+	if (l->pid > 0) {
+		kill(l->pid, SIGKILL);
+		waitpid(l->pid, NULL, 0);
+	}
+	l->pid = 0;
+}
+
+static int live_teardown(void **state)
+{
+	struct live *l = *state;
+
+	live_end(l);
+	smpol_task_unpin(&l->t);
+	smpol_region_memory_free(&l->m);
+	free(l);
+	return 0;
+}
+
+static int place(struct live *l)
+{
+	l->err[0] = '\0';
+	return smpol_region_place_task(&l->t, &l->o, &l->m, &l->s, l->err, sizeof(l->err));
 }
 
 /* Page moves: the large mapping is walked once (1024 pages), then not while it holds
  * the same pages; the task's end is no error and leaves nothing behind. */
 static void test_move_live_child(void **state)
 {
-	struct smpol_region_opts o;
-	struct smpol_region_memory m = { 0 };
-	struct smpol_region_sample s;
-	struct smpol_task_ref t;
-	char err[SMPOL_ERRLEN] = "";
-	pid_t pid = child_start();
+	struct live *l = *state;
 
-	(void)state;
-	opts_on_node0(&o, SMPOL_REGIONS_MOVE);
-	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
-	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
-	assert_false(s.exited);
-	assert_int_equal(s.large, 1);
-	assert_int_equal(s.placed, 1);
-	assert_int_equal(s.policies, 0);
-	assert_int_equal(s.pages, 4 * MIB / (uint64_t)sysconf(_SC_PAGESIZE));
-	assert_int_equal(s.minimum + s.moved + s.not_moved, 0);     /* already all on node 0 */
-	assert_int_equal(m.nplaced, 1);
-	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
-	assert_int_equal(s.large, 1);
-	assert_int_equal(s.placed, 0);
-	assert_int_equal(s.pages, 0);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	err[0] = '\0';
-	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
-	assert_true(s.exited);
-	assert_int_equal(s.placed, 0);
-	smpol_task_unpin(&t);
-	smpol_region_memory_free(&m);
+	assert_int_equal(place(l), 0);
+	assert_false(l->s.exited);
+	assert_int_equal(l->s.large, 1);
+	assert_int_equal(l->s.placed, 1);
+	assert_int_equal(l->s.policies, 0);
+	assert_int_equal(l->s.pages, 4 * MIB / (uint64_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(l->s.minimum + l->s.moved + l->s.not_moved, 0);     /* already all on node 0 */
+	assert_int_equal(l->m.nplaced, 1);
+	assert_int_equal(place(l), 0);
+	assert_int_equal(l->s.large, 1);
+	assert_int_equal(l->s.placed, 0);
+	assert_int_equal(l->s.pages, 0);
+	live_end(l);
+	assert_int_equal(place(l), 0);
+	assert_true(l->s.exited);
+	assert_int_equal(l->s.placed, 0);
 }
 
 /* A pid that names another process now: the pinned task is gone, nothing is read. */
 static void test_recycled_pid(void **state)
 {
-	struct smpol_region_opts o;
-	struct smpol_region_memory m = { 0 };
-	struct smpol_region_sample s;
-	struct smpol_task_ref t;
-	char err[SMPOL_ERRLEN] = "";
-	pid_t pid = child_start();
+	struct live *l = *state;
 
-	(void)state;
-	opts_on_node0(&o, SMPOL_REGIONS_MOVE);
-	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	live_end(l);
 	/* as if the pid now named this process (another start time): refused as gone */
-	t.pid = getpid();
-	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), 0);
-	assert_true(s.exited);
-	assert_int_equal(m.nplaced, 0);
-	smpol_task_unpin(&t);
+	l->t.pid = getpid();
+	assert_int_equal(place(l), 0);
+	assert_true(l->s.exited);
+	assert_int_equal(l->m.nplaced, 0);
 }
 
 /* process_mbind where the kernel has none (syscall 500 here): the sentence names it,
  * nothing is remembered, so the next sample tries again; no path at all is refused. */
 static void test_policy_refused(void **state)
 {
-	struct smpol_region_opts o;
-	struct smpol_region_memory m = { 0 };
-	struct smpol_region_sample s;
-	struct smpol_task_ref t;
-	char err[SMPOL_ERRLEN] = "";
-	pid_t pid = child_start();
+	struct live *l = *state;
 
-	(void)state;
-	opts_on_node0(&o, SMPOL_REGIONS_POLICY);
-	o.move.pmbind_nr = 500;
-	o.move.pmbind_mode = 3;         /* MPOL_INTERLEAVE */
-	o.move.pmbind_mask[0] = 1;
-	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	l->o.by = SMPOL_REGIONS_POLICY;
+	l->o.move.pmbind_nr = 500;
+	l->o.move.pmbind_mode = 3;         /* MPOL_INTERLEAVE */
+	l->o.move.pmbind_mask[0] = 1;
 	for (int i = 0; i < 2; i++) {
-		err[0] = '\0';
-		assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), -ENOSYS);
-		assert_non_null(strstr(err, "process_mbind over ranges 0-0 of 1 failed"));
-		assert_int_equal(m.nplaced, 0);
-		assert_int_equal(s.placed, 0);
+		assert_int_equal(place(l), -ENOSYS);
+		assert_non_null(strstr(l->err, "process_mbind over ranges 0-0 of 1 failed"));
+		assert_int_equal(l->m.nplaced, 0);
+		assert_int_equal(l->s.placed, 0);
 	}
-	o.by = SMPOL_REGIONS_NONE;
-	assert_int_equal(smpol_region_place_task(&t, &o, &m, &s, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "needs process_mbind or page moves"));
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	smpol_task_unpin(&t);
-	smpol_region_memory_free(&m);
+	l->o.by = SMPOL_REGIONS_NONE;
+	assert_int_equal(place(l), -EINVAL);
+	assert_non_null(strstr(l->err, "needs process_mbind or page moves"));
 }
 
 /* A task's options from the step's decision: weights per node, the plan's policy for
@@ -269,9 +278,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_opts_for),
-		cmocka_unit_test(test_move_live_child),
-		cmocka_unit_test(test_recycled_pid),
-		cmocka_unit_test(test_policy_refused),
+		cmocka_unit_test_setup_teardown(test_move_live_child, live_setup, live_teardown),
+		cmocka_unit_test_setup_teardown(test_recycled_pid, live_setup, live_teardown),
+		cmocka_unit_test_setup_teardown(test_policy_refused, live_setup, live_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
