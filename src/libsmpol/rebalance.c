@@ -468,12 +468,6 @@ static int rebalance_regions(const struct smpol_task_ref *t, const struct smpol_
 	return rc;
 }
 
-/* An error that only says the task is gone (or going): its walk simply ends. */
-static bool task_gone(const struct smpol_task_ref *t, int rc)
-{
-	return rc == -ESRCH || rc == -ESTALE || (rc < 0 && smpol_task_exited_within(t, 200));
-}
-
 int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
 			struct smpol_rebalance_result *r, char *err, size_t errlen)
 {
@@ -490,7 +484,7 @@ int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_reba
 		rc = set_policies(t, o, r, err, errlen);
 	if (rc == 0)
 		rc = smpol_pages_regions(t->pid, true, &regions, &nregions, err, errlen);
-	if (task_gone(t, rc)) {
+	if (smpol_task_gone(t, rc)) {
 		free(regions);
 		r->exited = true;
 		return 0;
@@ -513,7 +507,7 @@ int smpol_rebalance_some(const struct smpol_task_ref *t, const struct smpol_reba
 	r->max_node = -1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = smpol_task_check(t, err, errlen);
-	if (task_gone(t, rc)) {
+	if (smpol_task_gone(t, rc)) {
 		r->exited = true;
 		return 0;
 	}

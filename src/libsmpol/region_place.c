@@ -80,12 +80,6 @@ static int remember(struct smpol_region_memory *m, const struct smpol_region *no
 	return 0;
 }
 
-/* The call failed because the task is gone (or going): not an error. */
-static bool gone(const struct smpol_task_ref *t, int rc)
-{
-	return rc == -ESRCH || rc == -ESTALE || (rc < 0 && smpol_task_exited_within(t, 100));
-}
-
 int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_region_opts *o,
 			    struct smpol_region_memory *m, struct smpol_region_sample *s, char *err, size_t errlen)
 {
@@ -119,7 +113,8 @@ int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_r
 		s->not_moved = smpol_rebalance_not_moved(&r);
 		s->exited = r.exited;
 	}
-	if (gone(t, rc)) {
+	/* the task ended: not an error */
+	if (smpol_task_gone(t, rc)) {
 		s->exited = true;
 		rc = 0;
 	} else if (rc == -EFAULT) {
