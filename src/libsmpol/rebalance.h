@@ -15,7 +15,8 @@
  * With min_region only the mappings of at least that size take part (region-aware
  * placement: the rest stays where the task's own policy put it), and each is
  * balanced on its own, so that every large array is spread by the weights.
- * slurmstepd's sampler runs this at every sample for region-aware steps (accounting.h).
+ * slurmstepd's sampler walks a region-aware step's new large mappings the same way
+ * (smpol_rebalance_some, region_place.h).
  */
 #ifndef SMPOL_REBALANCE_H
 #define SMPOL_REBALANCE_H
