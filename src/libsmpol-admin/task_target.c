@@ -45,6 +45,7 @@ static int target_inputs(const struct smpol_target_in *in, struct smpol_site_con
 		pin->topo = in->topo;
 		pin->table = in->table;
 		pin->table_error = in->table_error;
+		pin->bandwidth = in->bandwidth;
 		pin->lease = in->job_holds_lease ? SMPOL_LEASE_HELD : SMPOL_LEASE_NOT_HELD;
 		pin->lease_note = "the process holds no weights lease; it runs on the node's weights";
 		snprintf(out->source, sizeof(out->source), "defaults (%s)",

@@ -7,9 +7,10 @@
  *            configuration, job memory, free memory at launch and lease outcome the
  *            step was launched with, over today's topology and weights table;
  *   defaults no kept placement (a process not started by the plugin, or a caller who
- *            may not read the kept placements): the spec the caller gives and the
- *            built-in site configuration; the task runs on the node's weights table,
- *            unless its job holds the weights lease (the journal says so);
+ *            may not read the kept placements): the spec the caller gives, the
+ *            built-in site configuration and the bandwidth table the caller resolved
+ *            as the plugin would; the task runs on the node's weights table, unless
+ *            its job holds the weights lease (the journal says so);
  * and a --spec given to mpolctl replaces the request in either case.
  * The task's plan is then the one for its CPUs now (a migrated task gets its new
  * socket's plan).
@@ -45,6 +46,7 @@ struct smpol_target_in {
 	const struct smpol_spec *spec;           /* a --spec, or the request without kept state; NULL = kept's */
 	const char *why_defaults;                /* why there is no kept placement (for source) */
 	bool job_holds_lease;                    /* without kept placement: the journal names its job */
+	const struct smpol_bw_table *bandwidth;  /* without kept placement; NULL = sysfs HMAT */
 	const struct smpol_bitmap *cpus;         /* the task's CPUs now */
 };
 

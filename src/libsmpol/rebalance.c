@@ -319,7 +319,7 @@ static int balance(struct walk *w)
 	rc = smpol_movement_init(w->mv, r->before, r->max_node, w->o->weight, w->err, w->errlen);
 	if (rc < 0)
 		return rc;
-	memcpy(r->target, w->mv->target, sizeof(r->target));
+	memcpy(r->target, w->mv->target, ((size_t)r->max_node + 1) * sizeof(*r->target));
 	r->minimum = w->mv->minimum;
 	if (r->minimum * 1000 <= r->pages * w->o->slack_permille) {
 		r->balanced++;

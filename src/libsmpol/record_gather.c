@@ -130,6 +130,19 @@ static bool printable_name(const char *s)
 	return true;
 }
 
+/* Does the entry read back as itself from its own text? A sender's odd spellings
+ * (numbers like 000e, bytes that are not UTF-8) would not survive being written into
+ * the record and read again, so they are refused here, not later. */
+static bool round_trips(json_object *entry)
+{
+	const char *once = json_object_to_json_string_ext(entry, JSON_C_TO_STRING_PLAIN);
+	json_object *again = json_tokener_parse(once);
+	bool same = again && !strcmp(json_object_to_json_string_ext(again, JSON_C_TO_STRING_PLAIN), once);
+
+	json_object_put(again);
+	return same;
+}
+
 int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *text, json_object *entries,
 		       char *err, size_t errlen)
 {
@@ -150,6 +163,9 @@ int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *tex
 	else if (!printable_name(json_object_get_string(node)))
 		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %u step %s names no usable node "
 			       "(empty, too long, or with blanks or control characters); dropped", want_job, want_step);
+	else if (!round_trips(entry))
+		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %u step %s is not plain JSON (it does "
+			       "not read back as itself); dropped", want_job, want_step);
 	else
 		json_object_object_add(entries, json_object_get_string(node), json_object_get(entry));
 	json_object_put(msg);

@@ -371,7 +371,7 @@ static int read_file(const struct smpol_host *h, const char *name, struct smpol_
 	if (!ok) {
 		smpol_step_state_free(st);
 		return smpol_fail(err, errlen, EBADMSG, "the kept placement %s is malformed; it is ignored "
-				  "('mpolctl recover' removes it once its step has ended)", path);
+				  "('mpolctl check' reports it; remove it once its step has ended)", path);
 	}
 	return 0;
 }

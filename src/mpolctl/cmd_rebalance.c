@@ -29,6 +29,7 @@
 #include "plan.h"
 #include "rebalance.h"
 #include "rebalance_report.h"
+#include "site.h"
 #include "site_config.h"
 #include "spec.h"
 #include "step_state.h"
@@ -60,7 +61,7 @@ static void usage(FILE *out)
 		"                         [--backend auto|process_mbind|move_pages|migrate_pages]\n"
 		"                         [--rate MB/s] [--spec SPEC] [--statedir DIR]\n"
 		"                         [--grow-cpuset] [--process-mbind-nr N] [--batch PAGES]\n"
-		"                         [--fsroot DIR] [--json]\n"
+		"                         [--bandwidth FILE|none] [--plugstack FILE] [--fsroot DIR] [--json]\n"
 		"\n"
 		"Decide each task's plan again as at its launch (the step's kept placement:\n"
 		"its request, the site's settings, its memory and weights lease) over the node's\n"
@@ -93,6 +94,10 @@ static void usage(FILE *out)
 		"                      (not upstream; upstream numbers, below 470, are refused\n"
 		"                      uncalled: 457/458 are statmount/listmount)\n"
 		"  --batch PAGES       pages per system call (default %d, 1-65536)\n"
+		"  --bandwidth FILE|none, --plugstack FILE\n"
+		"                      the bandwidth table for processes whose step keeps no\n"
+		"                      placement (default: the plugin's plugstack line, as\n"
+		"                      mpolctl plan reads it)\n"
 		"  --fsroot DIR        read sysfs under DIR (default: $MPOL_FSROOT or /)\n"
 		"  --json              print one JSON object\n"
 		"  -h, --help          show this help\n"
@@ -172,6 +177,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "spec", required_argument, NULL, OPT_SPEC },
 		CLI_STATEDIR_OPTION,
+		CLI_SITE_OPTIONS,
 		{ "process-mbind-nr", required_argument, NULL, OPT_PMBIND_NR },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "grow-cpuset", no_argument, NULL, OPT_GROW_CPUSET },
@@ -266,6 +272,7 @@ struct node_now {
 	struct smpol_step_state *kept;
 	int nkept;
 	const char *no_kept;             /* why the kept placements are not read, or NULL */
+	struct smpol_bw_table bw;        /* the plugin's bandwidth table, for processes without kept placement */
 	struct smpol_lease_state lease;  /* the journal, for processes without kept placement */
 };
 
@@ -283,6 +290,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 		.table_error = now->table_error[0] ? now->table_error : NULL,
 		.spec = a->spec ? &a->spec_parsed : NULL,
 		.why_defaults = now->no_kept,
+		.bandwidth = &now->bw,
 		.job_holds_lease = jp && now->lease.held && now->lease.holder_alive && now->lease.owner.job_id == jp->job,
 	};
 	struct smpol_task_target target;
@@ -600,6 +608,16 @@ int cmd_rebalance(int argc, char **argv)
 		return 1;
 	}
 	smpol_wi_read(&a->c.host, &now.table, now.table_error, sizeof(now.table_error));
+	{
+		struct cli_site site;
+		struct smpol_bw_origin origin;
+
+		/* the numbers the plugin would plan with (a step's own are in its kept placement) */
+		cli_site_read(&a->c, &site);
+		if (cli_site_bandwidth(&site, &now.topo, &now.bw, &origin) < 0)
+			log_action("no bandwidth table for processes without kept placement: out of memory; "
+				   "sysfs HMAT is used");
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
@@ -632,6 +650,7 @@ int cmd_rebalance(int argc, char **argv)
 		}
 	}
 	smpol_topology_free(&now.topo);
+	smpol_bw_free(&now.bw);
 	smpol_step_states_free(now.kept, now.nkept);
 	free(tgs);
 	free(jp);

@@ -86,7 +86,7 @@ static void print_node(const struct smpol_topology *topo, const struct smpol_nod
 	const struct smpol_access *a = smpol_node_access(n);
 	char cpus[64], total[16] = "-", free_[16] = "-", tier[12] = "-", weight[12] = "-";
 	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64], used[16];
-	enum smpol_bw_source source;
+	enum smpol_bw_source source = SMPOL_BW_NONE;
 
 	if (smpol_bitmap_empty(&n->cpus) || smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
 		snprintf(cpus, sizeof(cpus), "-");

@@ -26,6 +26,7 @@
 #include "job_pids.h"
 #include "run_cmd.h"
 #include "site_config.h"
+#include "step_state.h"
 #include "watch.h"
 
 enum { OPT_SETTLE = 0x200, OPT_SCAN, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OPT_RATE, OPT_BACKEND, OPT_PMBIND_NR,
@@ -198,12 +199,51 @@ static void run_rebalance(const struct watch_args *a, const char *target, const 
 	run_self(argv);
 }
 
+/* Add job to jobs[] unless it is there; n counts them. */
+static void add_job(uint32_t *jobs, int *n, uint32_t job)
+{
+	for (int i = 0; i < *n; i++)
+		if (jobs[i] == job)
+			return;
+	jobs[(*n)++] = job;
+}
+
+/*
+ * The jobs with processes on this node: those whose steps keep a placement (every
+ * step that asked for interleaving, readable without Slurm), and those scontrol
+ * listpids names (a step that asked but could not keep its placement). listpids of
+ * every job fails as a whole when one step's socket is stale (a killed slurmstepd):
+ * then the kept placements still serve.
+ */
+static int jobs_on_node(const struct watch_args *a, uint32_t **jobs, int *njobs)
+{
+	struct smpol_step_state *states = NULL;
+	struct job_pid *pids = NULL;
+	char err[SMPOL_ERRLEN];
+	int nstates = 0, npids = 0;
+
+	*njobs = 0;
+	if (smpol_step_state_list(&a->c.host, &states, &nstates, NULL, err, sizeof(err)) < 0)
+		watch_log(LOG_WARNING, "cannot read the kept placements: %s", err);
+	if (job_pids_list(NULL, &pids, &npids, err, sizeof(err)) < 0)
+		watch_log(LOG_WARNING, "cannot list the jobs on this node through scontrol: %s%s", err,
+			  nstates ? "; the steps' kept placements name the jobs" : "");
+	*jobs = calloc((size_t)(nstates + npids) + 1, sizeof(**jobs));
+	for (int i = 0; *jobs && i < nstates; i++)
+		if (states[i].holder_alive)
+			add_job(*jobs, njobs, states[i].job_id);
+	for (int i = 0; *jobs && i < npids; i++)
+		add_job(*jobs, njobs, pids[i].job);
+	smpol_step_states_free(states, nstates);
+	free(pids);
+	return *jobs ? 0 : -ENOMEM;
+}
+
 static void handle_burst(const struct watch_args *a, const struct smpol_hotplug_burst *b)
 {
-	char nodes[256] = "", err[SMPOL_ERRLEN], jobid[16];
-	struct job_pid *pids = NULL;
-	int npids = 0, njobs = 0;
-	uint32_t *done;
+	char nodes[256] = "", jobid[16];
+	uint32_t *jobs = NULL;
+	int njobs = 0;
 
 	smpol_bitmap_format_list(&b->nodes, nodes, sizeof(nodes));
 	watch_log(LOG_NOTICE, "memory hotplug burst: %d events, %d memory blocks online, nodes added: %s",
@@ -218,26 +258,17 @@ static void handle_burst(const struct watch_args *a, const struct smpol_hotplug_
 		add_opt(argv, n, "--fsroot", a->c.host.fsroot);
 		run_self(argv);
 	}
-	if (job_pids_list(NULL, &pids, &npids, err, sizeof(err)) < 0) {
-		watch_log(LOG_WARNING, "cannot list the jobs on this node: %s", err);
+	if (jobs_on_node(a, &jobs, &njobs) < 0) {
+		watch_log(LOG_WARNING, "out of memory listing the jobs on this node");
 		return;
 	}
-	done = calloc((size_t)npids + 1, sizeof(*done));
-	for (int i = 0; done && i < npids && !stop_requested; i++) {
-		bool seen = false;
-
-		for (int j = 0; j < njobs; j++)
-			seen = seen || done[j] == pids[i].job;
-		if (seen)
-			continue;
-		done[njobs++] = pids[i].job;
-		snprintf(jobid, sizeof(jobid), "%u", pids[i].job);
+	for (int i = 0; i < njobs && !stop_requested; i++) {
+		snprintf(jobid, sizeof(jobid), "%u", jobs[i]);
 		run_rebalance(a, "--job", jobid);
 	}
 	if (!njobs)
 		watch_log(LOG_INFO, "no job runs on this node: nothing to rebalance");
-	free(done);
-	free(pids);
+	free(jobs);
 }
 
 /* One migration scan; true when it found tasks to move (and had them rebalanced). */

@@ -429,6 +429,42 @@ else
 	t_skip "watch: one round per burst of hotplug uevents" "needs root to send a synthetic memory uevent"
 fi
 
+# --- watch when scontrol listpids fails as a whole (a stale step socket): the steps'
+# kept placements still name the jobs to rebalance
+if [ "$(id -u)" -eq 0 ] && [ -n "$RB_UEVENT" ] && [ -w "$RB_UEVENT" ]; then
+	rb_hold kept 64 0
+	ksd=$RB_TMP/kept-state
+	mkdir -p -m 0700 "$ksd"
+	kstart() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
+	if [ -n "$RB_PID" ]; then
+		printf '{"v":1,"job":93,"step":0,"uid":0,"stepd":{"pid":%d,"start":%s},"spec":"weighted",' \
+			"$$" "$(kstart $$)" >"$ksd/step.93.0.json"
+		printf '"site_default":false,"site":{"algorithm":"optimal","precision":0.98,"max_weight_sum":72,' >>"$ksd/step.93.0.json"
+		printf '"sysfs":"exclusive"},"mem_kb":0,"lease_held":false,"path":"weighted-interleave","note":"",' >>"$ksd/step.93.0.json"
+		printf '"launch_free_kb":{},"tasks":[{"pid":%d,"start":%s,"initiator":-1}]}' \
+			"$RB_PID" "$(kstart "$RB_PID")" >>"$ksd/step.93.0.json"
+		chmod 600 "$ksd/step.93.0.json"
+		rm -f "$RB_TMP/listpids"      # the fake scontrol now fails for every listing
+		rb_scontrol "$MPOLCTL" watch --once --settle 1 --scan 0 --dry-run --statedir "$ksd" >"$RB_TMP/watch2.out" 2>&1 &
+		wpid=$!
+		rb_wait_for "$RB_TMP/watch2.out" "listening for memory"
+		echo online >"$RB_UEVENT"
+		for i in $(seq 100); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
+		kill "$wpid" 2>/dev/null
+		wait "$wpid"
+		if grep -q "cannot list the jobs on this node through scontrol: .*Connection refused; the steps' kept placements name the jobs" "$RB_TMP/watch2.out" &&
+			grep -q "running mpolctl rebalance --job 93 " "$RB_TMP/watch2.out"; then
+			t_pass "watch: scontrol listpids failing, the kept placements name the jobs to rebalance"
+		else
+			t_fail "watch: scontrol listpids failing, the kept placements name the jobs to rebalance" "$(cat "$RB_TMP/watch2.out")"
+		fi
+	else
+		t_fail "watch: scontrol listpids failing, the kept placements name the jobs to rebalance" "the holder did not start"
+	fi
+else
+	t_skip "watch: scontrol listpids failing, the kept placements name the jobs to rebalance" "needs root to send a synthetic memory uevent"
+fi
+
 for p in "${RB_PIDS[@]}"; do kill "$p" 2>/dev/null; done
 wait 2>/dev/null
 rm -rf "$RB_TMP"

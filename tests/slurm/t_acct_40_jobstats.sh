@@ -57,21 +57,35 @@ fi
 
 # 3. 23.02 and later: jobstats' EpilogSlurmctld as it is (a made-up summary instead of
 # the one it asks Prometheus for), record=extra; both records survive.
-cat >"$hook" <<'HOOK'
+# Unlike jobstats, it retries until slurmdbd has the job (on a slow machine the end
+# record can reach slurmdbd after the hook's first try: "Nothing modified") and logs
+# what sacctmgr said, so a failure here names its cause. slurmctld runs it without a
+# search path or this cluster's SLURM_CONF: the hook names both, as a site's would.
+hook_log=$MPOL_CLUSTER_DIR/log/jobstats-hook.log
+rm -f "$hook_log"
+cat >"$hook" <<HOOK
 #!/bin/bash
+exec >>"$hook_log" 2>&1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin SLURM_CONF=$SLURM_CONF
 sleep 3
-STATS=$(printf '{"gpus":0,"nodes":{"%s":{"cpus":1,"total_memory":1073741824,"used_memory":8388608,"total_time":2.0}},"total_time":3}' "$SLURM_JOB_NODELIST" | gzip -c | base64 -w 0)
-sacctmgr -i update job where jobid=$SLURM_JOB_ID set AdminComment=JS1:$STATS
+STATS=\$(printf '{"gpus":0,"nodes":{"%s":{"cpus":1,"total_memory":1073741824,"used_memory":8388608,"total_time":2.0}},"total_time":3}' "\$SLURM_JOB_NODELIST" | gzip -c | base64 -w 0)
+for try in \$(seq 1 20); do
+	out=\$(sacctmgr -i update job where jobid=\$SLURM_JOB_ID set AdminComment=JS1:\$STATS 2>&1)
+	echo "job \$SLURM_JOB_ID try \$try: \$out"
+	grep -q "Modified" <<<"\$out" && exit 0
+	sleep 2
+done
 HOOK
 chmod 0755 "$hook"
 plugstack record=extra
 run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
 	'echo JOB=$SLURM_JOB_ID; exec '"$PY"' -c "'"$(toucher 16 1.5)"'"'
 job=$(acct_job "$OUT")
-wait_until 30 sh -c "sacct -n -P -X -o AdminComment -j '$job' | grep -q '^JS1:'"
+wait_until 60 sh -c "sacct -n -P -X -o AdminComment -j '$job' | grep -q '^JS1:'"
 admin=$(sacct -n -P -X -o JobID,AdminComment -j "$job" 2>/dev/null | sed -n "s/^$job|//p")
 extra=$(acct_comment "$job" Extra)
-t_expect_match "jobstats: its JS1: summary decodes (base64, gzip, JSON)" "^\['$HOST'\]$" "$(js1_nodes "$admin")"
+t_expect_match "jobstats: its JS1: summary decodes (base64, gzip, JSON)" "^\['$HOST'\]$" \
+	"$(js1_nodes "$admin")"$'\n'"the hook: $(tail -n 3 "$hook_log" 2>/dev/null || echo 'never ran')"
 out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "^job $job step 0" <<<"$out" && grep -Eq "^$HOST +0 " <<<"$out"; then
 	t_pass "jobstats: mpolctl report reads the same job's record from Extra"

@@ -115,6 +115,8 @@ static void test_refuses(void **state)
 		{ "{\"job\":42,\"step\":\"0\",\"node\":\"\",\"entry\":{}}", "no usable node" },
 		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n1\",\"entry\":[1]}", "is not" },
 		{ "not json", "is not" },
+		/* json-c takes 000e, but would not read the record it lands in back the same */
+		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n1\",\"entry\":{\"a\":000e}}", "not plain JSON" },
 	};
 	char err[SMPOL_ERRLEN];
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -45,7 +46,11 @@ static void child_start(struct child *c, size_t pages)
 	assert_true(c->pid >= 0);
 	if (c->pid == 0) {
 		size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
-		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p;
+
+		/* A test that fails or aborts must not leave us waiting for ever. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED)
 			_exit(1);

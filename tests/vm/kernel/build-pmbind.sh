@@ -8,10 +8,12 @@
 #   tests/vm/kernel/build-pmbind.sh --cached      exit 0 when a build is cached, else 1
 #   tests/vm/kernel/build-pmbind.sh --nr          print process_mbind's syscall number
 #
-# Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}.
-# key is "linux-source-6.12=VERSION patch=SHA256 config=SHA256": a cached build whose
-# patch and config hashes match costs nothing (no apt call); --refresh resolves the
-# newest source version again and rebuilds when any part of the key changed. The cold
+# Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}, a link
+# to kernels/pmbind-builds/ID, one build per patch and config (ID: their hashes'), so
+# branches with different configs each keep theirs. key is "linux-source-6.12=VERSION
+# patch=SHA256 config=SHA256": a cached build whose patch and config hashes match costs
+# nothing (no apt call; the link is pointed at it); --refresh resolves the newest source
+# version again and rebuilds when any part of the key changed. The cold
 # build prints what each step cost (cost keeps the line). Build: nice -n 19 make
 # -j$MPOL_VM_KERNEL_JOBS (default 2). Needs root (apt sources, /var/cache) and flex,
 # bison, bc, libelf-dev (scripts/install-deps.sh vm).
@@ -24,7 +26,7 @@ vm=$(dirname "$here")
 patch=$here/process_mbind.patch
 fragment=$here/pmbind.config
 cache=${MPOL_VM_CACHE:-/var/cache/slurm-mempolicy-vm}
-out=$cache/kernels/pmbind
+link=$cache/kernels/pmbind
 jobs=${MPOL_VM_KERNEL_JOBS:-2}
 pkg=linux-source-6.12
 
@@ -42,9 +44,21 @@ esac
 [ $# -le 1 ] || { echo "build-pmbind: one argument at most" >&2; exit 2; }
 
 hashes="patch=$(sha256sum <"$patch" | cut -d' ' -f1) config=$(sha256sum <"$fragment" | cut -d' ' -f1)"
+build_id() { printf '%s' "$1" | sha256sum | cut -c1-16; }
+out=$cache/kernels/pmbind-builds/$(build_id "$hashes")
 cached() { [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ "$(cut -d' ' -f2- "$out/key" 2>/dev/null)" = "$hashes" ]; }
+# use: point kernels/pmbind (what tests/vm/run boots) at this build.
+use() {
+	ln -sfn "pmbind-builds/${out##*/}" "$link.new" && mv -T "$link.new" "$link"
+}
+# A build from before pmbind-builds/ (a directory at the link's place) moves under its ID.
+if [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
+	old=$cache/kernels/pmbind-builds/$(build_id "$(cut -d' ' -f2- "$link/key" 2>/dev/null)")
+	mkdir -p "${old%/*}" && rm -rf "$old" && mv -T "$link" "$old" && ln -s "pmbind-builds/${old##*/}" "$link"
+fi
 if [ "${1:-}" = --cached ]; then cached; exit; fi
 if [ $refresh = 0 ] && cached; then
+	use
 	echo "build-pmbind: $(cat "$out/release") (cached, $(cut -d' ' -f1 "$out/key"))"
 	exit 0
 fi
@@ -62,6 +76,7 @@ exec 9>"$cache/pmbind.lock"
 flock 9
 # Another run may have built it while this one waited.
 if [ $refresh = 0 ] && cached; then
+	use
 	echo "build-pmbind: $(cat "$out/release") (cached, built meanwhile)"
 	exit 0
 fi
@@ -79,6 +94,7 @@ if [ -z "$version" ]; then
 fi
 key="$pkg=$version $hashes"
 if [ -s "$out/vmlinuz" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
+	use
 	echo "build-pmbind: $(cat "$out/release") (cached, $pkg=$version is still the newest)"
 	exit 0
 fi
@@ -148,4 +164,5 @@ echo "$key" >"$out.new/key"
 echo "$(date -u +%Y-%m-%dT%H:%MZ) $(nproc) CPUs: total $((SECONDS - t0))s: $cost" >"$out.new/cost"
 rm -rf "$out"
 mv "$out.new" "$out"
+use
 echo "build-pmbind: $release built from $pkg=$version in $((SECONDS - t0))s ($cost)"
