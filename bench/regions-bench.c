@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,7 +40,10 @@ static pid_t child_start(size_t array, size_t small)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		char *a = mmap(NULL, array, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *a;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);     /* the bench may exit on an error */
+		a = mmap(NULL, array, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (a == MAP_FAILED)
 			_exit(1);

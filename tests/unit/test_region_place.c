@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -106,8 +107,12 @@ static pid_t child_start(void)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		char *big = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		char *small = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *big, *small;
+
+		/* a test that fails must not leave it holding the test's output open */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		big = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		small = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (big == MAP_FAILED || small == MAP_FAILED)
 			_exit(1);
