@@ -96,11 +96,11 @@ static void test_select(void **state)
 	assert_int_equal(ntodo + nlarge, 0);
 }
 
-/* A child with a 4 MiB mapping (touched) and a 64 KiB one; it waits for SIGKILL. */
-static pid_t child_start(void)
+/* A child with a 4 MiB mapping (touched) and a 64 KiB one; it waits for SIGKILL.
+ * *big = where the 4 MiB are (a sanitizer's runtime adds large mappings of its own). */
+static pid_t child_start(uintptr_t *bigp)
 {
 	int fds[2];
-	char c;
 	pid_t pid;
 
 	assert_int_equal(pipe(fds), 0);
@@ -119,13 +119,13 @@ static pid_t child_start(void)
 		madvise(big, 4 * MIB, MADV_NOHUGEPAGE);
 		memset(big, 1, 4 * MIB);
 		memset(small, 1, 64 * 1024);
-		if (write(fds[1], "r", 1) != 1)
+		if (write(fds[1], &big, sizeof(big)) != sizeof(big))
 			_exit(1);
 		pause();
 		_exit(0);
 	}
 	close(fds[1]);
-	assert_int_equal(read(fds[0], &c, 1), 1);
+	assert_int_equal(read(fds[0], bigp, sizeof(*bigp)), sizeof(*bigp));
 	close(fds[0]);
 	return pid;
 }
@@ -134,6 +134,7 @@ static pid_t child_start(void)
  * machine has it) for mappings of at least 1 MiB. */
 struct live {
 	pid_t pid;
+	uintptr_t big;
 	struct smpol_task_ref t;
 	struct smpol_region_opts o;
 	struct smpol_region_memory m;
@@ -146,7 +147,7 @@ static int live_setup(void **state)
 	struct live *l = calloc(1, sizeof(*l));
 
 	assert_non_null(l);
-	l->pid = child_start();
+	l->pid = child_start(&l->big);
 	l->o.by = SMPOL_REGIONS_MOVE;
 	l->o.min_region = MIB;
 	l->o.move.weight[0] = 1;
@@ -181,24 +182,35 @@ static int place(struct live *l)
 	return smpol_region_place_task(&l->t, &l->o, &l->m, &l->s, l->err, sizeof(l->err));
 }
 
-/* Page moves: the large mapping is walked once (1024 pages), then not while it holds
- * the same pages; the task's end is no error and leaves nothing behind. */
+/* The 4 MiB mapping among those placed. */
+static bool big_placed(const struct live *l)
+{
+	for (int i = 0; i < l->m.nplaced; i++)
+		if (l->m.placed[i].start == l->big && l->m.placed[i].end == l->big + 4 * MIB)
+			return true;
+	return false;
+}
+
+/* Page moves: the large mappings are walked once (the 4 MiB among them), then not
+ * while they hold the same pages; the task's end is no error and leaves nothing behind. */
 static void test_move_live_child(void **state)
 {
 	struct live *l = *state;
 
 	assert_int_equal(place(l), 0);
 	assert_false(l->s.exited);
-	assert_int_equal(l->s.large, 1);
-	assert_int_equal(l->s.placed, 1);
+	assert_true(l->s.large >= 1);
+	assert_int_equal(l->s.placed, l->s.large);
 	assert_int_equal(l->s.policies, 0);
-	assert_int_equal(l->s.pages, 4 * MIB / (uint64_t)sysconf(_SC_PAGESIZE));
-	assert_int_equal(l->s.minimum + l->s.moved + l->s.not_moved, 0);     /* already all on node 0 */
-	assert_int_equal(l->m.nplaced, 1);
+	assert_true(l->s.pages >= 4 * MIB / (uint64_t)sysconf(_SC_PAGESIZE));
+	/* the planner chose the minimum, each page moved or counted (one node: 0) */
+	assert_int_equal(l->s.moved + l->s.not_moved, l->s.minimum);
+	assert_int_equal(l->m.nplaced, l->s.large);
+	assert_true(big_placed(l));
 	assert_int_equal(place(l), 0);
-	assert_int_equal(l->s.large, 1);
 	assert_int_equal(l->s.placed, 0);
 	assert_int_equal(l->s.pages, 0);
+	assert_true(big_placed(l));
 	live_end(l);
 	assert_int_equal(place(l), 0);
 	assert_true(l->s.exited);
@@ -230,7 +242,8 @@ static void test_policy_refused(void **state)
 	l->o.move.pmbind_mask[0] = 1;
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(place(l), -ENOSYS);
-		assert_non_null(strstr(l->err, "process_mbind over ranges 0-0 of 1 failed"));
+		assert_non_null(strstr(l->err, "process_mbind over ranges 0-"));
+		assert_non_null(strstr(l->err, " failed: Function not implemented"));
 		assert_int_equal(l->m.nplaced, 0);
 		assert_int_equal(l->s.placed, 0);
 	}
