@@ -12,7 +12,7 @@
 
 /* What is kept of one task between samples. */
 struct region_task {
-	bool ready;                     /* its plan is known (read at its first sample) */
+	int initiator;                  /* the plan its mappings were placed on; -2 = none yet */
 	bool quiet;                     /* an error was logged: the next ones are not */
 	struct smpol_region_opts o;
 	struct smpol_region_memory m;
@@ -45,7 +45,11 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
 	return ar;
 }
 
-/* The task's plan, as task_init picked it: by the CPUs it is bound to. */
+/*
+ * The task's plan by the CPUs it runs on now, as task_init picked it at launch. A task
+ * moved to another socket's CPUs (mpolctl watch's case) gets that socket's plan: its
+ * large mappings are all placed again. Cheap: one sched_getaffinity per sample.
+ */
 static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, struct region_task *rt,
 		     char *err, size_t errlen)
 {
@@ -56,10 +60,17 @@ static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, st
 	rc = smpol_task_cpus(t->pid, &cpus, err, errlen);
 	if (rc == 0)
 		rc = smpol_placement_pick(ar->pl, ar->topo, &cpus, &p, err, errlen);
-	if (rc == 0)
-		rc = smpol_region_opts_for(ar->pl, p, ar->pmbind_nr, &rt->o, err, errlen);
-	rt->ready = rc == 0;
-	return rc;
+	if (rc < 0 || p->initiator == rt->initiator)
+		return rc;
+	rc = smpol_region_opts_for(ar->pl, p, ar->pmbind_nr, &rt->o, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (rt->initiator != -2)
+		slurm_info(MI_LOG "job %u step %s: task pid %d runs on node %d's CPUs now: its large mappings "
+			   "follow that plan", ar->job_id, ar->step, (int)t->pid, p->initiator);
+	smpol_region_memory_free(&rt->m);
+	rt->initiator = p->initiator;
+	return 0;
 }
 
 void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t)
@@ -77,11 +88,13 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 		if (!more)
 			return;         /* tried again at the next sample */
 		memset(more + ar->ntasks, 0, sizeof(*more) * (size_t)(index + 1 - ar->ntasks));
+		for (int i = ar->ntasks; i <= index; i++)
+			more[i].initiator = -2;
 		ar->tasks = more;
 		ar->ntasks = index + 1;
 	}
 	rt = &ar->tasks[index];
-	rc = rt->ready ? 0 : task_opts(ar, t, rt, err, sizeof(err));
+	rc = task_opts(ar, t, rt, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_region_place_task(t, &rt->o, &rt->m, &s, err, sizeof(err));
 	if (rc < 0 && !rt->quiet && smpol_task_check(t, NULL, 0) == 0) {
