@@ -29,7 +29,7 @@ struct acct_regions {
 };
 
 struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
-				      long pmbind_nr, uint32_t job_id, const char *step)
+				      long pmbind_nr, uint32_t job_id, const char *step_key)
 {
 	struct acct_regions *ar;
 
@@ -37,11 +37,12 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
 		return NULL;
 	ar = calloc(1, sizeof(*ar));
 	if (!ar) {
-		slurm_error(MI_LOG "job %u step %s: out of memory: large mappings stay on the local node", job_id, step);
+		slurm_error(MI_LOG "job %u step %s: out of memory: large mappings stay on the local node", job_id,
+			    step_key);
 		return NULL;
 	}
 	*ar = (struct acct_regions){ .pl = pl, .topo = topo, .pmbind_nr = pmbind_nr, .job_id = job_id };
-	snprintf(ar->step, sizeof(ar->step), "%s", step);
+	snprintf(ar->step, sizeof(ar->step), "%s", step_key);
 	return ar;
 }
 

@@ -14,7 +14,7 @@ struct acct_regions;
 
 /* NULL (nothing to do) unless pl is region-aware with a way to place its mappings. */
 struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
-				      long pmbind_nr, uint32_t job_id, const char *step);
+				      long pmbind_nr, uint32_t job_id, const char *step_key);
 
 /* One sample of the pinned task number `index` (the order tasks started in). Errors
  * are logged once per task; a task that ended is no error. */
