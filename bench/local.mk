@@ -12,7 +12,7 @@ bench_weights_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/li
 EXTRA_DIST += bench/weights bench/corpus.txt
 # sampling: cost of one placement sample vs the task's run time (bench/sampling)
 noinst_PROGRAMS += bench/sampling-bench
-bench_sampling_bench_SOURCES = bench/sampling-bench.c
+bench_sampling_bench_SOURCES = bench/sampling-bench.c bench/bench_util.h
 bench_sampling_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
 EXTRA_DIST += bench/sampling
 # stream: STREAM copy and triad under local, interleave, the kernel's and our weights (bench/stream)
@@ -20,3 +20,8 @@ noinst_PROGRAMS += bench/stream-bench
 bench_stream_bench_SOURCES = bench/stream-bench.c
 bench_stream_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
 EXTRA_DIST += bench/stream
+# regions: what region-aware placement (min_region=) adds to a sample (bench/regions)
+noinst_PROGRAMS += bench/regions-bench
+bench_regions_bench_SOURCES = bench/regions-bench.c bench/bench_util.h
+bench_regions_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
+EXTRA_DIST += bench/regions

@@ -20,46 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "error.h"
 #include "number.h"
 #include "numa_maps.h"
 
 #define MIN_SAMPLES 5        /* per sampled run, for its time to say anything */
 #define MAX_PASSES 1000000
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* A whole number 1..max (number.h), or exit 2 saying why. */
-static int whole_arg(const char *opt, const char *text, uint64_t max)
-{
-	char err[SMPOL_ERRLEN];
-	uint64_t v;
-
-	if (smpol_number_parse(text, 0, 1, max, &v, err, sizeof(err))) {
-		fprintf(stderr, "sampling-bench: %s: %s\n", opt, err);
-		exit(2);
-	}
-	return (int)v;
-}
 
 /* The child: touch, say so on the pipe, wait for the go byte, stream, exit. */
 static void child(size_t bytes, int passes, int ready, int go)
@@ -121,7 +88,7 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 	if (pid < 0)
 		return -1;
 	*samples = 0;
-	t0 = now();
+	t0 = bench_now();
 	next = t0 + interval_ms / 1e3;
 	if (write(go, "g", 1) != 1)
 		return -1;
@@ -134,7 +101,7 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 			break;
 		if (w < 0 && errno != EINTR)
 			return -1;
-		if (now() >= next) {
+		if (bench_now() >= next) {
 			smpol_numa_usage_init(u);
 			if (sample && smpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) == 0)
 				(*samples)++;
@@ -144,7 +111,7 @@ static double timed_run(size_t bytes, int passes, int interval_ms, bool sample, 
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return -1;
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 int main(int argc, char **argv)
@@ -158,10 +125,10 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "m:p:i:r:h")) != -1) {
 		switch (opt) {
-		case 'm': mib = whole_arg("-m", optarg, 1 << 20); break;
-		case 'p': passes = whole_arg("-p", optarg, MAX_PASSES); break;
-		case 'i': interval_ms = whole_arg("-i", optarg, 3600000); break;
-		case 'r': rounds = whole_arg("-r", optarg, 16); break;
+		case 'm': mib = bench_whole_arg("sampling-bench", "-m", optarg, 1 << 20); break;
+		case 'p': passes = bench_whole_arg("sampling-bench", "-p", optarg, MAX_PASSES); break;
+		case 'i': interval_ms = bench_whole_arg("sampling-bench", "-i", optarg, 3600000); break;
+		case 'r': rounds = bench_whole_arg("sampling-bench", "-r", optarg, 16); break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
 				"usage: sampling-bench [-m MIB] [-p PASSES] [-i INTERVAL_MS] [-r ROUNDS]\n");
@@ -179,14 +146,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < reps; i++) {
-		double t0 = now();
+		double t0 = bench_now();
 
 		smpol_numa_usage_init(u);
 		if (smpol_numa_maps_read_tree(NULL, pid, 256, u, err, sizeof(err)) < 0) {
 			fprintf(stderr, "sampling-bench: %s\n", err);
 			return 1;
 		}
-		cost[i] = now() - t0;
+		cost[i] = bench_now() - t0;
 	}
 	printf("resident (anonymous): %llu MiB under %d policies\n",
 	       (unsigned long long)(smpol_numa_usage_anon_total(u) * SMPOL_PAGE_KIB / 1024), u->npolicies);
@@ -194,7 +161,7 @@ int main(int argc, char **argv)
 		return 1;
 	close(go);
 	waitpid(pid, NULL, 0);
-	c = median(cost, reps);
+	c = bench_median(cost, reps);
 	printf("one sample of a %d MiB task: median %.3f ms over %d (%.3f ms per GiB)\n",
 	       mib, c * 1e3, reps, c * 1e3 * 1024 / mib);
 	printf("duty at the default interval (30 s): %.6f%% of one CPU per task\n", 100 * c / 30);
@@ -225,7 +192,7 @@ int main(int argc, char **argv)
 		fewest = fewest < 0 || samples < fewest ? samples : fewest;
 	}
 	{
-		double a = median(without, rounds), b = median(with, rounds);
+		double a = bench_median(without, rounds), b = bench_median(with, rounds);
 
 		printf("task run time (%d passes over %d MiB), median of %d: without sampling %.3f s, "
 		       "sampled every %d ms %.3f s (at least %d samples per sampled run)\n",

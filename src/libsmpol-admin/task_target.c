@@ -86,6 +86,7 @@ int smpol_task_target(const struct smpol_target_in *in, struct smpol_task_target
 		out->plan = *chosen;
 		out->path = pl.path;
 		out->weights_known = pl.weights_known;
+		out->min_region_kb = pl.min_region_kb;
 		snprintf(out->note, sizeof(out->note), "%s", pl.note);
 	}
 	smpol_placement_free(&pl);

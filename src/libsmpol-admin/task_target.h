@@ -34,6 +34,7 @@ struct smpol_task_target {
 	struct smpol_plan plan;        /* the plan for the task's CPUs, weights as in force */
 	enum smpol_kernel_path path;
 	bool weights_known;
+	uint64_t min_region_kb;        /* region-aware: only mappings this large take the plan, 0 = all */
 	char note[SMPOL_ERRLEN];       /* the decision's note, "" = none */
 };
 

@@ -11,7 +11,6 @@
 
 #include "apply.h"
 #include "error.h"
-#define MASK_LONGS (SMPOL_MAX_NODES / (8 * sizeof(unsigned long)))
 
 static long set_policy(int mode, const unsigned long *mask)
 {
@@ -19,21 +18,12 @@ static long set_policy(int mode, const unsigned long *mask)
 	return syscall(SYS_set_mempolicy, mode, mask, (unsigned long)SMPOL_MAX_NODES + 1);
 }
 
-static void mask_set(unsigned long *mask, int n)
+int smpol_plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen)
 {
-	mask[n / (8 * sizeof(unsigned long))] |= 1UL << (n % (8 * sizeof(unsigned long)));
-}
+	struct smpol_bitmap nodes = plan->standby;
 
-/* The plan's nodes plus its standby nodes; *flags gets MPOL_F_STATIC_NODES when there are
- * standby nodes, so the kernel keeps them in the policy until they have memory. */
-static int plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen)
-{
-	memset(mask, 0, MASK_LONGS * sizeof(unsigned long));
-	*flags = 0;
-	for (int n = smpol_bitmap_next(&plan->standby, 0); n >= 0 && n < SMPOL_MAX_NODES; n = smpol_bitmap_next(&plan->standby, n + 1)) {
-		mask_set(mask, n);
-		*flags = MPOL_F_STATIC_NODES;
-	}
+	/* standby nodes stay in the policy until they have memory (MPOL_F_STATIC_NODES) */
+	*flags = smpol_bitmap_empty(&plan->standby) ? 0 : MPOL_F_STATIC_NODES;
 	if (plan->nnodes < 1)
 		return smpol_fail(err, errlen, EINVAL, "the plan for initiator node %d has no memory nodes",
 				 plan->initiator);
@@ -43,8 +33,24 @@ static int plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *fl
 		if (n < 0 || n >= SMPOL_MAX_NODES)
 			return smpol_fail(err, errlen, EINVAL, "node %d in the plan is out of range 0-%d",
 					 n, SMPOL_MAX_NODES - 1);
-		mask_set(mask, n);
+		smpol_bitmap_set(&nodes, n);
 	}
+	smpol_bitmap_to_mask(&nodes, mask);
+	return 0;
+}
+
+int smpol_plan_policy(const struct smpol_plan *plan, enum smpol_kernel_path path, int *mode,
+		      unsigned long *mask, char *err, size_t errlen)
+{
+	int flags, rc;
+
+	if (path != SMPOL_PATH_WEIGHTED && path != SMPOL_PATH_INTERLEAVE)
+		return smpol_fail(err, errlen, EINVAL, "no interleave policy for kernel path %s",
+				 smpol_kernel_path_name(path));
+	rc = smpol_plan_mask(plan, mask, &flags, err, errlen);
+	if (rc < 0)
+		return rc;
+	*mode = (path == SMPOL_PATH_WEIGHTED ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE) | flags;
 	return 0;
 }
 
@@ -60,14 +66,14 @@ static int refused(const struct smpol_plan *plan, const char *what, int e, char 
 int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path, bool strict,
 		     struct smpol_apply_result *res, char *err, size_t errlen)
 {
-	unsigned long mask[MASK_LONGS];
+	unsigned long mask[SMPOL_MASK_LONGS];
 	int rc, flags;
 
 	memset(res, 0, sizeof(*res));
 	res->path = SMPOL_PATH_NONE;
 	if (path == SMPOL_PATH_NONE)
 		return 0;
-	rc = plan_mask(plan, mask, &flags, err, errlen);
+	rc = smpol_plan_mask(plan, mask, &flags, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (path == SMPOL_PATH_WEIGHTED) {
@@ -87,6 +93,29 @@ int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path,
 	if (set_policy(MPOL_INTERLEAVE | flags, mask) < 0)
 		return refused(plan, "MPOL_INTERLEAVE", errno, err, errlen);
 	res->path = SMPOL_PATH_INTERLEAVE;
+	return 0;
+}
+
+int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_t errlen)
+{
+	unsigned long mask[SMPOL_MASK_LONGS];
+	struct smpol_bitmap one;
+
+	*node = -1;
+	for (int i = 0; i < plan->nnodes; i++)
+		if (plan->nodes[i] == plan->initiator)
+			*node = plan->initiator;
+	if (*node < 0) {
+		if (set_policy(MPOL_LOCAL, NULL) < 0)
+			return smpol_fail(err, errlen, errno, "set_mempolicy(MPOL_LOCAL) failed: %s", strerror(errno));
+		return 0;
+	}
+	smpol_bitmap_clear(&one);
+	smpol_bitmap_set(&one, *node);
+	smpol_bitmap_to_mask(&one, mask);
+	if (set_policy(MPOL_PREFERRED, mask) < 0)
+		return smpol_fail(err, errlen, errno, "set_mempolicy(MPOL_PREFERRED, node %d) failed: %s%s", *node,
+				 strerror(errno), errno == EINVAL ? " (the node must be allowed by the job's cpuset)" : "");
 	return 0;
 }
 

@@ -33,6 +33,28 @@ struct smpol_apply_result {
 int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path, bool strict,
 		     struct smpol_apply_result *res, char *err, size_t errlen);
 
+/*
+ * smpol_apply_local - region-aware placement's task policy (placement.h): MPOL_PREFERRED
+ * on the plan's initiator node when the plan has it (it has memory), else MPOL_LOCAL.
+ * *node = the preferred node, or -1 for local. 0 or -errno with a sentence.
+ */
+int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_t errlen);
+
+/*
+ * smpol_plan_mask - the plan's nodes plus its standby nodes as the kernel's node mask
+ * (SMPOL_MASK_LONGS longs); *flags gets MPOL_F_STATIC_NODES when there are standby
+ * nodes, so the kernel keeps them in the policy until they have memory. 0 or -EINVAL.
+ */
+int smpol_plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen);
+
+/*
+ * smpol_plan_policy - the policy a region under this plan gets on kernel path `path`:
+ * *mode = MPOL_WEIGHTED_INTERLEAVE or MPOL_INTERLEAVE with its flags, mask as above.
+ * -EINVAL for path NONE.
+ */
+int smpol_plan_policy(const struct smpol_plan *plan, enum smpol_kernel_path path, int *mode,
+		      unsigned long *mask, char *err, size_t errlen);
+
 /* A task's CPU affinity (what task/affinity gave it); pid 0 = the calling thread. 0 or -errno. */
 int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen);
 

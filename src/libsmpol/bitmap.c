@@ -88,6 +88,15 @@ int smpol_bitmap_next(const struct smpol_bitmap *b, int from)
 	return -1;
 }
 
+void smpol_bitmap_to_mask(const struct smpol_bitmap *b, unsigned long *mask)
+{
+	const int per_long = 8 * (int)sizeof(unsigned long);
+
+	memset(mask, 0, SMPOL_MASK_LONGS * sizeof(unsigned long));
+	for (int n = smpol_bitmap_next(b, 0); n >= 0 && n < SMPOL_MAX_NODES; n = smpol_bitmap_next(b, n + 1))
+		mask[n / per_long] |= 1UL << (n % per_long);
+}
+
 /* Node lists and CPU lists share the syntax; name the one the caller parses. */
 static const char *list_kind(int limit)
 {

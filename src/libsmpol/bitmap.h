@@ -42,6 +42,12 @@ int smpol_bitmap_parse_list(const char *text, int limit, struct smpol_bitmap *ou
  */
 int smpol_bitmap_parse_mask(const char *text, int limit, struct smpol_bitmap *out, char *err, size_t errlen);
 
+/* The kernel's node mask (set_mempolicy, mbind, migrate_pages): SMPOL_MAX_NODES bits. */
+#define SMPOL_MASK_LONGS (SMPOL_MAX_NODES / (8 * sizeof(unsigned long)))
+
+/* mask[0..SMPOL_MASK_LONGS) = the ids of b below SMPOL_MAX_NODES. */
+void smpol_bitmap_to_mask(const struct smpol_bitmap *b, unsigned long *mask);
+
 /* smpol_bitmap_format_list - write the list syntax ("0-3,8"; "" for the empty set). -ENOSPC if buf is short. */
 int smpol_bitmap_format_list(const struct smpol_bitmap *b, char *buf, size_t len);
 

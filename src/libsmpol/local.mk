@@ -38,4 +38,10 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/record_gather.c src/libsmpol/record_gather.h \
 	src/libsmpol/record_spool.c src/libsmpol/record_spool.h \
 	src/libsmpol/sampling.c src/libsmpol/sampling.h \
+	src/libsmpol/task_ref.c src/libsmpol/task_ref.h \
+	src/libsmpol/pages.c src/libsmpol/pages.h \
+	src/libsmpol/pmbind.c src/libsmpol/pmbind.h \
+	src/libsmpol/movement.c src/libsmpol/movement.h \
+	src/libsmpol/rebalance.c src/libsmpol/rebalance.h \
+	src/libsmpol/region_place.c src/libsmpol/region_place.h \
 	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h

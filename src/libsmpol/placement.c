@@ -36,6 +36,53 @@ static void set_note(char *buf, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* One more sentence after what the note already says. */
+static void add_note(char *buf, const char *text)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, SMPOL_ERRLEN - used, "%s%s", used ? "; " : "", text);
+}
+
+const char *smpol_regions_by_name(enum smpol_regions_by by)
+{
+	switch (by) {
+	case SMPOL_REGIONS_POLICY:
+		return "process_mbind";
+	case SMPOL_REGIONS_MOVE:
+		return "move_pages";
+	default:
+		return "none";
+	}
+}
+
+/* Region-aware placement: how the large mappings get the plan, and what that costs. */
+static void settle_regions(const struct smpol_place_in *in, struct smpol_placement *out)
+{
+	char text[SMPOL_ERRLEN];
+
+	out->min_region_kb = in->spec.min_region_kb;
+	if (in->pmbind) {
+		out->regions_by = SMPOL_REGIONS_POLICY;
+	} else if (!out->weights_known) {
+		/* nothing to move the pages onto: they stay where the task faults them */
+		out->regions_by = SMPOL_REGIONS_NONE;
+		add_note(out->note, "the weights in force are unknown and this kernel has no process_mbind: large "
+			 "mappings stay on the local node");
+		return;
+	} else {
+		out->regions_by = SMPOL_REGIONS_MOVE;
+		snprintf(text, sizeof(text), "%s: large mappings' pages are moved onto the plan at each sample "
+			 "(sample_interval), the pages they fault in between land on the local node first",
+			 in->pmbind_note ? in->pmbind_note : "this kernel has no process_mbind (not upstream; "
+			 "plugstack process_mbind_nr= names it where a kernel has it)");
+		add_note(out->note, text);
+	}
+	if (in->site->sample_interval == 0)
+		add_note(out->note, "sample_interval=0: large mappings are placed once, about 1 s after the first "
+			 "task starts; later ones stay on the local node");
+}
+
 /* The request cannot be had. The user's own request fails its tasks; the site's
  * default leaves the job without a policy, and the note says why. */
 static int cannot_have(const struct smpol_place_in *in, struct smpol_placement *out, const char *why)
@@ -121,28 +168,26 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 		return cannot_have(in, out, err);
 	out->active = true;
 	out->weights_known = true;
-	if (!weighted) {
+	if (!weighted || !in->table->present) {
 		out->path = SMPOL_PATH_INTERLEAVE;
 		for (int i = 0; i < out->nplans; i++)
 			smpol_plan_set_equal_weights(&out->plans[i]);
-		return 0;
-	}
-	if (!in->table->present) {
-		out->path = SMPOL_PATH_INTERLEAVE;
-		for (int i = 0; i < out->nplans; i++)
-			smpol_plan_set_equal_weights(&out->plans[i]);
-		set_note(out->note, "this kernel has no weighted interleave (needs Linux 6.9): plain interleave over "
-			 "the same nodes");
-		return 0;
-	}
-	out->path = SMPOL_PATH_WEIGHTED;
-	if (mode == SMPOL_MODE_AUTO) {
-		if (in->table_error)
-			set_note(out->note, "%s; the kernel's weights are unknown", in->table_error);
-		run_on_table(in, out);
+		if (weighted)
+			set_note(out->note, "this kernel has no weighted interleave (needs Linux 6.9): plain interleave "
+				 "over the same nodes");
 	} else {
-		settle_weighted(in, out);
+		out->path = SMPOL_PATH_WEIGHTED;
+		if (mode == SMPOL_MODE_AUTO) {
+			if (in->table_error)
+				set_note(out->note, "%s; the kernel's weights are unknown", in->table_error);
+			run_on_table(in, out);
+		} else {
+			settle_weighted(in, out);
+		}
 	}
+	/* a step that still wants the lease decides again with its outcome */
+	if (in->spec.min_region_kb && !out->lease_wanted)
+		settle_regions(in, out);
 	return 0;
 }
 
@@ -153,6 +198,8 @@ void smpol_placement_free(struct smpol_placement *pl)
 	pl->nplans = 0;
 	pl->active = false;
 	pl->path = SMPOL_PATH_NONE;
+	pl->min_region_kb = 0;
+	pl->regions_by = SMPOL_REGIONS_NONE;
 }
 
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,

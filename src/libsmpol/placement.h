@@ -23,6 +23,20 @@
  * - the site's default never fails a job that did not ask: where it cannot apply, the
  *   step runs inactive and the note says why.
  *
+ * - min_region (region-aware placement): the plans are for the task's large mappings
+ *   only (at least min_region bytes); the task's own policy is local, MPOL_PREFERRED
+ *   on its plan's initiator node (MPOL_LOCAL where that node has no memory in the
+ *   plan). Preferred rather than local: it names the node the plan was picked for, so
+ *   numa_maps shows which node a task follows ("prefer:0"; "local" says nothing), a
+ *   task the scheduler moves within its CPUs keeps its small data together instead
+ *   of following the CPU (mpolctl watch re-binds a task that really migrates), and
+ *   unlike bind a full node falls back instead of failing the task. Then slurmstepd's
+ *   sampler places the large mappings as they appear (regions_by): with process_mbind
+ *   (probed) it sets their policy to the plan, so their new pages follow it, and moves
+ *   the pages already faulted locally; without it (every upstream kernel) nothing can
+ *   set another task's policy, so it moves their pages onto the plan at each sample
+ *   and the note says that pages faulted in between land on the local node.
+ *
  * The lease: with lease UNTRIED, a weighted step whose weights the table lacks and
  * whose site lets it write them gets lease_wanted with the table to write (want,
  * want_nodes); the caller tries the lease and decides again with HELD or NOT_HELD.
@@ -63,6 +77,15 @@ struct smpol_place_in {
 	const char *lease_note;        /* NOT_HELD: why, or NULL */
 	uint64_t mem_kb;               /* the job's memory on this node, 0 = unknown (no cap) */
 	const struct smpol_bw_table *bandwidth;  /* per pair, with sources (bw_sources.h); NULL = sysfs HMAT */
+	bool pmbind;                   /* process_mbind is configured and its probe passed */
+	const char *pmbind_note;       /* !pmbind: why (the probe's sentence), NULL = not configured */
+};
+
+/* How a region-aware step's large mappings get their plan. */
+enum smpol_regions_by {
+	SMPOL_REGIONS_NONE,            /* not region-aware: the task's own policy is the plan */
+	SMPOL_REGIONS_POLICY,          /* process_mbind sets their policy; pages already there move */
+	SMPOL_REGIONS_MOVE,            /* their pages move onto the plan at each sample */
 };
 
 struct smpol_placement {
@@ -74,6 +97,8 @@ struct smpol_placement {
 	bool lease_wanted;             /* lease UNTRIED: take it and write `want` */
 	struct smpol_wi_table want;    /* the table this step's weights need */
 	struct smpol_bitmap want_nodes;
+	uint64_t min_region_kb;        /* region-aware: the smallest mapping planned, 0 = not */
+	enum smpol_regions_by regions_by;
 	char note[SMPOL_ERRLEN];       /* why the tasks get less than asked, or "" */
 	char failure[SMPOL_ERRLEN];    /* the user asked for what cannot be had: tasks fail with this */
 };
@@ -82,6 +107,9 @@ struct smpol_placement {
 int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out);
 
 void smpol_placement_free(struct smpol_placement *pl);
+
+/* "none", "process_mbind", "move_pages" */
+const char *smpol_regions_by_name(enum smpol_regions_by by);
 
 /*
  * smpol_placement_pick - the plan of a task bound to `cpus` (see smpol_plan_pick).

@@ -7,6 +7,7 @@
 #include "bw_file.h"
 #include "error.h"
 #include "number.h"
+#include "pmbind.h"
 #include "site_config.h"
 
 #define MAX_SAMPLE_INTERVAL 86400
@@ -14,7 +15,7 @@
 
 enum key {
 	KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
-	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, NKEYS
+	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, KEY_PMBIND_NR, NKEYS
 };
 
 static const char *const keys[NKEYS] = {
@@ -22,9 +23,10 @@ static const char *const keys[NKEYS] = {
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
 	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_LOCK_TIMEOUT] = "lock_timeout",
 	[KEY_RECORD] = "record", [KEY_PROMETHEUS] = "prometheus_dir", [KEY_BANDWIDTH] = "bandwidth",
+	[KEY_PMBIND_NR] = "process_mbind_nr",
 };
 #define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
-	"lock_timeout, record, prometheus_dir, bandwidth"
+	"lock_timeout, record, prometheus_dir, bandwidth, process_mbind_nr"
 
 static const char *const record_names[] = {
 	[SMPOL_RECORD_ADMIN_COMMENT] = "admincomment",
@@ -159,6 +161,13 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 					  "path of a bandwidth table (mpolctl calibrate writes one), or none", q);
 		strcpy(cfg->bandwidth_file, value);
 		return 0;
+	case KEY_PMBIND_NR:
+		rc = parse_number(keys[k], value, 0, 1, SMPOL_PMBIND_LAST_NR, &v, " (process_mbind's system call number)",
+				  err, errlen);
+		if (rc == 0 && (rc = smpol_pmbind_nr_check((long)v, why, sizeof(why))) < 0)
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument process_mbind_nr=%s: %s", q, why);
+		cfg->process_mbind_nr = rc ? cfg->process_mbind_nr : (long)v;
+		return rc;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}

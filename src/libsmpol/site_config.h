@@ -14,6 +14,9 @@
  *   prometheus_dir=DIR       write node_exporter textfile metrics of running steps there
  *   bandwidth=FILE|none      the bandwidth table (bw_file.h); default
  *                            /etc/slurm/mem_interleave.bw when it exists
+ *   process_mbind_nr=N       the system call number of process_mbind on a kernel that
+ *                            carries it (pmbind.h; upstream numbers are refused here),
+ *                            for region-aware placement (min_region=); probed per step
  * An unknown key, a bad value or a key given twice is an error that names it.
  * default= takes smpol_spec_parse's syntax (not help); statedir, fsroot and bandwidth
  * must be absolute; sample_interval is 0..86400; numbers follow number.h.
@@ -52,6 +55,7 @@ struct smpol_site_config {
 	char prometheus_dir[1024];     /* "" = no metrics files */
 	char bandwidth_file[1024];     /* "" = none */
 	bool bandwidth_named;          /* given by bandwidth=: its absence is worth a warning */
+	long process_mbind_nr;         /* 0 = not configured */
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);

@@ -11,13 +11,14 @@
 #include "error.h"
 #include "number.h"
 #include "spec.h"
+#include "units.h"
 
 /* A precision has at most 9 digits after the point: 0.000000001 to 1. */
 #define PRECISION_DECIMALS 9
 #define PRECISION_ONE 1000000000ULL
 
 #define KNOWN "modes: weighted, auto, interleave, none, help; " \
-	"options: quiet, verbose, nodes=, weights=, scope=, precision=, strict"
+	"options: quiet, verbose, nodes=, weights=, scope=, precision=, min_region=, strict"
 
 static const char *const mode_names[] = {
 	[SMPOL_MODE_UNSET] = "unset",
@@ -37,7 +38,7 @@ const char *smpol_mode_name(enum smpol_mode mode)
 
 /* What one parse has seen so far, to catch a key given twice with different values. */
 struct seen {
-	bool mode, verbosity, weights, scope, precision;
+	bool mode, verbosity, weights, scope, precision, min_region;
 	int options;          /* keys other than the mode and quiet/verbose */
 };
 
@@ -202,6 +203,20 @@ static int parse_option(const char *key, const char *value, struct smpol_spec *s
 		s->precision = p;
 		return 0;
 	}
+	if (!strcmp(key, "min_region")) {
+		uint64_t kb;
+
+		if (smpol_parse_size(value, &kb, why, sizeof(why)) < 0)
+			return smpol_fail(err, errlen, EINVAL, "min_region=: %s", why);
+		if (kb < SMPOL_MIN_REGION_LEAST_KB)
+			return smpol_fail(err, errlen, EINVAL, "min_region=%s is below one page: give at least %dK "
+					 "(64M is a good start)", qv, SMPOL_MIN_REGION_LEAST_KB);
+		if (seen->min_region && s->min_region_kb != kb)
+			return smpol_fail(err, errlen, EINVAL, "min_region= given twice with different values");
+		seen->min_region = true;
+		s->min_region_kb = kb;
+		return 0;
+	}
 	return smpol_fail(err, errlen, EINVAL, "unknown key %s (%s)", qk, KNOWN);
 }
 
@@ -220,6 +235,10 @@ static int check_spec(const struct smpol_spec *s, const struct seen *seen, char 
 		return smpol_fail(err, errlen, EINVAL, "help takes nothing else; give it alone");
 	if (s->mode == SMPOL_MODE_NONE && seen->options)
 		return smpol_fail(err, errlen, EINVAL, "none takes no options: it leaves the default policy");
+	if (s->min_region_kb && s->mode != SMPOL_MODE_WEIGHTED && s->mode != SMPOL_MODE_AUTO &&
+	    s->mode != SMPOL_MODE_INTERLEAVE)
+		return smpol_fail(err, errlen, EINVAL, "min_region= needs a mode that interleaves (weighted, auto "
+				 "or interleave)");
 	if (s->has_weights && s->mode != SMPOL_MODE_WEIGHTED)
 		return smpol_fail(err, errlen, EINVAL, "weights= needs mode weighted (%s does not use weights)",
 				 mode_names[s->mode]);
@@ -340,6 +359,10 @@ int smpol_spec_format(const struct smpol_spec *spec, char *buf, size_t len)
 		format_precision(spec->precision, part, sizeof(part));
 		rc = append(buf, len, &used, ",precision=%s", part);
 	}
+	if (!rc && spec->min_region_kb) {
+		smpol_format_size_exact(spec->min_region_kb, part, sizeof(part));
+		rc = append(buf, len, &used, ",min_region=%s", part);
+	}
 	if (!rc && spec->strict)
 		rc = append(buf, len, &used, ",strict");
 	if (rc && len)
@@ -350,7 +373,7 @@ int smpol_spec_format(const struct smpol_spec *spec, char *buf, size_t len)
 const char *smpol_spec_usage(void)
 {
 	return "Usage: --mem-interleave=[quiet|verbose,]MODE[,nodes=LIST][,weights=N:W[:N:W...]]\n"
-	       "                        [,scope=socket|all][,precision=P][,strict]\n"
+	       "                        [,scope=socket|all][,precision=P][,min_region=SIZE][,strict]\n"
 	       "\n"
 	       "Interleave each task's memory over the node's memory tiers (DRAM, CXL, HBM) in\n"
 	       "proportion to their bandwidth.\n"
@@ -373,6 +396,9 @@ const char *smpol_spec_usage(void)
 	       "                      all: every node with memory\n"
 	       "  precision=P         0 < P <= 1 (default 0.98, or the site's): the smallest\n"
 	       "                      weights whose modelled streaming efficiency reaches P\n"
+	       "  min_region=SIZE     region-aware: only mappings of at least SIZE (64M, 1G;\n"
+	       "                      no suffix: MiB) are interleaved; stacks, small heap\n"
+	       "                      arenas and libraries stay on the task's own node\n"
 	       "  strict              fail the task when the kernel has no weighted interleave\n"
 	       "                      instead of falling back to plain interleave\n"
 	       "\n"
@@ -385,6 +411,7 @@ const char *smpol_spec_usage(void)
 	       "  srun --mem-interleave=weighted,nodes=0,2 ./app\n"
 	       "  srun --mem-interleave=weighted,weights=0:3:2:1 ./app\n"
 	       "  srun --mem-interleave=auto,strict ./app\n"
+	       "  srun --mem-interleave=weighted,min_region=64M ./app\n"
 	       "\n"
 	       "Each task finds what it got in SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS}.\n"
 	       "Details: man mem_interleave.\n";

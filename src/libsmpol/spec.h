@@ -1,13 +1,15 @@
 /* spec.h - the user's --mem-interleave request, parsed and checked.
  *
  * Syntax: [quiet|verbose,]MODE[,nodes=LIST][,weights=N:W[:N:W...]][,scope=socket|all]
- *         [,precision=P][,strict]
+ *         [,precision=P][,min_region=SIZE][,strict]
  * MODE: weighted | auto | interleave | none | help. Explicit weights imply the nodes.
  * The same value parsed twice gives the same spec (callbacks may run twice).
  * nodes=LIST may hold commas ("nodes=0,2,strict"): words after it that start with a
  * digit continue the list. A key given twice must repeat its value; nodes= and
  * weights= together must name the same nodes; weights= only with weighted; help
- * stands alone; none takes nothing but quiet|verbose.
+ * stands alone; none takes nothing but quiet|verbose. min_region=SIZE (units.h: 64M;
+ * no suffix is MiB; at least 4K) asks for region-aware placement: only mappings of at
+ * least SIZE are interleaved, the rest stays on the task's own node (placement.h).
  */
 #ifndef SMPOL_SPEC_H
 #define SMPOL_SPEC_H
@@ -40,7 +42,11 @@ struct smpol_spec {
 	enum smpol_scope scope;
 	bool has_precision;
 	double precision;
+	uint64_t min_region_kb;             /* 0 = not asked: every page interleaved */
 };
+
+/* The smallest min_region: one base page. */
+#define SMPOL_MIN_REGION_LEAST_KB 4
 
 /* Parse; -EINVAL with one sentence naming the bad part ("bad weight '0' for node 2:
  * weights are 1-255"). */

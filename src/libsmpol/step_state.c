@@ -46,6 +46,7 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 	st->mem_kb = in->mem_kb;
 	st->lease_held = in->lease == SMPOL_LEASE_HELD;
 	st->path = pl->path;
+	st->regions_by = pl->regions_by;
 	snprintf(st->note, sizeof(st->note), "%s", pl->note);
 	if (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
@@ -129,6 +130,7 @@ static json_object *to_json(const struct smpol_step_state *st)
 	json_object_object_add(o, "lease_held", json_object_new_boolean(st->lease_held));
 	json_object_object_add(o, "path", json_object_new_string(smpol_kernel_path_name(st->path)));
 	json_object_object_add(o, "note", json_object_new_string(st->note));
+	json_object_object_add(o, "regions_by", json_object_new_string(smpol_regions_by_name(st->regions_by)));
 	for (int i = 0; i < st->nlaunch_free; i++) {
 		snprintf(key, sizeof(key), "%d", st->launch_free[i].node);
 		json_object_object_add(free_kb, key, json_object_new_uint64(st->launch_free[i].free_kb));
@@ -294,6 +296,20 @@ static bool bandwidth_from_json(json_object *arr, struct smpol_bw_table *t)
 	return true;
 }
 
+/* "regions_by": absent in files written before region-aware placement (none). */
+static bool regions_by_from_json(json_object *o, enum smpol_regions_by *by)
+{
+	json_object *v;
+
+	*by = SMPOL_REGIONS_NONE;
+	if (!json_object_object_get_ex(o, "regions_by", &v))
+		return true;
+	for (; v && json_object_is_type(v, json_type_string) && *by <= SMPOL_REGIONS_MOVE; (*by)++)
+		if (!strcmp(smpol_regions_by_name(*by), json_object_get_string(v)))
+			return true;
+	return false;
+}
+
 /* Fill st from the parsed object; false when any part is missing or of the wrong kind. */
 static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_step_state *st)
 {
@@ -324,6 +340,7 @@ static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_s
 	st->lease_held = json_object_get_boolean(lease);
 	snprintf(st->note, sizeof(st->note), "%s", json_object_get_string(note));
 	return site_from_json(site, &st->site) && path_from_name(json_object_get_string(path), &st->path) &&
+	       regions_by_from_json(o, &st->regions_by) &&
 	       launch_free_from_json(free_kb, st) && tasks_from_json(tasks, st) &&
 	       bandwidth_from_json(member(o, "bandwidth", json_type_array), &st->bandwidth);
 }
@@ -508,6 +525,8 @@ int smpol_step_state_place_in(const struct smpol_step_state *st, const struct sm
 	in->lease_note = st->note[0] ? st->note : NULL;
 	in->mem_kb = st->mem_kb;
 	in->bandwidth = &st->bandwidth;
+	/* the step's probe said process_mbind works; the caller's own backend still decides */
+	in->pmbind = st->regions_by == SMPOL_REGIONS_POLICY;
 	return 0;
 }
 

@@ -12,7 +12,7 @@
  * JSON: {"v":1,"job":J,"step":S,"uid":U,"stepd":{"pid":P,"start":T},
  *   "spec":"weighted,scope=all","site_default":false,
  *   "site":{"algorithm":"optimal","precision":0.98,"max_weight_sum":64,"sysfs":"exclusive"},
- *   "mem_kb":0,"lease_held":true,"path":"weighted-interleave","note":"",
+ *   "mem_kb":0,"lease_held":true,"path":"weighted-interleave","note":"","regions_by":"none",
  *   "launch_free_kb":{"0":1234,"2":5678},
  *   "bandwidth":[[I,T,READ,WRITE,"acpi-hmat"],...],
  *   "tasks":[{"pid":P,"start":T,"initiator":I}]}
@@ -62,6 +62,7 @@ struct smpol_step_state {
 	uint64_t mem_kb;
 	bool lease_held;
 	enum smpol_kernel_path path;
+	enum smpol_regions_by regions_by;      /* region-aware (spec's min_region): how the step placed them */
 	char note[SMPOL_ERRLEN];
 	struct smpol_bw_table bandwidth;        /* the step's bandwidth table (entries malloc'ed) */
 	struct smpol_launch_free *launch_free;  /* malloc'ed, nlaunch_free of them */

@@ -67,3 +67,16 @@ int smpol_format_size(uint64_t kib, char *buf, size_t len)
 		n = snprintf(buf, len, "%.1f%c", v, units[u]);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
+
+int smpol_format_size_exact(uint64_t kib, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	int u = 0, n;
+
+	while (kib && kib % 1024 == 0 && units[u + 1]) {
+		kib /= 1024;
+		u++;
+	}
+	n = snprintf(buf, len, "%llu%c", (unsigned long long)kib, units[u]);
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}

@@ -36,6 +36,7 @@
 #include "task_ref.h"
 #include "task_target.h"
 #include "topology.h"
+#include "units.h"
 #include "wi.h"
 
 enum { OPT_JOB = 0x200, OPT_PID, OPT_DRY_RUN, OPT_BACKEND, OPT_RATE, OPT_SPEC,
@@ -326,6 +327,8 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	if (!target.weights_known)
 		return smpol_fail(err, errlen, EIO, "the weights it runs with are unknown: %s", target.note);
 	tg->plan = target.plan;
+	tg->path = target.path;
+	tg->min_region_kb = target.min_region_kb;
 	if (in.kept && smpol_step_state_task(in.kept, tg->t.pid, tg->t.start)) {
 		tg->kept_task = true;
 		tg->kept_job = in.kept->job_id;
@@ -406,7 +409,7 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 			  pid_t pid, const struct job_pid *jp, struct rebalance_target *tg)
 {
 	struct smpol_rebalance_opts o;
-	char err[SMPOL_ERRLEN], weights[256] = "", nodes[256] = "";
+	char err[SMPOL_ERRLEN], weights[256] = "", nodes[256] = "", large[32] = "";
 	int rc;
 
 	memset(tg, 0, sizeof(*tg));
@@ -461,6 +464,15 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 	memset(&o, 0, sizeof(o));
 	o.backend = backend;
 	o.pmbind_nr = a->pmbind_nr;
+	if (backend == SMPOL_BACKEND_PROCESS_MBIND &&
+	    smpol_plan_policy(&tg->plan, tg->path, &o.pmbind_mode, o.pmbind_mask, err, sizeof(err)) < 0) {
+		tg->rc = -EINVAL;
+		snprintf(tg->why, sizeof(tg->why), "process %d (%s): %s", (int)pid, tg->t.comm, err);
+		log_action("%s", tg->why);
+		goto out;
+	}
+	/* region-aware tasks: only their large mappings take the plan, each on its own */
+	o.min_region = tg->min_region_kb * 1024;
 	o.dry_run = a->dry_run;
 	o.rate_mb_s = a->rate;
 	o.batch = a->batch;
@@ -469,8 +481,11 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 		o.weight[tg->plan.nodes[i]] = tg->plan.weights[i];
 	smpol_plan_format_nodes(&tg->plan, nodes, sizeof(nodes));
 	smpol_plan_format_weights(&tg->plan, weights, sizeof(weights));
-	log_action("%s pid %d (%s, uid %u) to nodes %s weights %s with %s", a->dry_run ? "planning" : "rebalancing",
-		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, smpol_backend_name(backend));
+	if (tg->min_region_kb)
+		smpol_format_size_exact(tg->min_region_kb, large, sizeof(large));
+	log_action("%s pid %d (%s, uid %u) to nodes %s weights %s with %s%s%s%s", a->dry_run ? "planning" : "rebalancing",
+		   (int)pid, tg->t.comm, (unsigned)tg->t.uid, nodes, weights, smpol_backend_name(backend),
+		   large[0] ? " (region-aware: mappings of at least " : "", large, large[0] ? ", each on its own)" : "");
 	rc = smpol_rebalance_task(&tg->t, &o, &tg->r, err, sizeof(err));
 	if (rc < 0) {
 		tg->rc = rc;

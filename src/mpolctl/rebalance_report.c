@@ -66,6 +66,9 @@ void rebalance_print_text(bool dry_run, const char *why, const struct rebalance_
 			       "%llu vanished, %llu other\n",
 			       (unsigned long long)r->busy, (unsigned long long)r->shared, (unsigned long long)r->nomem,
 			       (unsigned long long)r->vanished, (unsigned long long)r->other);
+		if (r->policies)
+			printf("  policy set on %d mapping(s) with process_mbind: their new pages follow the plan\n",
+			       r->policies);
 		if (r->note[0])
 			printf("  note: %s\n", r->note);
 		if (r->interrupted)
@@ -125,6 +128,7 @@ int rebalance_print_json(bool dry_run, const char *job, enum smpol_backend backe
 		json_object_object_add(nm, "other", json_object_new_int64((int64_t)r->other));
 		json_object_object_add(t, "not_moved", nm);
 		json_object_object_add(t, "regions", json_object_new_int(r->regions));
+		json_object_object_add(t, "policies", json_object_new_int(r->policies));
 		if (tg->ncpuset) {
 			json_object *cs = json_object_new_array();
 

@@ -19,6 +19,8 @@ struct rebalance_target {
 	bool kept_task;                  /* a task its step's kept placement lists (by pid and start) */
 	uint32_t kept_job, kept_step;
 	struct smpol_plan plan;
+	enum smpol_kernel_path path;     /* the policy the plan is applied with */
+	uint64_t min_region_kb;          /* region-aware: only mappings this large, 0 = all */
 	int rc;                          /* 0 done; >0 skipped (not an error); <0 failed */
 	int ncpuset;                     /* cpuset.mems files widened (or, dry, to widen) */
 	struct smpol_cpuset_change cpuset[SMPOL_CPUSET_MAX_CHANGES];

@@ -14,7 +14,7 @@ static void check_same(const struct smpol_spec *a, const struct smpol_spec *b, c
 		   !memcmp(a->weights, b->weights, sizeof(a->weights)) &&
 		   a->has_scope == b->has_scope && (!a->has_scope || a->scope == b->scope) &&
 		   a->has_precision == b->has_precision &&
-		   (!a->has_precision || a->precision == b->precision),
+		   (!a->has_precision || a->precision == b->precision) && a->min_region_kb == b->min_region_kb,
 		   "'%s' re-parsed to a different spec", text);
 }
 
@@ -34,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(s.mode != SMPOL_MODE_UNSET, "'%s' parsed to no mode", text);
 	fuzz_check(!s.has_precision || (s.precision > 0 && s.precision <= 1),
 		   "'%s' gave precision %g", text, s.precision);
+	fuzz_check(!s.min_region_kb || s.min_region_kb >= SMPOL_MIN_REGION_LEAST_KB, "'%s' gave min_region %lluK",
+		   text, (unsigned long long)s.min_region_kb);
 	rc = smpol_spec_format(&s, canon, sizeof(canon));
 	fuzz_check(rc == 0, "'%s' does not format (%d)", text, rc);
 	rc = smpol_spec_parse(canon, &again, err, sizeof(err));

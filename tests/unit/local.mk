@@ -61,6 +61,11 @@ UNIT_TESTS += tests/unit/test_movement
 tests_unit_test_movement_SOURCES = tests/unit/test_movement.c
 tests_unit_test_movement_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_movement_LDADD = $(UNIT_LIBS_COMMON) -lm
+UNIT_TESTS += tests/unit/test_region_place
+tests_unit_test_region_place_SOURCES = tests/unit/test_region_place.c
+tests_unit_test_region_place_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_region_place_LDADD = $(UNIT_LIBS_COMMON)
+
 UNIT_TESTS += tests/unit/test_rebalance
 tests_unit_test_rebalance_SOURCES = tests/unit/test_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_id.c
 tests_unit_test_rebalance_CFLAGS = $(UNIT_CFLAGS_COMMON) -I$(top_srcdir)/src/mpolctl

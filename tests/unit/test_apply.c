@@ -99,6 +99,43 @@ static void test_standby_nodes_are_static(void **state)
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
 }
 
+/* Region-aware tasks are local: preferred on the plan's initiator when the plan has
+ * that node, else MPOL_LOCAL; the policy of a region is the plan's own. */
+static void test_local_task_policy(void **state)
+{
+	struct smpol_plan p = plan_on(0, 0);
+	unsigned long mask[SMPOL_MASK_LONGS];
+	char err[SMPOL_ERRLEN];
+	int node = 7, mode = 0;
+
+	(void)state;
+	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), 0);
+	assert_int_equal(node, 0);
+	assert_int_equal(task_policy(), MPOL_PREFERRED);
+	/* a plan without its initiator's node (no memory there): local */
+	p = plan_on(3, 0);
+	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), 0);
+	assert_int_equal(node, -1);
+	assert_int_equal(task_policy(), MPOL_LOCAL);
+	/* a node this kernel does not have: refused with the node named, policy kept */
+	p = plan_on(SMPOL_MAX_NODES - 1, SMPOL_MAX_NODES - 1);
+	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "set_mempolicy(MPOL_PREFERRED, node 1023) failed"));
+	assert_int_equal(task_policy(), MPOL_LOCAL);
+
+	p = plan_on(0, 0);
+	smpol_bitmap_set(&p.standby, 5);
+	assert_int_equal(smpol_plan_policy(&p, SMPOL_PATH_WEIGHTED, &mode, mask, err, sizeof(err)), 0);
+	assert_int_equal(mode, MPOL_WEIGHTED_INTERLEAVE | MPOL_F_STATIC_NODES);
+	assert_true(mask[0] == 0x21);
+	smpol_bitmap_clear(&p.standby);
+	assert_int_equal(smpol_plan_policy(&p, SMPOL_PATH_INTERLEAVE, &mode, mask, err, sizeof(err)), 0);
+	assert_int_equal(mode, MPOL_INTERLEAVE);
+	assert_true(mask[0] == 1 && mask[1] == 0);
+	assert_int_equal(smpol_plan_policy(&p, SMPOL_PATH_NONE, &mode, mask, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no interleave policy"));
+}
+
 /* strict: a kernel that refuses weighted interleave fails the task, policy untouched;
  * one that takes it needs no fallback. */
 static void test_strict_refuses_fallback(void **state)
@@ -251,6 +288,7 @@ int main(void)
 		T(test_interleave),
 		T(test_weighted_follows_the_kernel),
 		T(test_standby_nodes_are_static),
+		T(test_local_task_policy),
 		T(test_strict_refuses_fallback),
 		T(test_bad_plans),
 		T(test_task_picks_its_socket),

@@ -325,6 +325,84 @@ static void test_unreadable_table(void **state)
 	view_free(v);
 }
 
+/* Region-aware: the plans are the large mappings'; how they get them depends on
+ * process_mbind, and the note says what a kernel without it costs. */
+static void test_region_aware(void **state)
+{
+	struct node_view *v = view_of("linux-7.3-boot", "weighted,min_region=64M");
+
+	(void)state;
+	/* a step that still wants the lease decides regions with its outcome */
+	place(v);
+	assert_true(v->pl.lease_wanted);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_NONE);
+	v->in.lease = SMPOL_LEASE_HELD;
+	place(v);
+	assert_int_equal(v->pl.min_region_kb, 65536);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_MOVE);
+	assert_int_equal(v->pl.path, SMPOL_PATH_WEIGHTED);
+	assert_string_equal(nodes_of(&v->pl, 0), "0,2");
+	assert_non_null(strstr(v->pl.note, "this kernel has no process_mbind (not upstream; plugstack "
+				 "process_mbind_nr= names it where a kernel has it): large mappings' pages are moved "
+				 "onto the plan at each sample"));
+	assert_string_equal(smpol_regions_by_name(v->pl.regions_by), "move_pages");
+
+	/* the probe's sentence says why process_mbind is not used */
+	v->in.pmbind_note = "syscall 500 is not implemented by this kernel (no process_mbind)";
+	place(v);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_MOVE);
+	assert_non_null(strstr(v->pl.note, "syscall 500 is not implemented by this kernel (no process_mbind): "
+				 "large mappings' pages are moved"));
+
+	v->in.pmbind = true;
+	v->in.pmbind_note = NULL;
+	place(v);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_POLICY);
+	assert_string_equal(v->pl.note, "");
+	assert_string_equal(smpol_regions_by_name(v->pl.regions_by), "process_mbind");
+
+	/* one sample only: later mappings are not placed, and the note says so */
+	v->site.sample_interval = 0;
+	place(v);
+	assert_non_null(strstr(v->pl.note, "sample_interval=0: large mappings are placed once"));
+	view_free(v);
+
+	/* notes add up: no lease and no process_mbind */
+	v = view_of("linux-7.3-boot", "weighted,min_region=1G");
+	v->in.lease = SMPOL_LEASE_NOT_HELD;
+	v->in.lease_note = "the node's interleave weights are held by job 7";
+	place(v);
+	assert_int_equal(v->pl.min_region_kb, 1048576);
+	assert_non_null(strstr(v->pl.note, "held by job 7; this kernel has no process_mbind"));
+	assert_string_equal(weights_of(&v->pl, 0), "7:2");
+	view_free(v);
+
+	/* unknown weights and no process_mbind: nothing to move the pages onto */
+	v = view_of("linux-7.3-boot", "auto,min_region=64M");
+	v->in.table_error = "/sys/kernel/mm/mempolicy/weighted_interleave/node0 does not hold a weight";
+	place(v);
+	assert_false(v->pl.weights_known);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_NONE);
+	assert_non_null(strstr(v->pl.note, "large mappings stay on the local node"));
+	v->in.pmbind = true;
+	place(v);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_POLICY);
+	view_free(v);
+
+	/* plain interleave on 6.1, region-aware all the same; without min_region nothing changes */
+	v = view_of("linux-6.1-boot", "weighted,min_region=64M");
+	place(v);
+	assert_int_equal(v->pl.path, SMPOL_PATH_INTERLEAVE);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_MOVE);
+	assert_non_null(strstr(v->pl.note, "plain interleave over the same nodes; this kernel has no process_mbind"));
+	smpol_spec_parse("weighted", &v->in.spec, NULL, 0);
+	v->in.pmbind = true;
+	place(v);
+	assert_int_equal(v->pl.min_region_kb, 0);
+	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_NONE);
+	view_free(v);
+}
+
 /* weights= gives every task the same nodes and weights, and the table to write is
  * exactly them. */
 static void test_explicit_weights(void **state)
@@ -373,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_site_default_never_fails_a_job),
 		cmocka_unit_test(test_unreadable_table),
 		cmocka_unit_test(test_explicit_weights),
+		cmocka_unit_test(test_region_aware),
 		cmocka_unit_test(test_pick),
 	};
 

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -36,6 +38,7 @@
 #include "local.c"
 #include "step.c"
 #include "task.c"
+#include "acct_regions.c"
 
 #define NEW_KERNEL "linux-7.3-boot"
 #define OLD_KERNEL "linux-6.1-boot"
@@ -553,6 +556,118 @@ static void test_step_quiet_auto(void **state)
 	slurm_spank_exit(NULL, 0, NULL);
 }
 
+/* Region-aware: the task stays local (preferred on its plan's node), its large
+ * mappings are the sampler's; process_mbind named but absent here: the probe's
+ * sentence says why the pages are moved instead; the kept placement says so too. */
+static void test_step_region_aware(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "process_mbind_nr=500" };
+	struct smpol_step_state kept;
+	char err_kept[SMPOL_ERRLEN];
+	const char *err;
+	int rc;
+
+	start_step("verbose,weighted,min_region=64M", 4, argv);
+	assert_string_equal(step.failure, "");
+	assert_int_equal(step.pl.min_region_kb, 65536);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
+	assert_non_null(strstr(step.pl.note, "syscall 500 is not implemented by this kernel (no process_mbind)"));
+	assert_int_equal(smpol_step_state_read(&step.site.host, 42, step.owner.step_id, &kept, err_kept,
+					       sizeof(err_kept)), 0);
+	assert_int_equal(kept.regions_by, SMPOL_REGIONS_MOVE);
+	smpol_step_state_free(&kept);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(task_policy(), MPOL_PREFERRED);
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_MIN_REGION"), "64M");
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
+	assert_non_null(strstr(err, "): local on node 0; mappings >= 64M: weighted interleave nodes 0,2 weights "));
+	assert_non_null(strstr(err, ", pages moved at each sample; "));
+	assert_int_equal(strchr(err, '\n')[1], '\0');
+	slurm_spank_exit(NULL, 0, NULL);
+	/* without min_region the same step interleaves the whole task */
+	next_step();
+	start_step("weighted", 4, argv);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_NONE);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_not_equal(task_policy(), MPOL_PREFERRED);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* Lines of the fake log holding `what`. */
+static int log_count(const char *what)
+{
+	int n = 0;
+
+	for (const char *p = fake.log; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* The sampler's region part on a child holding a 2 MiB mapping: its plan from its
+ * CPUs, the mapping placed once (or, on a machine without the plan's node 2, one
+ * error logged once, not at every sample); a task that ended adds nothing. */
+static void test_sampler_places_regions(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct acct_regions *ar;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN];
+	int fds[2];
+	pid_t pid;
+
+	start_step("weighted,min_region=1M", 3, argv);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *p;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		p = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		madvise(p, 2 << 20, MADV_NOHUGEPAGE);
+		memset(p, 1, 2 << 20);
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], err, 1), 1);
+	close(fds[0]);
+	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	/* a step that is not region-aware has nothing to do */
+	{
+		struct smpol_placement plain = step.pl;
+
+		plain.min_region_kb = 0;
+		assert_null(acct_regions_new(&plain, &step.topo, 0, 42, "0"));
+	}
+	ar = acct_regions_new(&step.pl, &step.topo, 0, 42, "0");
+	assert_non_null(ar);
+	fake.log[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		acct_regions_sample(ar, 0, &t);
+	/* once either way: placed (and then nothing to do), or refused (and then quiet) */
+	assert_int_equal(log_count("placed 1 of 1 large mapping(s) (0 by process_mbind)") +
+			 log_count("large mappings not placed"), 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fake.log[0] = '\0';
+	acct_regions_sample(ar, 0, &t);
+	assert_string_equal(fake.log, "");
+	acct_regions_free(ar);
+	acct_regions_free(NULL);
+	smpol_task_unpin(&t);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
 static void test_old_kernel_ladder(void **state)
 {
 	struct fixture *fx = *state = fixture_new(OLD_KERNEL);
@@ -989,6 +1104,8 @@ int main(void)
 		T(test_step_weighted),
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
+		T(test_step_region_aware),
+		T(test_sampler_places_regions),
 		T(test_old_kernel_ladder),
 		T(test_old_kernel_strict),
 		T(test_no_option_default_none),

@@ -26,6 +26,7 @@
 #include "job_id.h"
 #include "job_pids.h"
 #include "pages.h"
+#include "pmbind.h"
 #include "proc_stat.h"
 #include "rebalance.h"
 #include "task_ref.h"
@@ -132,6 +133,7 @@ static void test_regions_parse(void **state)
 	assert_int_equal(r[1].end, 0x7f0000100000);
 	assert_int_equal(r[2].start, 0x7f0000300000);
 	assert_int_equal(r[3].start, 0x7ffc00000000);
+	assert_int_equal(r[3].rss_kb, 0);       /* maps has no Rss */
 	free(r);
 	/* smaps: a mapping with no resident page is dropped, attribute lines skipped. */
 	assert_int_equal(smpol_pages_regions_parse(
@@ -140,6 +142,7 @@ static void test_regions_parse(void **state)
 		"7f0000100000-7f0000200000 r-xp 00000000 08:02 17 /lib/x.so\nRss: 0 kB\n", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(r[0].start, 0x7f0000000000);
+	assert_int_equal(r[0].rss_kb, 8);       /* the sampler re-balances a mapping when it changes */
 	free(r);
 	assert_int_equal(smpol_pages_regions_parse("", &r, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
@@ -160,7 +163,7 @@ static void test_query_and_move_child(void **state)
 
 	(void)state;
 	child_start(&c, 8);
-	assert_int_equal(smpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), 0);
+	assert_int_equal(smpol_pages_regions(c.pid, true, &r, &n, err, sizeof(err)), 0);
 	for (int i = 0; i < n; i++)
 		found = found || (r[i].start <= c.addr && c.addr < r[i].end);
 	assert_true(found);
@@ -178,7 +181,7 @@ static void test_query_and_move_child(void **state)
 	child_stop(&c);
 	assert_int_equal(smpol_pages_query(c.pid, addrs, 8, status, err, sizeof(err)), -ESRCH);
 	assert_non_null(strstr(err, "has exited"));
-	assert_int_equal(smpol_pages_regions(c.pid, &r, &n, err, sizeof(err)), -ESRCH);
+	assert_int_equal(smpol_pages_regions(c.pid, true, &r, &n, err, sizeof(err)), -ESRCH);
 }
 
 /* The whole walk on a child, all pages already where the one-node plan wants them. */

@@ -33,6 +33,7 @@ static void test_defaults(void **state)
 	/* the default table is read when it exists; its absence is no warning */
 	assert_string_equal(c.bandwidth_file, "/etc/slurm/mem_interleave.bw");
 	assert_false(c.bandwidth_named);
+	assert_int_equal(c.process_mbind_nr, 0);
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
@@ -40,10 +41,11 @@ static void test_defaults(void **state)
 
 static void test_every_key(void **state)
 {
-	char *const argv[] = { "default=verbose,weighted,scope=all", "sysfs=always", "algorithm=kernel",
+	char *const argv[] = { "sysfs=always", "algorithm=kernel",
 			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
 			       "sample_interval=0", "fsroot=/srv/tree", "lock_timeout=2.5",
-			       "bandwidth=/etc/bw.table" };
+			       "bandwidth=/etc/bw.table", "process_mbind_nr=500",
+			       "default=weighted,min_region=64M" };
 	struct smpol_site_config c;
 	char err[SMPOL_ERRLEN] = "";
 
@@ -52,7 +54,8 @@ static void test_every_key(void **state)
 	if (smpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)))
 		fail_msg("refused: %s", err);
 	assert_int_equal(c.default_spec.mode, SMPOL_MODE_WEIGHTED);
-	assert_true(c.default_spec.verbose && c.default_spec.has_scope);
+	assert_int_equal(c.default_spec.min_region_kb, 65536);
+	assert_int_equal(c.process_mbind_nr, 500);
 	assert_int_equal(c.sysfs, SMPOL_SYSFS_ALWAYS);
 	assert_int_equal(c.algorithm, SMPOL_ALGO_KERNEL);
 	assert_true(c.precision == 0.95);
@@ -104,6 +107,18 @@ static void test_bad(void **state)
 		{ "precision=1e-300", "bad precision '1e-300'" },
 		{ "bandwidth=table.bw", "bandwidth='table.bw': give the absolute path" },
 		{ "bandwidth=", "'bandwidth=' has no value" },
+		/* process_mbind is called only by a number no upstream kernel uses (pmbind.h) */
+		{ "process_mbind_nr=457", "process_mbind_nr='457': syscall 457 is statmount upstream, not process_mbind" },
+		{ "process_mbind_nr=458", "syscall 458 is listmount upstream" },
+		{ "process_mbind_nr=1", "syscall 1 is not a free number (upstream Linux uses 0-469" },
+		{ "process_mbind_nr=469", "syscall 469 is not a free number" },
+		{ "process_mbind_nr=0", "process_mbind_nr='0': give a whole number from 1 to 4095" },
+		{ "process_mbind_nr=4096", "process_mbind_nr='4096'" },
+		{ "process_mbind_nr=-500", "process_mbind_nr='-500'" },
+		{ "process_mbind_nr=500.0", "process_mbind_nr='500.0'" },
+		{ "process_mbind_nr=0x1f4", "process_mbind_nr='0x1f4'" },
+		{ "process_mbind_nr=", "'process_mbind_nr=' has no value" },
+		{ "default=weighted,min_region=0", "default='weighted,min_region=0': min_region='0' is below one page" },
 	};
 	struct smpol_site_config c, before;
 	char err[SMPOL_ERRLEN];

@@ -34,7 +34,8 @@ static void test_modes(void **state)
 		parse_ok(cases[i].text, &s);
 		assert_int_equal(s.mode, cases[i].mode);
 		assert_string_equal(smpol_mode_name(s.mode), cases[i].text);
-		assert_false(s.verbose || s.strict || s.has_nodes || s.has_weights || s.has_scope || s.has_precision);
+		assert_false(s.verbose || s.strict || s.has_nodes || s.has_weights || s.has_scope || s.has_precision ||
+			     s.min_region_kb);
 	}
 	assert_string_equal(smpol_mode_name(SMPOL_MODE_UNSET), "unset");
 }
@@ -51,6 +52,16 @@ static void test_options(void **state)
 	assert_true(smpol_bitmap_test(&s.nodes, 0) && smpol_bitmap_test(&s.nodes, 2));
 	assert_int_equal(s.scope, SMPOL_SCOPE_ALL);
 	assert_true(s.precision == 0.9);
+
+	/* min_region in KiB, with every mode that interleaves */
+	parse_ok("weighted,min_region=64M", &s);
+	assert_int_equal(s.min_region_kb, 65536);
+	parse_ok("auto,min_region=1G", &s);
+	assert_int_equal(s.min_region_kb, 1048576);
+	parse_ok("interleave,min_region=4K", &s);
+	assert_int_equal(s.min_region_kb, 4);
+	parse_ok("weighted,min_region=2", &s);
+	assert_int_equal(s.min_region_kb, 2048);
 
 	parse_ok("quiet,weighted,nodes=0-1,3-4", &s);
 	assert_false(s.verbose);
@@ -138,6 +149,22 @@ static void test_bad(void **state)
 		{ "weighted,precision=inf", "bad precision 'inf'" },
 		{ "weighted,precision=0.9,precision=0.8", "precision= given twice" },
 		{ "weighted,strict=yes", "strict takes no value" },
+		{ "weighted,min_region=", "the key 'min_region' has no value" },
+		{ "weighted,min_region=0", "min_region='0' is below one page: give at least 4K" },
+		{ "weighted,min_region=3K", "min_region='3K' is below one page" },
+		{ "weighted,min_region=0K", "is below one page" },
+		{ "weighted,min_region=64X", "min_region=: bad size '64X': its suffix is not K, M, G or T" },
+		{ "weighted,min_region=64MB", "min_region=: bad size '64MB'" },
+		{ "weighted,min_region=1.5G", "min_region=: bad size '1.5G'" },
+		{ "weighted,min_region=-1M", "min_region=: bad size '-1M'" },
+		{ "weighted,min_region= 64M", "min_region=: bad size ' 64M'" },
+		{ "weighted,min_region=0x40M", "min_region=: bad size '0x40M'" },
+		{ "weighted,min_region=M", "min_region=: bad size 'M'" },
+		{ "weighted,min_region=99999999999999999999", "min_region=: size '99999999999999999999' is too large" },
+		{ "weighted,min_region=17179869184T", "is too large" },
+		{ "weighted,min_region=64M,min_region=128M", "min_region= given twice with different values" },
+		{ "none,min_region=64M", "none takes no options" },
+		{ "help,min_region=64M", "help takes nothing else" },
 		{ "WEIGHTED", "unknown word 'WEIGHTED'" },
 	};
 	struct smpol_spec s, before;
@@ -211,6 +238,16 @@ static void test_format_roundtrip(void **state)
 		{ "weighted,precision=0.980000000", "weighted,precision=0.98" },
 		{ "weighted,precision=01", "weighted,precision=1" },
 		{ "auto,scope=all,nodes=0-3", "auto,nodes=0-3,scope=all" },
+		{ "weighted,min_region=64M", "weighted,min_region=64M" },
+		{ "weighted,min_region=64", "weighted,min_region=64M" },
+		{ "weighted,min_region=65536k", "weighted,min_region=64M" },
+		{ "weighted,min_region=1536M", "weighted,min_region=1536M" },
+		{ "weighted,min_region=1g,min_region=1024M", "weighted,min_region=1G" },
+		{ "weighted,min_region=4K", "weighted,min_region=4K" },
+		{ "weighted,min_region=1025K", "weighted,min_region=1025K" },
+		{ "weighted,min_region=2048T", "weighted,min_region=2048T" },
+		{ "strict,min_region=8G,interleave", "interleave,min_region=8G,strict" },
+		{ "auto,min_region=1T,scope=all", "auto,scope=all,min_region=1T" },
 	};
 	struct smpol_spec s, back;
 	char buf[256], err[SMPOL_ERRLEN];
@@ -258,6 +295,7 @@ static void test_random_values(void **state)
 		"weighted", "auto", "interleave", "none", "help", "quiet", "verbose", "strict", "nodes=0",
 		"nodes=1-3", "nodes=0,2", "2", "weights=0:3", "weights=0:3:2:1", "weights=2:1", "scope=all",
 		"scope=socket", "precision=0.9", "precision=1", "", "x", "=", ":", "nodes=", "weights=0",
+		"min_region=64M", "min_region=1", "min_region=0", "min_region=4k", "min_region=1.5G",
 		"precision=2", "scope=", "strict=1", "1023", "nodes=1024",
 	};
 	const int nwords = (int)(sizeof(words) / sizeof(words[0]));

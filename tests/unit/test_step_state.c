@@ -255,6 +255,67 @@ static void test_target_from_kept(void **state)
 	}
 }
 
+/* A region-aware step keeps how its large mappings were placed: a rebalance re-decides
+ * the same way (process_mbind only where the step's probe found it) for the same
+ * mappings; a file without it is a step from before (none); a wrong one is refused. */
+static void test_region_aware_kept(void **state)
+{
+	static const char *const bad[] = { "\"sideways\"", "2", "null", "\"\"" };
+	struct fixture *fx = *state;
+	struct smpol_place_in in = { .site = &fx->site, .topo = &fx->topo, .table = &fx->table,
+				     .job_owns_node = true, .lease = SMPOL_LEASE_NOT_HELD, .pmbind = true };
+	struct smpol_step_state st, back;
+	struct smpol_topology launch;
+	struct smpol_placement pl;
+	struct smpol_task_target t;
+	struct smpol_bitmap cpus;
+	struct smpol_target_in tin = { .topo = &fx->topo, .table = &fx->table, .cpus = &cpus, .kept = &back };
+	char err[SMPOL_ERRLEN] = "", *text, *at;
+	const char *key = "\"regions_by\":\"process_mbind\",";
+
+	smpol_bitmap_clear(&cpus);
+	smpol_bitmap_set(&cpus, 0);
+	assert_int_equal(smpol_spec_parse("weighted,min_region=64M", &in.spec, err, sizeof(err)), 0);
+	assert_int_equal(smpol_place(&in, &pl), 0);
+	assert_int_equal(pl.regions_by, SMPOL_REGIONS_POLICY);
+	assert_int_equal(smpol_step_state_from(&in, &pl, 5, 3, 1000, &st, err, sizeof(err)), 0);
+	smpol_placement_free(&pl);
+	assert_int_equal(smpol_step_state_write(fx->host, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_step_state_read(fx->host, 5, 3, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.regions_by, SMPOL_REGIONS_POLICY);
+	assert_int_equal(smpol_step_state_place_in(&back, &fx->topo, &fx->table, NULL, &launch, &in, err,
+						   sizeof(err)), 0);
+	assert_true(in.pmbind);
+	smpol_topology_free(&launch);
+	assert_int_equal(smpol_task_target(&tin, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.min_region_kb, 65536);
+	smpol_step_state_free(&back);
+
+	/* the same file with the key removed, then with wrong values */
+	text = strdup(fake_tree_read(fx->dir, "/step.5.3.json"));
+	assert_non_null(text);
+	at = strstr(text, key);
+	assert_non_null(at);
+	memmove(at, at + strlen(key), strlen(at + strlen(key)) + 1);
+	fake_tree_write(fx->dir, "/step.5.3.json", text);
+	assert_int_equal(smpol_step_state_read(fx->host, 5, 3, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.regions_by, SMPOL_REGIONS_NONE);
+	smpol_step_state_free(&back);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *edited = malloc(strlen(text) + 64);
+
+		assert_non_null(edited);
+		snprintf(edited, strlen(text) + 64, "{\"regions_by\":%s,%s", bad[i], text + 1);
+		fake_tree_write(fx->dir, "/step.5.3.json", edited);
+		err[0] = '\0';
+		assert_int_equal(smpol_step_state_read(fx->host, 5, 3, &back, err, sizeof(err)), -EBADMSG);
+		assert_non_null(strstr(err, "is malformed"));
+		free(edited);
+	}
+	free(text);
+	smpol_step_state_free(&st);
+}
+
 /* The launch's free memory is what a capacity cap is decided on again. */
 static void test_launch_memory(void **state)
 {
@@ -326,6 +387,7 @@ int main(void)
 		T(test_reap_dead_steps),
 		T(test_set_rebound),
 		T(test_target_from_kept),
+		T(test_region_aware_kept),
 		T(test_launch_memory),
 		T(test_migration_check),
 	};

@@ -78,6 +78,31 @@ static void test_format(void **state)
 	assert_int_equal(smpol_format_size(1536 * 1024, buf, 3), -ENOSPC);
 }
 
+/* The exact form reads back to the same size, whatever it is. */
+static void test_format_exact(void **state)
+{
+	static const struct { uint64_t kib; const char *text; } cases[] = {
+		{ 4, "4K" }, { 1024, "1M" }, { 1025, "1025K" }, { 65536, "64M" }, { 1536 * 1024, "1536M" },
+		{ 1048576, "1G" }, { 1073741824, "1T" }, { 2048ULL << 30, "2048T" }, { 0, "0K" },
+	};
+	char buf[32], err[SMPOL_ERRLEN];
+	uint64_t back;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(smpol_format_size_exact(cases[i].kib, buf, sizeof(buf)), 0);
+		assert_string_equal(buf, cases[i].text);
+		assert_int_equal(smpol_parse_size(buf, &back, err, sizeof(err)), 0);
+		assert_true(back == cases[i].kib);
+	}
+	for (uint64_t kib = 1; kib < (UINT64_C(1) << 40); kib = kib * 3 + 1) {
+		assert_int_equal(smpol_format_size_exact(kib, buf, sizeof(buf)), 0);
+		assert_int_equal(smpol_parse_size(buf, &back, err, sizeof(err)), 0);
+		assert_true(back == kib);
+	}
+	assert_int_equal(smpol_format_size_exact(65536, buf, 3), -ENOSPC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -85,6 +110,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_overflow),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_format_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 
 #include "accounting.h"
 #include "acct_gather.h"
+#include "acct_regions.h"
 #include "acct_slurm.h"
 #include "acct_write.h"
 #include "apply.h"
@@ -28,6 +29,7 @@
 #include "record.h"
 #include "record_gather.h"
 #include "sampling.h"
+#include "task_ref.h"
 
 #define FIRST_SAMPLE_S 1
 /* processes followed per task (the task and its descendants) */
@@ -40,6 +42,7 @@ struct task {
 	pid_t pid;
 	int pidfd;              /* -1 when pidfd_open is not available */
 	bool ended;             /* reported by accounting_task_end */
+	struct smpol_task_ref ref;      /* region-aware steps: pinned at its start, else pidfd -1 */
 };
 
 struct acct {
@@ -73,8 +76,10 @@ static bool task_exited(const struct task *t)
 	return t->pidfd >= 0 && poll(&p, 1, 0) > 0;
 }
 
-/* One sample of every live task (outside the lock: reading numa_maps takes time). */
-static void take_sample(struct acct *a, const struct task *tasks, int ntasks, struct smpol_numa_usage *u)
+/* One sample of every live task (outside the lock: reading numa_maps takes time); a
+ * region-aware step's large mappings are placed first, so the sample shows them. */
+static void take_sample(struct acct *a, const struct task *tasks, int ntasks, struct smpol_numa_usage *u,
+			struct acct_regions *regions)
 {
 	char err[SMPOL_ERRLEN];
 
@@ -82,6 +87,8 @@ static void take_sample(struct acct *a, const struct task *tasks, int ntasks, st
 	for (int i = 0; i < ntasks; i++) {
 		if (task_exited(&tasks[i]))
 			continue;
+		if (tasks[i].ref.pidfd >= 0)
+			acct_regions_sample(regions, i, &tasks[i].ref);
 		smpol_numa_usage_init(u);
 		/* ENOENT/ESRCH: it exited meanwhile; anything else: skip it this time */
 		if (smpol_numa_maps_read_tree(NULL, tasks[i].pid, TREE_MAX, u, err, sizeof(err)) < 0)
@@ -100,9 +107,13 @@ static void *sampler(void *arg)
 	struct smpol_numa_usage *u = malloc(sizeof(*u));
 	struct timespec next = { 0 };
 	unsigned interval = a->in.site->sample_interval;
+	struct acct_regions *regions = acct_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
+							a->in.job_id, a->step);
 
-	if (!u)
+	if (!u) {
+		acct_regions_free(regions);
 		return NULL;
+	}
 	acct_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
@@ -127,7 +138,7 @@ static void *sampler(void *arg)
 			memcpy(copy, a->tasks, sizeof(*copy) * (size_t)n);
 		pthread_mutex_unlock(&a->lock);
 		if (copy)
-			take_sample(a, copy, n, u);
+			take_sample(a, copy, n, u, regions);
 		free(copy);
 		pthread_mutex_lock(&a->lock);
 		if (interval == 0) {
@@ -140,15 +151,18 @@ static void *sampler(void *arg)
 		next.tv_sec += interval;
 	}
 	pthread_mutex_unlock(&a->lock);
+	acct_regions_free(regions);
 	free(u);
 	return NULL;
 }
 
 static void acct_free(struct acct *a)
 {
-	for (int i = 0; i < a->ntasks; i++)
+	for (int i = 0; i < a->ntasks; i++) {
 		if (a->tasks[i].pidfd >= 0)
 			close(a->tasks[i].pidfd);
+		smpol_task_unpin(&a->tasks[i].ref);
+	}
 	free(a->tasks);
 	acct_gather_free(a->gather);
 	smpol_sampling_free(&a->s);
@@ -248,6 +262,10 @@ void accounting_task_begin(struct acct *a, pid_t pid)
 	}
 	a->tasks[a->ntasks].pid = pid;
 	a->tasks[a->ntasks].ended = false;
+	/* pinned now, while it surely is the task: the sampler places its mappings later */
+	if (!a->in.pl->min_region_kb || a->in.pl->regions_by == SMPOL_REGIONS_NONE ||
+	    smpol_task_pin(pid, 0, &a->tasks[a->ntasks].ref, NULL, 0) < 0)
+		a->tasks[a->ntasks].ref.pidfd = -1;
 #ifdef SYS_pidfd_open
 	a->tasks[a->ntasks].pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #else

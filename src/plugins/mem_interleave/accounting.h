@@ -3,7 +3,8 @@
  * The step side calls these in order with the context begin returned: begin after
  * planning, task_begin per task, task_end per task, end at step exit. A thread samples
  * the tasks' /proc/PID/numa_maps (and their descendants') about 1 s after the first
- * task starts, then every sample_interval seconds (sampling.h holds the sums; with
+ * task starts, then every sample_interval seconds, after placing a region-aware step's
+ * large mappings (acct_regions.h; sampling.h holds the sums; with
  * prometheus_dir each sample is also written for node_exporter, prom_textfile.h). By
  * slurm_spank_exit the tasks have been reaped, so the record holds the last sample
  * taken while they lived. When the last task on the node ends, the record goes to the

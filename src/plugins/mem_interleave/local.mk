@@ -15,6 +15,7 @@ src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
 	src/plugins/mem_interleave/task.c \
 	src/plugins/mem_interleave/accounting.c src/plugins/mem_interleave/accounting.h \
 	src/plugins/mem_interleave/acct_gather.c src/plugins/mem_interleave/acct_gather.h \
+	src/plugins/mem_interleave/acct_regions.c src/plugins/mem_interleave/acct_regions.h \
 	src/plugins/mem_interleave/acct_slurm.c src/plugins/mem_interleave/acct_slurm.h \
 	src/plugins/mem_interleave/acct_write.c src/plugins/mem_interleave/acct_write.h
 endif

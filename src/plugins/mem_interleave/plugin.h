@@ -14,7 +14,8 @@
  *   task.c     each task (the user, after task/affinity): apply and export
  *   accounting.c  slurmstepd (root): samples and the placement record (calls
  *              acct_gather.c, the step's record collector; acct_write.c, this
- *              node's writes and spool; acct_slurm.c, the record's Slurm I/O)
+ *              node's writes and spool; acct_slurm.c, the record's Slurm I/O;
+ *              acct_regions.c, region-aware steps' large mappings at each sample)
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H

@@ -8,6 +8,7 @@
 
 #include "accounting.h"
 #include "plugin.h"
+#include "pmbind.h"
 #include "release.h"
 #include "sysfs.h"
 #include "wi.h"
@@ -189,7 +190,8 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 {
 	struct smpol_place_in in = { 0 };
 	struct smpol_wi_table table;
-	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
+	bool pmbind = false;
 	uid_t uid = 0;
 
 	spank_get_item(sp, S_JOB_ID, &s->owner.job_id);
@@ -227,6 +229,9 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	if (resolve_bandwidth(s) < 0)
 		return step_fail(s, "", "out of memory while reading the bandwidth sources");
 	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
+	/* region-aware steps only: process_mbind where the site names it and it answers */
+	if (s->spec.min_region_kb && s->site.process_mbind_nr)
+		pmbind = smpol_pmbind_probe(s->site.process_mbind_nr, pmbind_err, sizeof(pmbind_err)) == 0;
 	in = (struct smpol_place_in){
 		.spec = s->spec,
 		.site_default = s->site_default,
@@ -238,6 +243,8 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.lease = SMPOL_LEASE_UNTRIED,
 		.mem_kb = step_mem_kb(sp),
 		.bandwidth = &s->bandwidth,
+		.pmbind = pmbind,
+		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
 	};
 	if (decide(s, &in) < 0)
 		return step_fail(s, "", "out of memory while planning");

@@ -1,10 +1,12 @@
 /* task.c - each task, as the user, after task/affinity bound it: pick the plan of the
- * task's CPUs, set the policy, tell the task what it got. */
+ * task's CPUs, set the policy, tell the task what it got. A region-aware step's task
+ * stays local; slurmstepd's sampler gives its large mappings the plan (accounting.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "apply.h"
 #include "plugin.h"
+#include "units.h"
 
 /* The weights in force, in node order ("7:2"); "" when they are not known. Plain
  * interleave gives every node the same share. */
@@ -49,6 +51,39 @@ static void say_verbose(uint32_t taskid, const struct smpol_bitmap *cpus, const 
 			note[0] ? "; " : "", note);
 }
 
+/* Region-aware: the task's own policy is local, its large mappings get the plan. */
+static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t taskid, const struct smpol_bitmap *cpus,
+			      const struct smpol_plan *p)
+{
+	struct smpol_apply_result res = { .path = s->pl.path };
+	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", size[32], list[256] = "", local[32];
+	int node;
+
+	if (smpol_apply_local(p, &node, err, sizeof(err)) < 0) {
+		fprintf(stderr, MI_LOG "%s\n", err);
+		return -1;
+	}
+	smpol_plan_format_nodes(p, nodes, sizeof(nodes));
+	applied_weights(s, p, &res, weights, sizeof(weights));
+	smpol_format_size_exact(s->pl.min_region_kb, size, sizeof(size));
+	export_env(sp, smpol_applied_mode_name(s->spec.mode, s->pl.path), nodes, weights, s->pl.note);
+	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MIN_REGION", size, 1);
+	if (!s->spec.verbose)
+		return 0;
+	if (node >= 0)
+		snprintf(local, sizeof(local), "local on node %d", node);
+	else
+		snprintf(local, sizeof(local), "local");
+	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	fprintf(stderr, MI_LOG "task %u (cpus %s): %s; mappings >= %s: %s nodes %s weights %s, %s%s%s\n", taskid,
+		list, local, size, s->pl.path == SMPOL_PATH_WEIGHTED ? "weighted interleave" : "interleave", nodes,
+		weights[0] ? weights : "unknown",
+		s->pl.regions_by == SMPOL_REGIONS_POLICY ? "set by process_mbind as they appear" :
+		s->pl.regions_by == SMPOL_REGIONS_MOVE ? "pages moved at each sample" : "not placed",
+		s->pl.note[0] ? "; " : "", s->pl.note);
+	return 0;
+}
+
 int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 {
 	const struct smpol_plan *chosen;
@@ -70,8 +105,13 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
 	if (smpol_task_cpus(0, &cpus, err, sizeof(err)) < 0 ||
-	    smpol_placement_pick(&s->pl, &s->topo, &cpus, &chosen, err, sizeof(err)) < 0 ||
-	    smpol_apply_plan(chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
+	    smpol_placement_pick(&s->pl, &s->topo, &cpus, &chosen, err, sizeof(err)) < 0) {
+		fprintf(stderr, MI_LOG "%s\n", err);
+		return -1;
+	}
+	if (s->pl.min_region_kb)
+		return apply_region_aware(sp, s, taskid, &cpus, chosen);
+	if (smpol_apply_plan(chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
 		return -1;
 	}

@@ -224,6 +224,17 @@ pair_algo_weights() {
 	if [ "$a" = kernel ]; then kernel_weights $bws; else optimal_weights 0.98 72 $bws; fi
 }
 
+# kernel_list "0 2 3" -> "0,2-3" (ascending ids, as numa_maps prints a node list)
+kernel_list() {
+	echo "$1" | awk '{
+		out = ""
+		for (i = 1; i <= NF; i = j + 1) {
+			for (j = i; j < NF && $(j + 1) == $j + 1; j++) ;
+			out = out (out == "" ? "" : ",") $i (j > i ? "-" $j : "")
+		}
+		print out }'
+}
+
 # pair_weights "0 2" 7:2 -> "0:7 2:2"
 pair_weights() {
 	w=$2 out=""

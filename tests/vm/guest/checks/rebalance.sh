@@ -1,6 +1,6 @@
 #!/bin/sh
 # vm-boot: own
-# vm-timeout: 300
+# vm-timeout: 420
 # mpolctl rebalance for real: a page toucher runs on socket 0's nodes (0 and 2), 1 GiB
 # is hot-added to node 3, and `mpolctl rebalance --pid` brings the running process to
 # the new plan over 0, 2 and 3: per-node pages within 1% of the new weights (counted
@@ -9,13 +9,25 @@
 # same for a job on socket 1 by itself after the hot-add; a task in a cpuset with an
 # explicit cpuset.mems is refused until --grow-cpuset widens it; pages shared with
 # another process are counted as not moved. Then what happens to new allocations, a
-# process exiting mid-rebalance (SIGKILL during a rate-limited run), and a recycled
-# pid (ns_last_pid) that a --job rebalance must leave alone.
+# process exiting mid-rebalance (SIGKILL during a rate-limited run) whose pid a new
+# process takes meanwhile, and a recycled pid (ns_last_pid) that a --job rebalance
+# must leave alone.
+# Every run names process_mbind's number (--backend auto --process-mbind-nr): on the
+# pmbind kernel it is chosen, sets the policy of the task's mappings (its untouched
+# --reserve region then faults by the new plan, without the task doing anything),
+# and the pages already there move as with move_pages; on every other kernel the
+# probe finds ENOSYS, move_pages is chosen, and the reserve region keeps following
+# the launch policy. Permissions as the kernel has them: another user's process is
+# refused to an ordinary user (by mpolctl, before any call) and done by root; an
+# ordinary user's own process is done for that user.
 . /checks/lib.sh
 hp=$VM_HOTPLUG_NODE
 MIB=128
 cpus=$(nth 0 $VM_NODE_CPUS)
 spec="weighted,nodes=0,2,$hp,scope=all"
+NR=$(cat /checks/pmbind-nr 2>/dev/null)
+PMB="--backend auto --process-mbind-nr $NR"
+if [ "$VM_KERNEL" = pmbind ]; then want_backend=process_mbind; else want_backend=move_pages; fi
 
 for p in mpolctl mpol-launch page-touch jq-get; do
 	need_prog $p || { fail setup "$p is not in the guest (it did not build)"; exit 0; }
@@ -26,7 +38,7 @@ done
 touch_start() {
 	n=$1
 	shift
-	mpol-launch --cpus "$cpus" --spec weighted,nodes=0,2 "$@" -- page-touch $MIB --hold >/tmp/$n.out 2>&1 &
+	mpol-launch --cpus "$cpus" --spec weighted,nodes=0,2 "$@" -- page-touch $MIB --reserve 64 --hold >/tmp/$n.out 2>&1 &
 	if wait_for /tmp/$n.out '^ready'; then
 		PID=$(sed -n 's/^ready //p' /tmp/$n.out)
 	else
@@ -126,8 +138,16 @@ else
 	fail dry-run-moves-nothing "mpolctl rebalance --dry-run failed: $(cat /tmp/dry.err)"
 fi
 
+# Weights that differ per node, so that the plan's ratio is seen in the pages (the
+# rebalance runs on the node's table: no lease). On 6.1 there is no table.
+if [ -d $WI ]; then
+	echo 5 >$WI/node0 && echo 2 >$WI/node2 && echo 3 >$WI/node$hp ||
+		fail weights "cannot write $WI/node0, node2, node$hp"
+fi
+
 # The real run.
-if ! mpolctl rebalance --pid "$PID" --spec "$spec" --json >/tmp/rb.json 2>/tmp/rb.err; then
+[ -n "$NR" ] || fail setup "/checks/pmbind-nr is empty: tests/vm/kernel/build-pmbind.sh --nr failed on the host"
+if ! mpolctl rebalance --pid "$PID" --spec "$spec" $PMB --json >/tmp/rb.json 2>/tmp/rb.err; then
 	fail rebalance "mpolctl rebalance failed: $(cat /tmp/rb.json /tmp/rb.err)"
 	kill "$PID"
 	exit 0
@@ -151,10 +171,34 @@ if [ "$min" -gt 0 ] 2>/dev/null && [ $((moved * 100)) -le $((min * 102)) ] && [ 
 else
 	fail moved-is-minimum "moved $moved, minimum $min (before $(json_counts /tmp/rb.json before))"
 fi
-expect_eq backend-reported "move_pages" "$(jq-get .backend </tmp/rb.json)" "backend ($(jq-get .why </tmp/rb.json))"
+expect_eq backend-reported "$want_backend" "$(jq-get .backend </tmp/rb.json)" "backend ($(jq-get .why </tmp/rb.json))"
+pol=$(jq-get .tasks[0].policies </tmp/rb.json)
+if [ "$want_backend" = process_mbind ]; then
+	[ "$pol" -gt 0 ] 2>/dev/null && pass policies-set || fail policies-set "process_mbind set the policy of '$pol' mappings"
+else
+	expect_eq no-policies-set 0 "$pol" "mappings given a policy by move_pages"
+fi
+
+# The untouched reserve region: its first pages fault now, the task doing nothing else.
+# With process_mbind it has the new plan's policy; elsewhere the launch policy (nodes
+# 0 and 2, by the table's weights, or plain interleave on 6.1) still decides.
+res=$(signal_counts main "$PID" HUP reserve)
+rpol=$(sed -n 's/^policy region=reserve //p' /tmp/main.out | tail -n 1)
+echo "## reserve region touched after the rebalance: $res, policy $rpol"
+if [ "$want_backend" = process_mbind ]; then
+	rw=$ratio
+	expect_eq reserve-policy "weighted interleave:$(kernel_list "$nodes")" "$rpol" \
+		"the reserve region's numa_maps policy"
+elif [ -d $WI ]; then
+	rw="0:$(cat $WI/node0) 2:$(cat $WI/node2)"
+else
+	rw="0:1 2:1"
+fi
+cmp=$(counts_ratio_ok "$res" "$rw") && pass reserve-follows-$want_backend ||
+	fail reserve-follows-$want_backend "the reserve region faulted $res vs $rw under '$rpol': $cmp"
 
 # Resumable and idempotent: a second run finds nothing to move.
-mpolctl rebalance --pid "$PID" --spec "$spec" --json >/tmp/rb2.json 2>/tmp/rb2.err
+mpolctl rebalance --pid "$PID" --spec "$spec" $PMB --json >/tmp/rb2.json 2>/tmp/rb2.err
 expect_eq rerun-moves-nothing "0 0" "$(jq-get .tasks[0].minimum </tmp/rb2.json) $(jq-get .tasks[0].moved </tmp/rb2.json)" \
 	"minimum and moved of a second run"
 
@@ -228,18 +272,99 @@ else
 fi
 kill "$SUB"
 
-# A process exiting mid-rebalance: a slow run (1 MiB/s), the toucher killed meanwhile.
+# Permissions. An ordinary user: refused on root's process by mpolctl itself; its own
+# process is rebalanced (the kernel lets a process's owner change its policy and
+# move its pages). Root: another user's process is done (CAP_SYS_NICE).
+mkdir -p /etc
+grep -q '^user:' /etc/passwd 2>/dev/null || {
+	echo 'root:x:0:0:root:/root:/bin/sh' >>/etc/passwd
+	echo 'user:x:1000:1000:test user:/tmp:/bin/sh' >>/etc/passwd
+	printf 'root:x:0:\nuser:x:1000:\n' >>/etc/group
+}
+touch_start rootproc
+if [ -n "$PID" ]; then
+	out=$(su user -s /bin/sh -c "mpolctl rebalance --pid $PID --spec $spec $PMB --json" 2>&1)
+	rc=$?
+	case "$rc $out" in
+	"1 "*"belongs to uid 0: only root may rebalance another user's process"*) pass user-refused-on-roots-process ;;
+	*) fail user-refused-on-roots-process "exit $rc: $out" ;;
+	esac
+	kill "$PID"
+else
+	fail user-refused-on-roots-process "page-touch did not start: $(cat /tmp/rootproc.out)"
+fi
+su user -s /bin/sh -c "mpol-launch --cpus $cpus --spec weighted,nodes=0,2 -- page-touch 32 --reserve 16 --hold" >/tmp/userproc.out 2>&1 &
+UPID=
+wait_for /tmp/userproc.out '^ready' && UPID=$(sed -n 's/^ready //p' /tmp/userproc.out)
+if [ -z "$UPID" ]; then
+	fail user-own-process "page-touch as uid 1000 did not start: $(cat /tmp/userproc.out)"
+else
+	su user -s /bin/sh -c "mpolctl rebalance --pid $UPID --spec $spec $PMB --json" >/tmp/own.json 2>/tmp/own.err
+	rc=$?
+	expect_eq user-own-process "0 done $want_backend" \
+		"$rc $(jq-get .tasks[0].status </tmp/own.json) $(jq-get .backend </tmp/own.json)" \
+		"exit, status, backend of uid 1000 on its own process ($(tail -n 2 /tmp/own.err | tr '\n' ' '))"
+	mpolctl rebalance --pid "$UPID" --spec "$spec" $PMB --json >/tmp/other.json 2>/tmp/other.err
+	rc=$?
+	expect_eq root-on-users-process "0 done $want_backend" \
+		"$rc $(jq-get .tasks[0].status </tmp/other.json) $(jq-get .backend </tmp/other.json)" \
+		"exit, status, backend of root on uid 1000's process ($(tail -n 2 /tmp/other.err | tr '\n' ' '))"
+	ucounts=$(signal_counts userproc "$UPID" HUP reserve)
+	if [ "$want_backend" = process_mbind ]; then
+		case " $ucounts " in
+		*" N$hp="*) pass user-reserve-follows-new-plan ;;
+		*) fail user-reserve-follows-new-plan "uid 1000's reserve region faulted $ucounts after process_mbind" ;;
+		esac
+	fi
+	kill "$UPID"
+fi
+
+# A process that did not ask (no SLURM_MEM_INTERLEAVE_MODE) in a job is skipped; the
+# one that did is done.
+SLURM_JOB_ID=80 SLURM_MEM_INTERLEAVE_MODE=weighted page-touch 16 --hold >/tmp/asked.out 2>&1 &
+SLURM_JOB_ID=80 page-touch 16 --hold >/tmp/notasked.out 2>&1 &
+wait_for /tmp/asked.out '^ready' && wait_for /tmp/notasked.out '^ready'
+A=$(sed -n 's/^ready //p' /tmp/asked.out)
+B=$(sed -n 's/^ready //p' /tmp/notasked.out)
+printf 'PID JOBID STEPID LOCALID GLOBALID\n%s 80 0 0 0\n%s 80 0 1 1\n' "$A" "$B" >/tmp/listpids
+PATH=/tmp/bin:$PATH mpolctl rebalance --job 80 $PMB --json >/tmp/job80.json 2>/tmp/job80.err
+expect_eq job-asked-done "done $want_backend" "$(jq-get .tasks[0].status </tmp/job80.json) $(jq-get .backend </tmp/job80.json)" \
+	"the task that asked ($(tail -n 2 /tmp/job80.err | tr '\n' ' '))"
+case "$(jq-get .tasks[1].status </tmp/job80.json) $(jq-get .tasks[1].reason </tmp/job80.json)" in
+"skipped "*"did not ask for --mem-interleave"*) pass job-not-asked-skipped ;;
+*) fail job-not-asked-skipped "$(cat /tmp/job80.json /tmp/job80.err | tr '\n' ' ' | cut -c1-500)" ;;
+esac
+kill "$A" "$B"
+
+# A process exiting mid-rebalance: a slow run (1 MiB/s), the toucher killed meanwhile
+# and reaped, and its pid taken by a new process before the run goes on: the pidfd
+# says the old one is gone, and the newcomer is left as it was.
 touch_start exiting
 if [ -n "$PID" ]; then
-	mpolctl rebalance --pid "$PID" --spec "$spec" --rate 1 --json >/tmp/exit.json 2>/tmp/exit.err &
+	mpolctl rebalance --pid "$PID" --spec "$spec" $PMB --rate 1 --json >/tmp/exit.json 2>/tmp/exit.err &
 	rpid=$!
 	wait_for /tmp/exit.err "rebalancing pid $PID"
 	sleep 1
 	kill -9 "$PID"
+	wait "$PID" 2>/dev/null
+	echo $((PID - 1)) >/proc/sys/kernel/ns_last_pid
+	page-touch 8 --hold >/tmp/newcomer.out 2>&1 &
+	NEWC=$!
+	wait_for /tmp/newcomer.out '^ready'
+	before=$(page_counts /tmp/newcomer.out query 0)
 	wait $rpid
 	rc=$?
 	expect_eq exit-mid-rebalance "0 exited" "$rc $(jq-get .tasks[0].status </tmp/exit.json)" \
 		"exit status and task status ($(tail -n 2 /tmp/exit.err | tr '\n' ' '))"
+	if [ "$NEWC" != "$PID" ]; then
+		skip recycled-pid-mid-rebalance "pid $PID was not reused (got $NEWC): ns_last_pid did not take"
+	else
+		after=$(signal_counts newcomer "$NEWC" USR1 0)
+		npol=$(sed -n 's/^policy region=0 //p' /tmp/newcomer.out | tail -n 1)
+		expect_eq recycled-pid-mid-rebalance "$before default" "$after $npol" \
+			"pages and policy of the process that took pid $PID"
+	fi
+	kill "$NEWC" 2>/dev/null
 else
 	fail exit-mid-rebalance "page-touch did not start: $(cat /tmp/exiting.out)"
 fi

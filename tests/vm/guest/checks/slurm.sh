@@ -11,6 +11,7 @@
 # weights the step's tasks run with; and migration: a task re-pinned to the other
 # socket is rebalanced by `mpolctl watch` to that socket's plan (moved pages = the
 # minimum), one moved within its socket and a process that did not ask are untouched.
+# Last, region-aware placement (min_region=64M) against the whole-task interleave.
 . /checks/lib.sh
 export PATH=/bin:/usr/sbin:/usr/bin
 up() { cut -d. -f1 /proc/uptime; }
@@ -215,5 +216,87 @@ if [ -d $WI ]; then
 	fi
 	for p in $m0 $m1 $plain; do kill "$p" 2>/dev/null; done
 	step_end ""
+fi
+# Region-aware placement (min_region=64M): a task with a 256 MiB array, 8 MiB of small
+# allocations and a 64 MiB mapping it touches only later. The task's own policy stays
+# on its node; slurmstepd's sampler (sample_interval=1) gives the array the plan: on
+# pmbind by process_mbind, so the later mapping's pages follow the weights the moment
+# they fault; on stock kernels by moving the pages, so the later mapping is moved at
+# the next sample. Without min_region everything is interleaved, the small ones too.
+# region_counts REGION: poll (up to 15 s) until REGION's pages match the weights.
+region_counts() {
+	i=0
+	while [ $i -lt 15 ]; do
+		counts=$(signal_counts region "$PID" USR1 "$1")
+		counts_ratio_ok "$counts" "$(pair_weights "$s0" "$w0")" >/dev/null && return 0
+		sleep 1
+		i=$((i + 1))
+	done
+	return 1
+}
+if [ -d $WI ]; then
+	s0=$(socket_nodes "$(nth 0 $VM_NODES)")
+	w0=$(algo_weights optimal $s0)
+	local0=$(nth 0 $VM_NODES)
+	nr=""
+	[ "$VM_KERNEL" = pmbind ] && nr="process_mbind_nr=$(cat /checks/pmbind-nr)"
+	plugstack sample_interval=1 $nr
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	timeout 120 srun -J region -n1 --exclusive --cpu-bind=map_cpu:$(nth 0 $VM_NODE_CPUS | cut -d- -f1) \
+		--mem-interleave=verbose,weighted,min_region=64M page-touch 256 --small 8 --reserve 64 --hold \
+		>/tmp/region.out 2>&1 &
+	PID=
+	wait_for /tmp/region.out '^ready' 600 && PID=$(sed -n 's/^ready //p' /tmp/region.out)
+	if [ -z "$PID" ]; then
+		fail region-setup "the task did not start: $(cat /tmp/region.out; tail -n 3 /var/log/slurmd.log)"
+	else
+		if [ "$VM_KERNEL" = pmbind ]; then by="set by process_mbind as they appear"; else by="pages moved at each sample"; fi
+		grep -q "local on node $local0; mappings >= 64M: weighted interleave nodes $(echo $s0 | tr ' ' ',') weights $w0, $by" \
+			/tmp/region.out && pass region-verbose || fail region-verbose "$(grep mem_interleave /tmp/region.out)"
+		# the task's own policy governs its heap (the array may have its own by now)
+		heap=$(awk '/ heap /{ print $2 }' /proc/$PID/numa_maps)
+		expect_eq region-task-local "prefer:$local0" "$heap" "the policy of the task's heap (its own)"
+		region_counts 0 && pass region-array-weights ||
+			fail region-array-weights "256 MiB array: $counts vs $(pair_weights "$s0" "$w0") after 15 s"
+		small=$(page_counts /tmp/region.out query small)
+		case $small in
+		"N$local0="[0-9]*[0-9]) pass region-small-local ;;
+		*) fail region-small-local "8 MiB of small allocations: '$small', not all on node $local0" ;;
+		esac
+		line=$(grep "task pid $PID: placed" /var/log/slurmd.log | head -n 1)
+		echo "## $line"
+		set -- $(echo "$line" | sed -n 's/.*placed \([0-9]*\) of \([0-9]*\) large mapping(s) (\([0-9]*\) by process_mbind): \([0-9]*\) pages, minimum to move \([0-9]*\), moved \([0-9]*\), \([0-9]*\) did not move/\1 \2 \3 \4 \5 \6 \7/p')
+		# pmbind: the array and the untouched mapping get the policy; stock: the array
+		want="1 1 0"
+		[ "$VM_KERNEL" = pmbind ] && want="2 2 2"
+		expect_eq region-placed "$want" "$1 $2 $3" "mappings placed, large, by process_mbind ($line)"
+		[ -n "$6" ] && [ "$6" = "$5" ] && [ "$6" -gt 0 ] && [ "$7" = 0 ] && pass region-moved-minimum ||
+			fail region-moved-minimum "moved '$6', minimum '$5', not moved '$7'"
+		if [ "$VM_KERNEL" = pmbind ]; then
+			# its policy was set before it had a page: they fault by the weights, no sample needed
+			counts=$(signal_counts region "$PID" HUP reserve)
+			cmp=$(counts_ratio_ok "$counts" "$(pair_weights "$s0" "$w0")") && pass region-later-faults-follow ||
+				fail region-later-faults-follow "64 MiB touched later: $counts: $cmp"
+			grep -q "^policy region=reserve weighted interleave" /tmp/region.out && pass region-later-policy ||
+				fail region-later-policy "$(grep '^policy region=reserve' /tmp/region.out)"
+		else
+			kill -HUP "$PID"
+			region_counts reserve && pass region-later-moved ||
+				fail region-later-moved "64 MiB touched later: $counts after 15 s"
+		fi
+		grep -q "large mappings not placed" /var/log/slurmd.log &&
+			fail region-no-errors "$(grep 'large mappings not placed' /var/log/slurmd.log)" || pass region-no-errors
+		echo "## region-aware step took $(awk -v a="$t1" '{ print $1 - a }' /proc/uptime)s"
+		step_end "$PID"
+	fi
+	# Without min_region: the whole task interleaved, as before.
+	timeout 60 srun -n1 --exclusive --cpu-bind=map_cpu:$(nth 0 $VM_NODE_CPUS | cut -d- -f1) \
+		--mem-interleave=weighted page-touch 64 --small 8 >/tmp/noregion.out 2>&1
+	for r in 0 small; do
+		counts=$(page_counts /tmp/noregion.out query $r)
+		cmp=$(counts_ratio_ok "$counts" "$(pair_weights "$s0" "$w0")") && pass "no-min-region-$r-interleaved" ||
+			fail "no-min-region-$r-interleaved" "region $r: '$counts': $cmp $(tail -n 2 /tmp/noregion.out)"
+	done
+	plugstack
 fi
 echo "## slurm check done after $(awk -v a="$t0" '{ print $1 - a }' /proc/uptime)s"

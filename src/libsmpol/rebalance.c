@@ -7,10 +7,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/mempolicy.h>
 
 #include "error.h"
 #include "kernel.h"
 #include "movement.h"
+#include "pmbind.h"
 #include "rebalance.h"
 
 enum walk_kind { WALK_COUNT, WALK_MOVE };
@@ -299,7 +301,9 @@ static int migrate_outside(struct walk *w)
 	return 0;
 }
 
-static int run(struct walk *w)
+/* Count, plan and move the pages of w->regions as one whole into w->r, then count
+ * again (the closing count: what the task really looks like now). */
+static int balance(struct walk *w)
 {
 	struct smpol_rebalance_result *r = w->r;
 	int rc;
@@ -317,54 +321,128 @@ static int run(struct walk *w)
 		return rc;
 	memcpy(r->target, w->mv->target, ((size_t)r->max_node + 1) * sizeof(*r->target));
 	r->minimum = w->mv->minimum;
-	if (w->o->backend == SMPOL_BACKEND_MIGRATE_PAGES) {
+	if (r->minimum * 1000 <= r->pages * w->o->slack_permille) {
+		r->balanced++;
+		rc = 0;
+	} else if (w->o->backend == SMPOL_BACKEND_MIGRATE_PAGES) {
 		rc = migrate_outside(w);
 	} else {
-		if (w->o->backend == SMPOL_BACKEND_PROCESS_MBIND && !w->o->dry_run) {
-			struct smpol_bitmap nodes;
-
-			smpol_bitmap_clear(&nodes);
-			for (int n = 0; n <= r->max_node; n++)
-				if (w->o->weight[n])
-					smpol_bitmap_set(&nodes, n);
-			rc = smpol_pmbind_apply(w->o->pmbind_nr, w->t->pidfd, w->regions, w->nregions,
-					       MPOL_WEIGHTED_INTERLEAVE, &nodes, w->err, w->errlen);
-			if (rc < 0)
-				return rc;
-		}
 		rc = walk(w, WALK_MOVE);
+	}
+	smpol_movement_free(w->mv);
+	if (rc < 0 || r->exited)
+		return rc;
+	w->closing = true;
+	if (w->o->dry_run || r->moved == 0 || count_pages(w, r->after) != 0)
+		memcpy(r->after, r->before, sizeof(r->after));
+	w->closing = false;
+	return rc;
+}
+
+/* Add one region's result into the task's. */
+static void add_result(struct smpol_rebalance_result *sum, const struct smpol_rebalance_result *part)
+{
+	for (int n = 0; n <= part->max_node; n++) {
+		sum->before[n] += part->before[n];
+		sum->target[n] += part->target[n];
+		sum->after[n] += part->after[n];
+	}
+	if (part->max_node > sum->max_node)
+		sum->max_node = part->max_node;
+	sum->pages += part->pages;
+	sum->minimum += part->minimum;
+	sum->planned += part->planned;
+	sum->moved += part->moved;
+	sum->busy += part->busy;
+	sum->shared += part->shared;
+	sum->nomem += part->nomem;
+	sum->vanished += part->vanished;
+	sum->other += part->other;
+	sum->balanced += part->balanced;
+	sum->interrupted |= part->interrupted;
+	sum->exited |= part->exited;
+	if (part->note[0])
+		snprintf(sum->note, sizeof(sum->note), "%s", part->note);
+}
+
+/* The mappings at least min_region long (all when it is 0), in place. */
+static int large_only(struct smpol_region *regions, int n, uint64_t min_region)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++)
+		if (regions[i].end - regions[i].start >= min_region)
+			regions[kept++] = regions[i];
+	return kept;
+}
+
+/*
+ * Set the policy of the task's mappings (touched or not). A mapping the task unmaps
+ * meanwhile fails the call with EFAULT (the ones before it have the policy): read the
+ * mappings again and set it once more, as it is the same policy.
+ */
+static int set_policies(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			struct smpol_rebalance_result *r, char *err, size_t errlen)
+{
+	int base = o->pmbind_mode & ~(MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES), rc = -EFAULT;
+
+	/* never reset a task's memory to the default by a caller's omission */
+	if (base != MPOL_WEIGHTED_INTERLEAVE && base != MPOL_INTERLEAVE)
+		return smpol_fail(err, errlen, EINVAL, "process_mbind: policy mode %d is not an interleave",
+				 o->pmbind_mode);
+	for (int attempt = 0; attempt < 2 && rc == -EFAULT; attempt++) {
+		struct smpol_region *all = NULL;
+		int n = 0;
+
+		rc = smpol_pages_regions(t->pid, false, &all, &n, err, errlen);
+		if (rc == 0) {
+			n = large_only(all, n, o->min_region);
+			rc = smpol_pmbind_apply(o->pmbind_nr, t->pidfd, all, n, o->pmbind_mode, o->pmbind_mask,
+					       err, errlen);
+			r->policies = rc == 0 ? n : 0;
+		}
+		free(all);
 	}
 	return rc;
 }
 
-int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
-			struct smpol_rebalance_result *r, char *err, size_t errlen)
+static int run(struct walk *w, struct smpol_region *regions, int nregions)
 {
-	struct walk w = { .t = t, .o = o, .r = r, .err = err, .errlen = errlen };
-	struct smpol_region *regions = NULL;
+	struct smpol_rebalance_result *total = w->r, part;
+	int rc = 0;
+
+	if (!w->o->min_region) {
+		w->regions = regions;
+		w->nregions = nregions;
+		return balance(w);
+	}
+	/* region-aware: each large mapping balanced on its own */
+	for (int i = 0; i < nregions && rc == 0 && !total->exited && !total->interrupted; i++) {
+		memset(&part, 0, sizeof(part));
+		part.max_node = -1;
+		w->r = &part;
+		w->regions = &regions[i];
+		w->nregions = 1;
+		rc = balance(w);
+		add_result(total, &part);
+	}
+	w->r = total;
+	return rc;
+}
+
+/* Walk `regions` (already chosen) of a pinned, checked task; see smpol_rebalance_task. */
+static int rebalance_regions(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			     struct smpol_region *regions, int nregions, struct smpol_rebalance_result *r,
+			     const struct timespec *t0, char *err, size_t errlen)
+{
+	struct walk w = { .t = t, .o = o, .r = r, .err = err, .errlen = errlen, .pagemap_fd = -1, .t0 = *t0 };
+	char path[64];
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->max_node = -1;
-	clock_gettime(CLOCK_MONOTONIC, &w.t0);
-	rc = smpol_task_check(t, err, errlen);
-	if (rc == 0)
-		rc = smpol_pages_regions(t->pid, &regions, &w.nregions, err, errlen);
-	if (rc == -ESRCH || rc == -ESTALE || (rc < 0 && smpol_task_exited_within(t, 200))) {
-		r->exited = true;
-		return 0;
-	}
-	if (rc < 0)
-		return rc;
-	w.regions = regions;
-	r->regions = w.nregions;
+	r->regions = nregions;
 	w.batch = o->batch ? o->batch : SMPOL_REBALANCE_BATCH;
-	{
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)t->pid);
-		w.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)t->pid);
+	w.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	w.pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
 	w.mv = calloc(1, sizeof(*w.mv));
 	w.addrs = calloc(w.batch, sizeof(void *));
@@ -375,28 +453,72 @@ int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_reba
 	if (!w.mv || !w.addrs || !w.maddrs || !w.status || !w.mnodes || !w.mstatus)
 		rc = smpol_fail(err, errlen, ENOMEM, "out of memory for a batch of %u pages", w.batch);
 	else
-		rc = run(&w);
-	/* The closing count: what the task really looks like now. */
-	if (rc >= 0 && !r->exited) {
-		w.closing = true;
-		if (o->dry_run || count_pages(&w, r->after) != 0)
-			memcpy(r->after, r->before, sizeof(r->after));
+		rc = run(&w, regions, nregions);
+	if (rc > 0)
 		rc = 0;
-	} else if (rc > 0) {
-		rc = 0;
-	}
 	r->seconds = since(&w.t0);
-	if (w.mv)
-		smpol_movement_free(w.mv);
 	free(w.mv);
 	free(w.addrs);
 	free(w.maddrs);
 	free(w.status);
 	free(w.mnodes);
 	free(w.mstatus);
-	free(regions);
 	if (w.pagemap_fd >= 0)
 		close(w.pagemap_fd);
+	return rc;
+}
+
+int smpol_rebalance_task(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			struct smpol_rebalance_result *r, char *err, size_t errlen)
+{
+	struct smpol_region *regions = NULL;
+	struct timespec t0;
+	int nregions = 0, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->max_node = -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = smpol_task_check(t, err, errlen);
+	/* the policy first: pages faulted while the others move already follow it */
+	if (rc == 0 && o->backend == SMPOL_BACKEND_PROCESS_MBIND && !o->dry_run)
+		rc = set_policies(t, o, r, err, errlen);
+	if (rc == 0)
+		rc = smpol_pages_regions(t->pid, true, &regions, &nregions, err, errlen);
+	if (smpol_task_gone(t, rc)) {
+		free(regions);
+		r->exited = true;
+		return 0;
+	}
+	if (rc == 0)
+		rc = rebalance_regions(t, o, regions, large_only(regions, nregions, o->min_region), r, &t0, err, errlen);
+	free(regions);
+	return rc;
+}
+
+int smpol_rebalance_some(const struct smpol_task_ref *t, const struct smpol_rebalance_opts *o,
+			const struct smpol_region *regions, int nregions, struct smpol_rebalance_result *r,
+			char *err, size_t errlen)
+{
+	struct smpol_region *copy;
+	struct timespec t0;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->max_node = -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = smpol_task_check(t, err, errlen);
+	if (smpol_task_gone(t, rc)) {
+		r->exited = true;
+		return 0;
+	}
+	if (rc < 0 || nregions <= 0)
+		return rc;
+	copy = malloc((size_t)nregions * sizeof(*copy));
+	if (!copy)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for %d mappings", nregions);
+	memcpy(copy, regions, (size_t)nregions * sizeof(*copy));
+	rc = rebalance_regions(t, o, copy, nregions, r, &t0, err, errlen);
+	free(copy);
 	return rc;
 }
 

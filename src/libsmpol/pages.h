@@ -2,11 +2,10 @@
  * process_mbind where a kernel really has it.
  *
  * Backends, best first:
- *   process_mbind  not upstream (an RFC of 2023, which numbered it 457: that number
- *                  is statmount upstream, 458 is listmount). Used only when the admin
- *                  names its syscall number and a harmless probe answers as the RFC
- *                  specifies. It sets each region's policy, so that new faults in
- *                  those regions follow the plan; the pages then move with move_pages.
+ *   process_mbind  not upstream (pmbind.h). Used only when the admin names its
+ *                  syscall number and a harmless probe answers as the RFC specifies.
+ *                  It sets each region's policy, so that new faults in those
+ *                  regions follow the plan; the pages then move with move_pages.
  *   move_pages     upstream since 2.6.18: per-page query and per-page targets, so
  *                  only the surplus moves (movement.h). The default.
  *   migrate_pages  upstream: moves every page of whole nodes. Only good for emptying
@@ -25,9 +24,6 @@
 
 #include "bitmap.h"
 
-/* Numbers below this are system calls of upstream Linux (6.18 ends at 469). */
-#define SMPOL_PMBIND_FIRST_FREE_NR 470
-
 enum smpol_backend {
 	SMPOL_BACKEND_AUTO,
 	SMPOL_BACKEND_PROCESS_MBIND,
@@ -37,6 +33,7 @@ enum smpol_backend {
 
 struct smpol_region {
 	uintptr_t start, end;      /* [start, end), page aligned */
+	uint64_t rss_kb;           /* resident, from smaps' Rss (0 when read from maps) */
 };
 
 /* "auto", "process_mbind", "move_pages", "migrate_pages" <-> enum. -EINVAL naming the choices. */
@@ -54,25 +51,13 @@ int smpol_backend_choose(enum smpol_backend want, long pmbind_nr, enum smpol_bac
 			char *why, size_t whylen, char *err, size_t errlen);
 
 /*
- * smpol_pmbind_probe - is syscall nr process_mbind? Refuses 457/458 (statmount,
- * listmount) and every other upstream number without calling anything. Then, on
- * the caller's own pidfd: an invalid pidfd must answer EBADF, an invalid mode EINVAL,
- * an empty range vector 0, and the pidfd must still be open afterwards. 0 when it
- * behaved so; -ENOSYS (absent) or -EINVAL (refused / answered otherwise) with a sentence.
+ * smpol_pages_regions - the private anonymous mappings of pid with some access.
+ * resident_only: those with at least one resident page (from /proc/PID/smaps: a
+ * reserved but untouched mapping, however large, is not walked); else every one (from
+ * /proc/PID/maps: a policy set on a mapping governs the pages it faults later).
+ * *regions is malloc'ed; free it. -ESRCH when the process is gone.
  */
-int smpol_pmbind_probe(long nr, char *err, size_t errlen);
-
-/* Set the policy `mode` over `nodes` on every region of the task behind pidfd. */
-int smpol_pmbind_apply(long nr, int pidfd, const struct smpol_region *regions, int nregions,
-		      int mode, const struct smpol_bitmap *nodes, char *err, size_t errlen);
-
-/*
- * smpol_pages_regions - the private anonymous mappings of pid with some access and at
- * least one resident page (from /proc/PID/smaps: a reserved but untouched mapping,
- * however large, is not walked). *regions is malloc'ed; free it. -ESRCH when the
- * process is gone.
- */
-int smpol_pages_regions(pid_t pid, struct smpol_region **regions, int *nregions,
+int smpol_pages_regions(pid_t pid, bool resident_only, struct smpol_region **regions, int *nregions,
 		       char *err, size_t errlen);
 
 /* Parse the text of a smaps (or maps: no Rss, every mapping kept) file the same way. */

@@ -118,3 +118,8 @@ void smpol_task_unpin(struct smpol_task_ref *t)
 		close(t->pidfd);
 	t->pidfd = -1;
 }
+
+bool smpol_task_gone(const struct smpol_task_ref *t, int rc)
+{
+	return rc == -ESRCH || rc == -ESTALE || (rc < 0 && smpol_task_exited_within(t, 200));
+}

@@ -7,19 +7,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "pages.h"
+#include "pmbind.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
 #define SMPOL_MF_MOVE_FLAG (1 << 1)  /* MPOL_MF_MOVE in <linux/mempolicy.h> */
-/* Ranges per process_mbind call: the kernel refuses more (UIO_MAXIOV). */
-#define PMBIND_MAX_RANGES 1024
-#define MASK_LONGS (SMPOL_MAX_NODES / (8 * sizeof(unsigned long)))
 
 static const char *const backend_names[] = {
 	[SMPOL_BACKEND_AUTO] = "auto",
@@ -46,89 +40,6 @@ int smpol_backend_parse(const char *text, enum smpol_backend *b, char *err, size
 const char *smpol_backend_name(enum smpol_backend b)
 {
 	return (unsigned)b < sizeof(backend_names) / sizeof(backend_names[0]) ? backend_names[b] : "?";
-}
-
-static void node_mask(const struct smpol_bitmap *nodes, unsigned long *mask)
-{
-	memset(mask, 0, MASK_LONGS * sizeof(unsigned long));
-	for (int n = smpol_bitmap_next(nodes, 0); n >= 0 && n < SMPOL_MAX_NODES; n = smpol_bitmap_next(nodes, n + 1))
-		mask[n / (8 * sizeof(unsigned long))] |= 1UL << (n % (8 * sizeof(unsigned long)));
-}
-
-/* The RFC's ABI: (pidfd, iovec, vlen, mode, nmask, flags), maxnode fixed by the kernel. */
-static long pmbind(long nr, int pidfd, const struct iovec *iov, unsigned long vlen,
-		   unsigned long mode, const unsigned long *mask, unsigned flags)
-{
-	return syscall(nr, pidfd, iov, vlen, mode, mask, flags);
-}
-
-int smpol_pmbind_probe(long nr, char *err, size_t errlen)
-{
-	unsigned long mask[MASK_LONGS] = { 1 };
-	int pidfd, rc = 0;
-
-	if (nr == 457 || nr == 458)
-		return smpol_fail(err, errlen, EINVAL,
-				 "syscall %ld is %s upstream, not process_mbind: refused without calling it",
-				 nr, nr == 457 ? "statmount" : "listmount");
-	if (nr < SMPOL_PMBIND_FIRST_FREE_NR || nr > 4095)
-		return smpol_fail(err, errlen, EINVAL,
-				 "syscall %ld is not a free number (upstream Linux uses 0-%d): refused without calling it",
-				 nr, SMPOL_PMBIND_FIRST_FREE_NR - 1);
-	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pidfd < 0)
-		return smpol_fail(err, errlen, ENOSYS, "cannot probe process_mbind: pidfd_open: %s", strerror(errno));
-	/* Each call is harmless for process_mbind: a bad fd, a bad mode, no ranges. */
-	if (pmbind(nr, -1, NULL, 0, 0, NULL, 0) != -1 || errno != EBADF) {
-		rc = errno == ENOSYS ? -ENOSYS : -EINVAL;
-		smpol_fail(err, errlen, -rc, "syscall %ld is %s", nr,
-			  rc == -ENOSYS ? "not implemented by this kernel (no process_mbind)" :
-			  "not process_mbind: an invalid pidfd did not answer EBADF");
-	} else if (pmbind(nr, pidfd, NULL, 0, 0xffff, mask, 0) != -1 || errno != EINVAL) {
-		rc = smpol_fail(err, errlen, EINVAL,
-			       "syscall %ld is not process_mbind: an invalid mode did not answer EINVAL", nr);
-	} else if (pmbind(nr, pidfd, NULL, 0, 0, NULL, 0) != 0) {
-		rc = smpol_fail(err, errlen, EINVAL,
-			       "syscall %ld is not process_mbind: an empty range vector failed (%s)", nr,
-			       strerror(errno));
-	} else if (fcntl(pidfd, F_GETFD) < 0) {
-		/* close(2) would have passed every check above. */
-		rc = smpol_fail(err, errlen, EINVAL, "syscall %ld is not process_mbind: it closed the probe's pidfd", nr);
-		pidfd = -1;
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return rc;
-}
-
-int smpol_pmbind_apply(long nr, int pidfd, const struct smpol_region *regions, int nregions,
-		      int mode, const struct smpol_bitmap *nodes, char *err, size_t errlen)
-{
-	unsigned long mask[MASK_LONGS];
-	struct iovec *iov;
-	int rc = 0;
-
-	if (nregions <= 0)
-		return 0;
-	iov = calloc((size_t)nregions, sizeof(*iov));
-	if (!iov)
-		return smpol_fail(err, errlen, ENOMEM, "out of memory for %d ranges", nregions);
-	for (int i = 0; i < nregions; i++) {
-		iov[i].iov_base = (void *)regions[i].start;
-		iov[i].iov_len = regions[i].end - regions[i].start;
-	}
-	node_mask(nodes, mask);
-	/* The vector is bounded like process_madvise's (UIO_MAXIOV): batches of it. */
-	for (int done = 0; done < nregions && rc == 0; done += PMBIND_MAX_RANGES) {
-		int n = nregions - done < PMBIND_MAX_RANGES ? nregions - done : PMBIND_MAX_RANGES;
-
-		if (pmbind(nr, pidfd, iov + done, (unsigned long)n, (unsigned long)mode, mask, 0) < 0)
-			rc = smpol_fail(err, errlen, errno, "process_mbind over ranges %d-%d of %d failed: %s%s",
-					done, done + n - 1, nregions, strerror(errno),
-					errno == EPERM ? " (it needs CAP_SYS_NICE)" : "");
-	}
-	free(iov);
-	return rc;
 }
 
 int smpol_backend_choose(enum smpol_backend want, long pmbind_nr, enum smpol_backend *chosen,
@@ -221,6 +132,8 @@ int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, i
 			 * resident page costs a walk and moves nothing: drop it. */
 			if (sscanf(buf, "Rss: %llu kB", &kb) == 1 && kept && kb == 0)
 				n--;
+			else if (sscanf(buf, "Rss: %llu kB", &kb) == 1 && kept)
+				r[n - 1].rss_kb = kb;
 			if (key > 0 && buf[key] == ':') {
 				kept = kept && strncmp(buf, "Rss:", 4);
 				continue;
@@ -248,6 +161,7 @@ int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, i
 		}
 		r[n].start = (uintptr_t)start;
 		r[n].end = (uintptr_t)end;
+		r[n].rss_kb = 0;
 		n++;
 		kept = true;
 	}
@@ -256,7 +170,7 @@ int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, i
 	return 0;
 }
 
-int smpol_pages_regions(pid_t pid, struct smpol_region **regions, int *nregions,
+int smpol_pages_regions(pid_t pid, bool resident_only, struct smpol_region **regions, int *nregions,
 		       char *err, size_t errlen)
 {
 	char path[64], *text = NULL;
@@ -264,7 +178,7 @@ int smpol_pages_regions(pid_t pid, struct smpol_region **regions, int *nregions,
 	FILE *f, *mem;
 	int c, rc;
 
-	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, resident_only ? "smaps" : "maps");
 	f = fopen(path, "re");
 	if (!f) {
 		rc = errno;
@@ -375,11 +289,11 @@ int smpol_pages_move(pid_t pid, void **addrs, const int *nodes, unsigned long n,
 int smpol_pages_migrate(pid_t pid, const struct smpol_bitmap *from, const struct smpol_bitmap *to,
 		       long *left, char *err, size_t errlen)
 {
-	unsigned long old_mask[MASK_LONGS], new_mask[MASK_LONGS];
+	unsigned long old_mask[SMPOL_MASK_LONGS], new_mask[SMPOL_MASK_LONGS];
 	long rc;
 
-	node_mask(from, old_mask);
-	node_mask(to, new_mask);
+	smpol_bitmap_to_mask(from, old_mask);
+	smpol_bitmap_to_mask(to, new_mask);
 	rc = syscall(SYS_migrate_pages, pid, (unsigned long)SMPOL_MAX_NODES + 1, old_mask, new_mask);
 	if (rc < 0)
 		return task_error(pid, errno, "migrate", err, errlen);

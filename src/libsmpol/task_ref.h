@@ -47,6 +47,12 @@ int smpol_task_check(const struct smpol_task_ref *t, char *err, size_t errlen);
  */
 bool smpol_task_exited_within(const struct smpol_task_ref *t, int ms);
 
+/*
+ * smpol_task_gone - did a call on t fail (rc < 0) only because the task ended? -ESRCH,
+ * -ESTALE (the pid names another process now), or it exits within 200 ms.
+ */
+bool smpol_task_gone(const struct smpol_task_ref *t, int rc);
+
 /* Close the pidfd (safe on an unpinned ref). */
 void smpol_task_unpin(struct smpol_task_ref *t);
 
