@@ -296,8 +296,6 @@ static int migrate_outside(struct walk *w)
 		if (between_batches(w))
 			return 1;
 	}
-	snprintf(r->note, sizeof(r->note),
-		 "migrate_pages moves whole nodes: only nodes outside the plan were emptied, the plan's own nodes were not rebalanced");
 	return 0;
 }
 
@@ -321,6 +319,10 @@ static int balance(struct walk *w)
 		return rc;
 	memcpy(r->target, w->mv->target, ((size_t)r->max_node + 1) * sizeof(*r->target));
 	r->minimum = w->mv->minimum;
+	/* the backend's limit is said whether or not this task needed a move */
+	if (w->o->backend == SMPOL_BACKEND_MIGRATE_PAGES)
+		snprintf(r->note, sizeof(r->note), "migrate_pages moves whole nodes: only nodes outside the plan "
+			 "are emptied, the plan's own nodes are not rebalanced");
 	if (r->minimum * 1000 <= r->pages * w->o->slack_permille) {
 		r->balanced++;
 		rc = 0;
