@@ -351,14 +351,12 @@ static json_object *get(json_object *obj, const char *key)
 	return v;
 }
 
+/* Whether a step summary names node (one whose names were dropped to fit names none). */
 static bool summary_names(json_object *summary, const char *node)
 {
 	json_object *hosts = get(summary, SMPOL_REC_HOSTS);
 
-	/* names dropped to fit: the summary cannot say, so it does not deny */
-	if (!hosts)
-		return true;
-	for (size_t i = 0; i < json_object_array_length(hosts); i++)
+	for (size_t i = 0; hosts && i < json_object_array_length(hosts); i++)
 		if (!strcmp(json_object_get_string(json_object_array_get_idx(hosts, i)), node))
 			return true;
 	return false;
@@ -384,7 +382,7 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 	double pages = 0, drift = get_double(entry, SMPOL_REC_DRIFT, -1);
 	json_object *note = get(entry, SMPOL_REC_NOTE);
 
-	if (get(summary, SMPOL_REC_COUNT) && hosts && summary_names(summary, node))
+	if (get(summary, SMPOL_REC_COUNT) && summary_names(summary, node))
 		return;
 	if (!get(summary, SMPOL_REC_COUNT))
 		json_object_object_add(summary, SMPOL_REC_HOSTS, hosts = json_object_new_array());
@@ -446,30 +444,41 @@ static const char *largest_step(json_object *steps)
 	return best;
 }
 
-/* Make the record fit the budget: fold the largest steps, then drop summary names. */
-static int fit_budget(json_object *record, size_t budget, char *err, size_t errlen)
+/* Drop the names of one summary that still has them, keep_step's last (its writers
+ * confirm their entries by them). false when no summary has names left. */
+static bool drop_names(json_object *steps, const char *keep_step)
+{
+	json_object *last = NULL;
+
+	json_object_object_foreach(steps, step, nodes) {
+		json_object *summary = get(nodes, SMPOL_RECORD_SUMMARY);
+
+		if (!summary || !get(summary, SMPOL_REC_HOSTS))
+			continue;
+		if (strcmp(step, keep_step)) {
+			json_object_object_del(summary, SMPOL_REC_HOSTS);
+			return true;
+		}
+		last = summary;
+	}
+	if (!last)
+		return false;
+	json_object_object_del(last, SMPOL_REC_HOSTS);
+	return true;
+}
+
+/* Make the record fit the budget: fold the largest steps, then drop summary names,
+ * oldest step first and keep_step (the one being written) last. */
+static int fit_budget(json_object *record, const char *keep_step, size_t budget, char *err, size_t errlen)
 {
 	json_object *steps = get(record, SMPOL_REC_STEPS);
 	const char *step;
 
 	while (strlen(json_object_to_json_string_ext(record, TO_STRING_FLAGS)) > budget) {
 		step = largest_step(steps);
-		if (step) {
+		if (step)
 			fold_step(steps, step);
-			continue;
-		}
-		bool dropped = false;
-
-		json_object_object_foreach(steps, key, nodes) {
-			json_object *summary = get(nodes, SMPOL_RECORD_SUMMARY);
-
-			(void)key;
-			if (summary && get(summary, SMPOL_REC_HOSTS)) {
-				json_object_object_del(summary, SMPOL_REC_HOSTS);
-				dropped = true;
-			}
-		}
-		if (!dropped)
+		else if (!drop_names(steps, keep_step))
 			return smpol_fail(err, errlen, E2BIG,
 					 "the placement record needs more than %zu bytes even summarized", budget);
 	}
@@ -528,7 +537,7 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
 		else
 			json_object_object_add(nodes, node, json_object_get(entry));
 	}
-	rc = fit_budget(record, budget, err, errlen);
+	rc = fit_budget(record, step, budget, err, errlen);
 	if (rc < 0)
 		goto out;
 
@@ -588,14 +597,22 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 	return rc;
 }
 
+/* Our record's node entries of step (a borrowed reference into *record, which the
+ * caller puts), or NULL. */
+static json_object *step_nodes(const char *comment, const char *step, json_object **record)
+{
+	if (smpol_record_find(comment, record, NULL, 0) < 0) {
+		*record = NULL;
+		return NULL;
+	}
+	return get(get(*record, SMPOL_REC_STEPS), step);
+}
+
 bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry)
 {
-	json_object *record, *nodes, *summary, *mine;
+	json_object *record, *nodes = step_nodes(comment, step, &record), *summary, *mine;
 	bool found = false;
 
-	if (smpol_record_find(comment, &record, NULL, 0) < 0)
-		return false;
-	nodes = get(get(record, SMPOL_REC_STEPS), step);
 	summary = nodes ? get(nodes, SMPOL_RECORD_SUMMARY) : NULL;
 	if (summary)
 		found = summary_names(summary, node);
@@ -603,4 +620,15 @@ bool smpol_record_contains(const char *comment, const char *step, const char *no
 		found = json_object_equal(mine, entry);
 	json_object_put(record);
 	return found;
+}
+
+bool smpol_record_names_dropped(const char *comment, const char *step)
+{
+	json_object *record, *nodes = step_nodes(comment, step, &record), *summary;
+	bool dropped;
+
+	summary = nodes ? get(nodes, SMPOL_RECORD_SUMMARY) : NULL;
+	dropped = summary && !get(summary, SMPOL_REC_HOSTS);
+	json_object_put(record);
+	return dropped;
 }

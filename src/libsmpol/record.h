@@ -21,6 +21,9 @@
  * When our object would exceed the budget, a step's per-node entries are folded into
  * one summary entry under the key "*" (node count and names, pages summed per NUMA
  * node, largest drift, notes counted): a job on many nodes stays within Slurm's limits.
+ * Should even that not fit, summaries lose their node names one at a time, the oldest
+ * step first and the step being written last: its other writers confirm their
+ * entries by those names (record_store.h).
  */
 #ifndef SMPOL_RECORD_H
 #define SMPOL_RECORD_H
@@ -129,6 +132,13 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
  * content), or a summary of that step that names the node.
  */
 bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry);
+
+/*
+ * smpol_record_names_dropped - whether step's summary lost its node names to the
+ * budget: it then neither shows nor denies a node's entry (smpol_record_contains says
+ * false), and a node folded into it again is counted again.
+ */
+bool smpol_record_names_dropped(const char *comment, const char *step);
 
 /*
  * smpol_record_find - our record in an AdminComment. 0 with *record a new reference

@@ -29,9 +29,13 @@ static void random_pause(int attempt)
 		;
 }
 
-/* Whether comment holds every entry of entries. */
-static bool holds_all(const char *comment, const char *step, json_object *entries)
+/* Whether comment holds every entry of entries. A summary whose names were dropped
+ * can tell neither way: before our write that counts as missing (we fold ours in),
+ * after it as held (a loss there cannot be seen). */
+static bool holds_all(const char *comment, const char *step, json_object *entries, bool written)
 {
+	if (written && smpol_record_names_dropped(comment, step))
+		return true;
 	json_object_object_foreach(entries, node, entry) {
 		if (!smpol_record_contains(comment, step, node, entry))
 			return false;
@@ -62,7 +66,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		local.reads++;
 		if (rc < 0)
 			break;
-		if (holds_all(comment, step, entries)) {
+		if (holds_all(comment, step, entries, written)) {
 			free(comment);
 			if (++seen >= confirmations) {
 				written = true;

@@ -9,8 +9,10 @@
  * after a loss the entry is merged into the newer comment, which keeps the other
  * writer's entry too. Bounded by max_attempts reads.
  *
- * The residual risk: a writer whose read-merge-write takes longer than the pauses
- * (about 0.1-0.4 s) can still drop our entry after we stopped looking.
+ * The residual risks: a writer whose read-merge-write takes longer than the pauses
+ * (about 0.1-0.4 s) can still drop our entry after we stopped looking; and in a step
+ * summary whose node names were dropped to fit (record.h), a loss cannot be seen at
+ * all (our entry is folded in once and taken as kept).
  */
 #ifndef SMPOL_RECORD_STORE_H
 #define SMPOL_RECORD_STORE_H

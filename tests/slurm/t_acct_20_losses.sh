@@ -54,8 +54,45 @@ missing=$(acct_py "$comment" '" ".join(s for s in map(str, range(50)) if s not i
 if [ $RC -eq 0 ] && [ -z "$missing" ]; then
 	t_pass "50 two-node steps in one allocation: all 50 keep both nodes"
 else
+	# what the plugin said about the first steps that lost a node, on both nodes
+	said=$(for s in $missing; do cat "$MPOL_CLUSTER_DIR"/log/slurmd-*.log | grep -F "job $job step $s:"; done |
+		head -n 8)
 	t_fail "50 two-node steps in one allocation: all 50 keep both nodes" \
-		"job '$job' exit $RC; steps missing a node: ${missing:0:300}"
+		"job '$job' exit $RC; steps missing a node: ${missing:0:300}; step ${missing%% *}: $(acct_py "$comment" 'r["steps"].get("'"${missing%% *}"'")' | head -c 600); slurmd: ${said:0:1500}"
+fi
+
+# 4b. The step's first node starts late (its slurmd held 1.5 s, as on a loaded node):
+# the other node's task ends before any collector listens. It offers its entry again
+# until the collector takes it: one write by the collector, which waits for nothing.
+run_job srun -N 2 -n 2 bash -c '[ "$SLURM_NODEID" = 0 ] && echo FIRST=$SLURMD_NODENAME; exit 0'
+first=$(sed -n 's/^FIRST=//p' <<<"$OUT")
+other=$(printf '%s\n' "$HOST" node2 | grep -vxF "$first")
+pidfile=$MPOL_CLUSTER_DIR/run/slurmd-$first.pid
+if [ -n "$first" ] && kill -STOP "$(cat "$pidfile")"; then
+	mark_first=$(log_mark "$MPOL_CLUSTER_DIR/log/slurmd-$first.log")
+	mark_other=$(log_mark "$MPOL_CLUSTER_DIR/log/slurmd-$other.log")
+	timeout "$JOB_TIMEOUT" srun -N 2 -n 2 --mem-interleave=weighted bash -c \
+		'[ "$SLURM_PROCID" = 0 ] && echo JOB=$SLURM_JOB_ID; exit 0' >"$OUTDIR/late.out" 2>&1 &
+	sleep 1.5
+	kill -CONT "$(cat "$pidfile")"
+	wait $!
+	RC=$?
+	job=$(acct_job "$(cat "$OUTDIR/late.out")")
+	comment=$(acct_comment "$job")
+	said_first=$(log_since "$MPOL_CLUSTER_DIR/log/slurmd-$first.log" "$mark_first" | grep -F "job $job step 0:")
+	said_other=$(log_since "$MPOL_CLUSTER_DIR/log/slurmd-$other.log" "$mark_other" | grep -F "job $job step 0:")
+	if [ $RC -eq 0 ] && [ "$(step_nodes "$comment" 0)" = "$(printf "['%s', '%s']" $(printf '%s\n' "$HOST" node2 | sort))" ] &&
+		grep -q "took the entry at try [2-9]\|took the entry at try [0-9][0-9]" <<<"$said_other" &&
+		grep -q "placement record of 2 node(s) written by the step's collector" <<<"$said_first" &&
+		! grep -q "itself\|did not hand over" <<<"$said_first$said_other"; then
+		t_pass "first node late: the other node offers its entry again, the collector writes both at once"
+	else
+		t_fail "first node late: the other node offers its entry again, the collector writes both at once" \
+			"job '$job' exit $RC: $(head -c 300 "$OUTDIR/late.out"); record step 0: $(step_nodes "$comment" 0); $first: ${said_first:0:600}; $other: ${said_other:0:600}"
+	fi
+else
+	t_fail "first node late: the other node offers its entry again, the collector writes both at once" \
+		"cannot hold the first node's slurmd (first '$first', $pidfile): $OUT"
 fi
 
 # 5. A record of another version ("v":99) is left byte for byte; ours goes beside it.

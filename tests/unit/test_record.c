@@ -580,6 +580,75 @@ static void test_store_nodes_sole_writer(void **state)
 	free(f.text);
 }
 
+/* Eight-node steps, each node written on its own, past the budget: names are dropped
+ * oldest step first, never the step being written while others have names, and every
+ * step still counts its nodes once. */
+static void test_budget_drops_old_names_first(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL), *rec;
+	char err[SMPOL_ERRLEN], *comment = strdup(""), step[8], node[16];
+	bool some_dropped = false;
+
+	(void)state;
+	for (int s = 0; s < 36; s++) {
+		snprintf(step, sizeof(step), "%d", s);
+		for (int k = 0; k < 8; k++) {
+			char *next = NULL;
+
+			snprintf(node, sizeof(node), "node%02d", k);
+			assert_int_equal(smpol_record_merge(comment, step, node, e, 8192, &next, err, sizeof(err)), 0);
+			free(comment);
+			comment = next;
+			assert_false(smpol_record_names_dropped(comment, step));
+			assert_true(smpol_record_contains(comment, step, node, e));
+		}
+		some_dropped |= smpol_record_names_dropped(comment, "0");
+	}
+	assert_true(some_dropped);
+	/* our object within the budget, wrapped in {"mempolicy":...} */
+	assert_true(strlen(comment) <= 8192 + strlen("{\"mempolicy\":}"));
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	json_object_object_foreach(path_get(rec, "steps", NULL, NULL), key, nodes_of) {
+		json_object *sum = path_get(nodes_of, SMPOL_RECORD_SUMMARY, NULL, NULL);
+
+		(void)key;
+		if (sum)
+			assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 8);
+		else
+			assert_int_equal(json_object_object_length(nodes_of), 8);
+	}
+	json_object_put(rec);
+	free(comment);
+	json_object_put(e);
+}
+
+/* A node late for its step's collector writes into a summary whose names were dropped:
+ * that summary neither shows nor denies its entry, so it is folded in once (it used
+ * to count as there already, and the node was lost). */
+static void test_store_into_nameless_summary(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL), *rec, *sum;
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	f.text = strdup("{\"mempolicy\":{\"v\":1,\"unit_kib\":4,\"steps\":{\"7\":{\"*\":{\"n\":1,\"tasks\":2}}}}}");
+	assert_false(smpol_record_contains(f.text, "7", "late", e));
+	assert_true(smpol_record_names_dropped(f.text, "7"));
+	assert_int_equal(smpol_record_store(&store, "7", "late", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_int_equal(res.losses, 0);
+	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
+	sum = path_get(rec, "steps", "7", SMPOL_RECORD_SUMMARY);
+	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 2);
+	assert_int_equal(json_object_get_int(path_get(sum, "tasks", NULL, NULL)), 4);
+	json_object_put(rec);
+	free(f.text);
+	json_object_put(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +670,8 @@ int main(void)
 		cmocka_unit_test(test_other_version_left_alone),
 		cmocka_unit_test(test_store_nodes_sole_writer),
 		cmocka_unit_test(test_jobstats_summary_untouched),
+		cmocka_unit_test(test_budget_drops_old_names_first),
+		cmocka_unit_test(test_store_into_nameless_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,13 @@
 /* How long the step's first node waits, after its own tasks ended, for the other
  * nodes' entries; a node later than that writes its entry itself. */
 #define GATHER_WAIT_MS 5000
+/* A node whose tasks ended this soon after they started may find no collector yet
+ * (the first node's slurmstepd started later, as on a loaded node): it offers its
+ * entry again every FORWARD_RETRY_MS for up to FORWARD_WAIT_MS after the first "no
+ * collector here". Later, a node finds none only when the collector stopped waiting. */
+#define FORWARD_YOUNG_S 10
+#define FORWARD_RETRY_MS 100
+#define FORWARD_WAIT_MS 2000
 
 struct task {
 	pid_t pid;
@@ -298,22 +305,47 @@ static int build_entry(struct acct *a, json_object **entry, char *err, size_t er
 	return smpol_record_entry_build(&in, entry, err, errlen);
 }
 
+static long ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (long)(b->tv_sec - a->tv_sec) * 1000 + (b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
 /* Hand this node's entry to the step's first node; false when it did not take it. */
 static bool forward_entry(struct acct *a, json_object *entry)
 {
 	char path[128], err[SMPOL_ERRLEN], *msg;
-	bool ok;
+	struct timespec t0, now, refused = { 0 };
+	int rc = -ENOMEM, tries = 0;
+	bool young;
 
 	if (!a->collector[0] ||
 	    smpol_gather_path(&a->in.site->host, a->in.job_id, a->step, path, sizeof(path), err, sizeof(err)) < 0)
 		return false;
 	msg = smpol_gather_message(a->in.job_id, a->step, a->node, entry);
-	ok = msg && acct_slurm_forward(a->collector, path, msg, err, sizeof(err)) == 0;
-	if (!ok)
-		slurm_info(MI_LOG "job %u step %s: %s; this node writes its entry itself", a->in.job_id, a->step,
-			   msg ? err : "out of memory");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	now = t0;
+	young = a->ntasks > 0 && ms_between(&a->first_task, &t0) < FORWARD_YOUNG_S * 1000;
+	while (msg) {
+		tries++;
+		rc = acct_slurm_forward(a->collector, path, msg, err, sizeof(err));
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (rc != -ENOENT || !young)
+			break;
+		/* counted from the first answer: a busy slurmd may take long to give it */
+		if (tries == 1)
+			refused = now;
+		else if (ms_between(&refused, &now) >= FORWARD_WAIT_MS)
+			break;
+		usleep(FORWARD_RETRY_MS * 1000);
+	}
+	if (rc < 0)
+		slurm_info(MI_LOG "job %u step %s: %s (%d tries in %ld ms); this node writes its entry itself",
+			   a->in.job_id, a->step, msg ? err : "out of memory", tries, ms_between(&t0, &now));
+	else if (tries > 1)
+		slurm_info(MI_LOG "job %u step %s: the step's collector took the entry at try %d, after %ld ms",
+			   a->in.job_id, a->step, tries, ms_between(&t0, &now));
 	free(msg);
-	return ok;
+	return rc == 0;
 }
 
 /* Stop the sampler and hand over the record, once. */
@@ -352,9 +384,10 @@ static void finish(struct acct *a)
 				   "they write them themselves", a->in.job_id, a->step, missing, GATHER_WAIT_MS / 1000);
 		/* how long this node's end waited for the last of the others */
 		snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them)",
-			 (long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+			 ms_between(&t0, &t1));
+		/* a node that missed the collector writes too: then confirm like it does */
 		if (entries && json_object_object_length(entries) > 0)
-			a->spooled = acct_write_entries(&a->w, entries, true, how);
+			a->spooled = acct_write_entries(&a->w, entries, missing == 0, how);
 		json_object_put(entries);
 	} else if (entry && !forward_entry(a, entry)) {
 		if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) == 0)

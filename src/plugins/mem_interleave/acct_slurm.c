@@ -194,6 +194,9 @@ int acct_slurm_forward(const char *host, const char *path, const char *message, 
 	rc = slurm_forward_data(&nodes, addr, (uint32_t)strlen(message), message);
 	free(nodes);
 	free(addr);
+	/* slurmd answers with connect()'s errno */
+	if (rc == ENOENT || rc == ECONNREFUSED)
+		return smpol_fail(err, errlen, ENOENT, "no collector of the step listens on %s", host);
 	if (rc != SLURM_SUCCESS)
 		return smpol_fail(err, errlen, EHOSTUNREACH, "the step's collector on %s did not take the entry (%s)",
 				 host, slurm_strerror ? slurm_strerror(rc) : "error");

@@ -32,8 +32,9 @@ int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *
 /* The first host of a Slurm host list ("n[3-5],m1" -> "n3") into buf. 0 or -EINVAL. */
 int acct_slurm_first_host(const char *nodelist, char *buf, size_t len);
 
-/* Deliver message to the unix socket path on host through its slurmd. 0 or -errno
- * with a sentence (no collector there, slurmd unreachable). */
+/* Deliver message to the unix socket path on host through its slurmd. 0, -ENOENT
+ * when nothing listens there (not yet, or no more), or -EHOSTUNREACH (slurmd
+ * unreachable, anything else), with a sentence. */
 int acct_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen);
 
 /* The step as the record names it: "0", "batch", "extern", "interactive". */
