@@ -130,6 +130,11 @@ PY=/usr/bin/python3
 # A task that touches MB MiB and lives past the first sample (about 1 s after start).
 toucher() { echo "import time; b = bytearray($1 << 20); time.sleep($2)"; }
 
+# first_node: the node a two-node step starts on (SLURM_NODEID 0: its record collector).
+first_node() {
+	timeout "$JOB_TIMEOUT" srun -N 2 -n 2 bash -c '[ "$SLURM_NODEID" = 0 ] && echo "$SLURMD_NODENAME"; exit 0' 2>/dev/null
+}
+
 # acct_job OUT: the job id a task printed as JOB=N.
 acct_job() { sed -n 's/.*JOB=\([0-9][0-9]*\).*/\1/p' <<<"$1" | head -n 1; }
 

@@ -64,8 +64,7 @@ fi
 # 4b. The step's first node starts late (its slurmd held 1.5 s, as on a loaded node):
 # the other node's task ends before any collector listens. It offers its entry again
 # until the collector takes it: one write by the collector, which waits for nothing.
-run_job srun -N 2 -n 2 bash -c '[ "$SLURM_NODEID" = 0 ] && echo FIRST=$SLURMD_NODENAME; exit 0'
-first=$(sed -n 's/^FIRST=//p' <<<"$OUT")
+first=$(first_node)
 other=$(printf '%s\n' "$HOST" node2 | grep -vxF "$first")
 pidfile=$MPOL_CLUSTER_DIR/run/slurmd-$first.pid
 if [ -n "$first" ] && kill -STOP "$(cat "$pidfile")"; then
@@ -92,7 +91,7 @@ if [ -n "$first" ] && kill -STOP "$(cat "$pidfile")"; then
 	fi
 else
 	t_fail "first node late: the other node offers its entry again, the collector writes both at once" \
-		"cannot hold the first node's slurmd (first '$first', $pidfile): $OUT"
+		"cannot hold the first node's slurmd (first '$first', $pidfile)"
 fi
 
 # 5. A record of another version ("v":99) is left byte for byte; ours goes beside it.

@@ -110,6 +110,18 @@ else
 		t_fail "record lock held: slurmd's log says the record is written without it" \
 			"$(log_since "$SLURMD_LOG" "$mark" | grep mem_interleave | tail -n 4)"
 	fi
+	# a two-node step's collector, without the lock, no longer counts as the only
+	# writer: this node's other steps may race it, so it confirms (2 reads or more)
+	first=$(first_node)
+	first_log=$MPOL_CLUSTER_DIR/log/slurmd-$first.log
+	mark=$(log_mark "$first_log")
+	run_job srun -N 2 -n 2 --mem-interleave=weighted bash -c '[ "$SLURM_PROCID" = 0 ] && echo JOB=$SLURM_JOB_ID; exit 0'
+	said=$(log_since "$first_log" "$mark" | grep -F "job $(acct_job "$OUT") step 0: placement record of 2 node(s) written by the step's collector")
+	if [ $RC -eq 0 ] && grep -q '([2-9] reads, ' <<<"$said"; then
+		t_pass "record lock held: a two-node step's collector confirms its write"
+	else
+		t_fail "record lock held: a two-node step's collector confirms its write" "exit $RC ($OUT); $first: $said"
+	fi
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 

@@ -54,8 +54,9 @@ static int store_entries(const struct acct_write *w, uint32_t job, const char *s
 {
 	int rc, lock_fd = lock_node_writers(w);
 
-	/* under the node lock, the steps of a one-node step's job all take turns here */
-	rc = acct_slurm_store(w->site->record, job, step, entries, sole_writer,
+	/* under the node lock, the steps of a one-node step's job all take turns here;
+	 * without it, this node's other steps may race even a step's only writer */
+	rc = acct_slurm_store(w->site->record, job, step, entries, sole_writer && lock_fd >= 0,
 			      lock_fd < 0 || w->step_nnodes > 1, res, err, errlen);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */

@@ -21,8 +21,9 @@ struct acct_write {
 };
 
 /* Write entries ({NODE:ENTRY}) of the step into the record field; sole_writer: the
- * step's collector (one read, one write). Logs the outcome; true when they went to
- * the spool because slurmctld did not answer. */
+ * step's collector that got every entry (one read, one write, when it holds the node
+ * lock). Logs the outcome; true when they went to the spool because slurmctld did
+ * not answer. */
 bool acct_write_entries(const struct acct_write *w, json_object *entries, bool sole_writer, const char *how);
 
 /* Deliver this step's spooled record, every 2 s for up to 3 min while slurmctld does
