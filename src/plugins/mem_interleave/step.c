@@ -84,8 +84,13 @@ static void recover_dead_steps(struct mi_step *s)
 		LOG_STEP(s, slurm_info, "removed %d kept placement(s) of steps that died", removed);
 }
 
-/* Decide, and where the decision wants the weights lease, try it and decide again. */
-static int decide(struct mi_step *s, struct smpol_place_in *in)
+/*
+ * Decide, and where the decision wants the weights lease, try it and decide again. A
+ * refused lease means another step holds the table and may have written it after it
+ * was read: read it again, so the tasks' environment names the weights they run on.
+ */
+static int decide(struct mi_step *s, struct smpol_place_in *in, struct smpol_wi_table *table,
+		  char *table_err, size_t table_errlen)
 {
 	char err[SMPOL_ERRLEN];
 	int rc;
@@ -99,6 +104,9 @@ static int decide(struct mi_step *s, struct smpol_place_in *in)
 		LOG_STEP(s, slurm_info, "weights not written: %s", err);
 		in->lease = SMPOL_LEASE_NOT_HELD;
 		in->lease_note = err;
+		table_err[0] = '\0';
+		smpol_wi_read(&s->site.host, table, table_err, table_errlen);
+		in->table_error = table_err[0] ? table_err : NULL;
 	}
 	s->lease_held = in->lease == SMPOL_LEASE_HELD;
 	smpol_placement_free(&s->pl);
@@ -246,7 +254,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.pmbind = pmbind,
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
 	};
-	if (decide(s, &in) < 0)
+	if (decide(s, &in, &table, table_err, sizeof(table_err)) < 0)
 		return step_fail(s, "", "out of memory while planning");
 	if (s->pl.failure[0])
 		return step_fail(s, "", s->pl.failure);
