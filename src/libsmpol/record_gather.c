@@ -143,31 +143,53 @@ static bool round_trips(json_object *entry)
 	return same;
 }
 
+/* Why one node's entry in a message cannot be taken, or NULL when it can. */
+static const char *entry_refusal(const char *node, json_object *entry)
+{
+	if (!printable_name(node))
+		return "names no usable node (empty, too long, or with blanks or control characters)";
+	if (!json_object_is_type(entry, json_type_object))
+		return "holds an entry that is not an object";
+	if (!round_trips(entry))
+		return "is not plain JSON (an entry does not read back as itself)";
+	return NULL;
+}
+
 int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *text, json_object *entries,
 		       char *err, size_t errlen)
 {
-	json_object *msg = json_tokener_parse(text), *job, *step, *node, *entry;
+	json_object *msg = json_tokener_parse(text), *job, *step, *sent;
+	const char *why = NULL;
 	int rc = 0;
 
 	if (!msg || !json_object_is_type(msg, json_type_object) ||
 	    !json_object_object_get_ex(msg, "job", &job) || !json_object_is_type(job, json_type_int) ||
 	    !json_object_object_get_ex(msg, "step", &step) || !json_object_is_type(step, json_type_string) ||
-	    !json_object_object_get_ex(msg, "node", &node) || !json_object_is_type(node, json_type_string) ||
-	    !json_object_object_get_ex(msg, "entry", &entry) || !json_object_is_type(entry, json_type_object))
-		rc = smpol_fail(err, errlen, EBADMSG, "a record entry sent to the collector of job %u step %s "
-			       "is not {\"job\",\"step\",\"node\",\"entry\"}", want_job, want_step);
-	else if (json_object_get_int64(job) != want_job || strcmp(json_object_get_string(step), want_step))
-		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %lld step %.32s reached the collector "
-			       "of job %u step %s; dropped", (long long)json_object_get_int64(job),
+	    !json_object_object_get_ex(msg, "entries", &sent) || !json_object_is_type(sent, json_type_object)) {
+		rc = smpol_fail(err, errlen, EBADMSG, "a record message sent to the collector of job %u step %s "
+			       "is not {\"job\",\"step\",\"entries\"}", want_job, want_step);
+		goto out;
+	}
+	if (json_object_get_int64(job) != want_job || strcmp(json_object_get_string(step), want_step)) {
+		rc = smpol_fail(err, errlen, EBADMSG, "a record message for job %lld step %.32s reached the "
+			       "collector of job %u step %s; dropped", (long long)json_object_get_int64(job),
 			       json_object_get_string(step), want_job, want_step);
-	else if (!printable_name(json_object_get_string(node)))
-		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %u step %s names no usable node "
-			       "(empty, too long, or with blanks or control characters); dropped", want_job, want_step);
-	else if (!round_trips(entry))
-		rc = smpol_fail(err, errlen, EBADMSG, "a record entry for job %u step %s is not plain JSON (it does "
-			       "not read back as itself); dropped", want_job, want_step);
-	else
-		json_object_object_add(entries, json_object_get_string(node), json_object_get(entry));
+		goto out;
+	}
+	if (json_object_object_length(sent) == 0)
+		why = "holds no entry";
+	json_object_object_foreach(sent, node, entry) {
+		if (!why)
+			why = entry_refusal(node, entry);
+	}
+	if (why) {
+		rc = smpol_fail(err, errlen, EBADMSG, "a record message for job %u step %s %s; dropped whole",
+			       want_job, want_step, why);
+		goto out;
+	}
+	json_object_object_foreach(sent, name, one)
+		json_object_object_add(entries, name, json_object_get(one));
+out:
 	json_object_put(msg);
 	return rc;
 }
@@ -241,7 +263,7 @@ void smpol_gather_close(struct smpol_gather *g)
 	free(g);
 }
 
-char *smpol_gather_message(uint32_t job, const char *step, const char *node, json_object *entry)
+char *smpol_gather_message(uint32_t job, const char *step, json_object *entries)
 {
 	json_object *msg = json_object_new_object();
 	char *text;
@@ -250,11 +272,46 @@ char *smpol_gather_message(uint32_t job, const char *step, const char *node, jso
 		return NULL;
 	json_object_object_add(msg, "job", json_object_new_int64(job));
 	json_object_object_add(msg, "step", json_object_new_string(step));
-	json_object_object_add(msg, "node", json_object_new_string(node));
-	json_object_object_add(msg, "entry", json_object_get(entry));
+	json_object_object_add(msg, "entries", json_object_get(entries));
 	text = strdup(json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN));
 	json_object_put(msg);
 	return text;
+}
+
+uint32_t smpol_gather_fanout(uint32_t nnodes)
+{
+	uint32_t k = 2;
+
+	while (k < SMPOL_GATHER_FANOUT_MAX && (uint64_t)k * k < nnodes)
+		k++;
+	return k;
+}
+
+uint32_t smpol_gather_parent(uint32_t node, uint32_t nnodes)
+{
+	return node == 0 ? 0 : (node - 1) / smpol_gather_fanout(nnodes);
+}
+
+uint32_t smpol_gather_subtree(uint32_t node, uint32_t nnodes)
+{
+	uint64_t k = smpol_gather_fanout(nnodes), first = node, last = node, n = 0;
+
+	/* level by level: a node's children are k*i+1 .. k*i+k */
+	while (first < nnodes) {
+		n += (last < nnodes ? last : nnodes - 1) - first + 1;
+		first = first * k + 1;
+		last = last * k + k;
+	}
+	return (uint32_t)n;
+}
+
+uint32_t smpol_gather_depth(uint32_t node, uint32_t nnodes)
+{
+	uint32_t d = 0;
+
+	for (; node > 0; node = smpol_gather_parent(node, nnodes))
+		d++;
+	return d;
 }
 
 int smpol_gather_send_local(const char *path, const char *message, char *err, size_t errlen)

@@ -1,5 +1,6 @@
 /* record_gather.h - one writer per step: the nodes of a multi-node step hand their
- * record entries to the step's first node, which writes them all in one update.
+ * record entries up a fan-in tree to the step's first node, which writes them all in
+ * one update.
  *
  * Why: every node reading and writing the job's AdminComment itself costs slurmctld
  * about 4 RPCs per node at the moment the step ends, all on the job write lock, and
@@ -13,7 +14,14 @@
  * STATEDIR/gather/JOB.STEP.sock; the directory is root's alone (0700), and a
  * connection counts only when its peer and the uid slurmd vouches for are both root,
  * so a user's forward (connected as the user) cannot reach it and its entries cannot
- * be forged. The data is one JSON object: {"job":J,"step":"S","node":"NAME","entry":{...}}.
+ * be forged. The data is one JSON object: {"job":J,"step":"S","entries":{"NAME":{...},...}}.
+ *
+ * Tree: slurmd forks once for every delivery (to connect as the sender), and the forks
+ * of one slurmd do not overlap, so a thousand nodes delivering to one would keep its
+ * slurmd forking for seconds at the step's end. The nodes, by their index in the step,
+ * form a tree of fanout k = ceil(sqrt(N)) (2 to 64): node i > 0 delivers to node
+ * (i-1)/k, a node with children collects its subtree's entries first and delivers them
+ * in one message. Two levels up to 4096 nodes, no slurmd takes more than k deliveries.
  */
 #ifndef SMPOL_RECORD_GATHER_H
 #define SMPOL_RECORD_GATHER_H
@@ -25,8 +33,9 @@
 
 #include "host.h"
 
-/* Largest message accepted (a node's entry is about 1 KiB). */
+/* Largest message accepted (a node's entry is about 1 KiB; a subtree's at most 65). */
 #define SMPOL_GATHER_MAX (256 * 1024)
+#define SMPOL_GATHER_FANOUT_MAX 64
 
 struct smpol_gather;
 
@@ -52,10 +61,11 @@ int smpol_gather_fd(const struct smpol_gather *g);
  */
 int smpol_gather_accept(struct smpol_gather *g, json_object *entries, char *err, size_t errlen);
 
-/* The entry in a message (the data a sender delivered), checked against want_job and
- * want_step, added to entries under the node it names. 0, or -EBADMSG with a sentence
- * (malformed, another job or step, a node name that is empty, longer than 255 bytes or
- * holds blanks or control characters), entries unchanged. */
+/* The entries in a message (the data a sender delivered), checked against want_job and
+ * want_step, added to entries under the nodes they name. 0, or -EBADMSG with a
+ * sentence (malformed, another job or step, no entry, an entry not a plain JSON
+ * object, a node name that is empty, longer than 255 bytes or holds blanks or control
+ * characters: one bad entry drops the whole message), entries unchanged. */
 int smpol_gather_parse(uint32_t want_job, const char *want_step, const char *text, json_object *entries,
 		       char *err, size_t errlen);
 
@@ -66,8 +76,17 @@ void smpol_gather_stop(struct smpol_gather *g);
 /* Close and free (also stops). */
 void smpol_gather_close(struct smpol_gather *g);
 
-/* The message a node sends: malloc'ed JSON text, or NULL when out of memory. */
-char *smpol_gather_message(uint32_t job, const char *step, const char *node, json_object *entry);
+/* The message a node sends, its own entry and its subtree's ({NODE:ENTRY}): malloc'ed
+ * JSON text, or NULL when out of memory. */
+char *smpol_gather_message(uint32_t job, const char *step, json_object *entries);
+
+/* The tree over a step's nnodes nodes (by index in the step; 0 writes the record):
+ * its fanout; node's parent (node > 0); how many nodes node's subtree holds, itself
+ * included (1: a leaf); how many deliveries node's entry takes to reach node 0. */
+uint32_t smpol_gather_fanout(uint32_t nnodes);
+uint32_t smpol_gather_parent(uint32_t node, uint32_t nnodes);
+uint32_t smpol_gather_subtree(uint32_t node, uint32_t nnodes);
+uint32_t smpol_gather_depth(uint32_t node, uint32_t nnodes);
 
 /* Deliver a message to a collector on this node the way slurmd does (uid, length,
  * data), as this process's uid. 0 or -errno with a sentence. */

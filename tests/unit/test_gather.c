@@ -83,20 +83,32 @@ static void test_takes_entries(void **state)
 		skip();         /* only root's deliveries count; the collector runs as root */
 	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), -EAGAIN);
 	for (int i = 0; i < 3; i++) {
+		json_object *one = json_object_new_object();
 		char node[16];
 
 		snprintf(node, sizeof(node), "node%d", i);
-		msg = smpol_gather_message(42, "0", node, entry);
+		json_object_object_add(one, node, json_object_get(entry));
+		msg = smpol_gather_message(42, "0", one);
 		assert_int_equal(smpol_gather_send_local(fx->path, msg, err, sizeof(err)), 0);
 		free(msg);
+		json_object_put(one);
 	}
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(accept_one(fx, entries, err, sizeof(err)), 0);
 	assert_int_equal(json_object_object_length(entries), 3);
 	assert_true(json_object_equal(json_object_object_get(entries, "node1"), entry));
+	/* a node with children hands on its subtree's entries in one message */
+	msg = smpol_gather_message(42, "0", entries);
+	json_object_put(entries);
+	entries = json_object_new_object();
+	assert_int_equal(smpol_gather_send_local(fx->path, msg, err, sizeof(err)), 0);
+	free(msg);
+	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), 0);
+	assert_int_equal(json_object_object_length(entries), 3);
+	assert_true(json_object_equal(json_object_object_get(entries, "node2"), entry));
 	/* stopped: a new sender cannot connect and knows it */
 	smpol_gather_stop(fx->g);
-	msg = smpol_gather_message(42, "0", "late", entry);
+	msg = smpol_gather_message(42, "0", entries);
 	assert_int_equal(smpol_gather_send_local(fx->path, msg, err, sizeof(err)), -ENOENT);
 	free(msg);
 	json_object_put(entries);
@@ -109,14 +121,16 @@ static void test_refuses(void **state)
 	struct fx *fx = *state;
 	json_object *entries = json_object_new_object(), *entry = json_tokener_parse("{\"tasks\":1}");
 	const struct { const char *msg; const char *why; } bad[] = {
-		{ "{\"job\":43,\"step\":\"0\",\"node\":\"n1\",\"entry\":{}}", "job 43" },
-		{ "{\"job\":42,\"step\":\"1\",\"node\":\"n1\",\"entry\":{}}", "step 1" },
-		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n\\u001b[2J\",\"entry\":{}}", "control characters" },
-		{ "{\"job\":42,\"step\":\"0\",\"node\":\"\",\"entry\":{}}", "no usable node" },
-		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n1\",\"entry\":[1]}", "is not" },
+		{ "{\"job\":43,\"step\":\"0\",\"entries\":{\"n1\":{}}}", "job 43" },
+		{ "{\"job\":42,\"step\":\"1\",\"entries\":{\"n1\":{}}}", "step 1" },
+		{ "{\"job\":42,\"step\":\"0\",\"entries\":{\"n1\":{},\"n\\u001b[2J\":{}}}", "control characters" },
+		{ "{\"job\":42,\"step\":\"0\",\"entries\":{\"\":{}}}", "no usable node" },
+		{ "{\"job\":42,\"step\":\"0\",\"entries\":{\"n1\":[1]}}", "not an object" },
+		{ "{\"job\":42,\"step\":\"0\",\"entries\":{}}", "no entry" },
+		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n1\",\"entry\":{}}", "is not" },
 		{ "not json", "is not" },
 		/* json-c takes 000e, but would not read the record it lands in back the same */
-		{ "{\"job\":42,\"step\":\"0\",\"node\":\"n1\",\"entry\":{\"a\":000e}}", "not plain JSON" },
+		{ "{\"job\":42,\"step\":\"0\",\"entries\":{\"n1\":{\"a\":000e}}}", "not plain JSON" },
 	};
 	char err[SMPOL_ERRLEN];
 
@@ -198,6 +212,51 @@ static void test_spool(void **state)
 	json_object_put(b);
 }
 
+/* The fan-in tree: every node reaches node 0, a parent has at most k children, the
+ * subtrees add up, and no tree is deeper than two levels up to 4096 nodes. */
+static void test_tree(void **state)
+{
+	static const uint32_t sizes[] = { 2, 3, 4, 5, 16, 17, 100, 1000, 4096, 4097, 20000 };
+
+	(void)state;
+	assert_int_equal(smpol_gather_fanout(2), 2);
+	assert_int_equal(smpol_gather_fanout(16), 4);
+	assert_int_equal(smpol_gather_fanout(17), 5);
+	assert_int_equal(smpol_gather_fanout(1000), 32);
+	assert_int_equal(smpol_gather_fanout(100000), SMPOL_GATHER_FANOUT_MAX);
+	/* 16 nodes: 0 <- 1..4, 1 <- 5..8, 2 <- 9..12, 3 <- 13..15 */
+	assert_int_equal(smpol_gather_parent(4, 16), 0);
+	assert_int_equal(smpol_gather_parent(5, 16), 1);
+	assert_int_equal(smpol_gather_parent(15, 16), 3);
+	assert_int_equal(smpol_gather_subtree(0, 16), 16);
+	assert_int_equal(smpol_gather_subtree(1, 16), 5);
+	assert_int_equal(smpol_gather_subtree(3, 16), 4);
+	assert_int_equal(smpol_gather_subtree(4, 16), 1);
+	assert_int_equal(smpol_gather_subtree(1, 2), 1);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		uint32_t n = sizes[s], k = smpol_gather_fanout(n), *children = calloc(n, sizeof(*children));
+		uint64_t below = 0;
+
+		assert_non_null(children);
+		for (uint32_t i = 1; i < n; i++) {
+			uint32_t p = smpol_gather_parent(i, n);
+
+			assert_true(p < i);
+			children[p]++;
+			assert_true(smpol_gather_depth(i, n) <= (n <= 4096 ? 2u : 3u));
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			assert_true(children[i] <= k);
+			below += smpol_gather_subtree(i, n) - 1;       /* counts each node once per ancestor */
+		}
+		for (uint32_t i = 1; i < n; i++)
+			below -= smpol_gather_depth(i, n);
+		assert_int_equal(below, 0);
+		assert_int_equal(smpol_gather_subtree(0, n), n);
+		free(children);
+	}
+}
+
 static void test_paths(void **state)
 {
 	struct smpol_host h;
@@ -234,6 +293,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_takes_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spool, setup, teardown),
+		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_printable),
 	};

@@ -35,11 +35,13 @@
 /* processes followed per task (the task and its descendants) */
 #define TREE_MAX 256
 /* How long the step's first node waits, after its own tasks ended, for the other
- * nodes' entries; a node later than that writes its entry itself. */
+ * nodes' entries; a node later than that writes its entry itself. A node d
+ * deliveries below it waits GATHER_WAIT_MS / (d + 1), so it hands its subtree over
+ * while its parent still listens. */
 #define GATHER_WAIT_MS 5000
 /* A node whose tasks ended this soon after they started may find no collector yet
- * (the first node's slurmstepd started later, as on a loaded node): it offers its
- * entry again every FORWARD_RETRY_MS for up to FORWARD_WAIT_MS after the first "no
+ * (its parent's slurmstepd started later, as on a loaded node): it offers its
+ * entries again every FORWARD_RETRY_MS for up to FORWARD_WAIT_MS after the first "no
  * collector here". Later, a node finds none only when the collector stopped waiting. */
 #define FORWARD_YOUNG_S 10
 #define FORWARD_RETRY_MS 100
@@ -68,8 +70,8 @@ struct acct {
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
 
-	struct acct_gather *gather;     /* the step's first node of several: the collector */
-	char collector[256];            /* other nodes: the first node's name, "" = none */
+	struct acct_gather *gather;     /* a node with children in the tree: their collector */
+	char parent[256];               /* nodes but the first: where entries go, "" = none */
 	struct acct_write w;            /* this node's writes of the record */
 	bool written;
 	bool spooled;                   /* this step's record waits in the spool */
@@ -189,21 +191,22 @@ static void node_name(const struct step_placement *sp, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-/* Who writes: the first node of several collects, the others find it; alone: itself. */
+/* Who writes: the first node of several, for all; the others hand their entries up
+ * the tree (record_gather.h), collecting their children's first; alone: itself. */
 static void choose_writer(struct acct *a)
 {
+	uint32_t n = a->in.step_nnodes, id = a->in.node_id, subtree;
 	char err[SMPOL_ERRLEN];
 
-	if (a->in.site->record == SMPOL_RECORD_NONE || a->in.step_nnodes <= 1)
+	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
 		return;
-	if (a->in.node_id == 0) {
-		if (acct_gather_start(&a->in.site->host, a->in.job_id, a->step, a->in.step_nnodes, &a->gather,
-				      err, sizeof(err)) < 0)
-			slurm_error(MI_LOG "job %u step %s: %s", a->in.job_id, a->step, err);
-		return;
-	}
-	if (acct_slurm_first_host(a->in.step_nodelist, a->collector, sizeof(a->collector)) < 0)
-		a->collector[0] = '\0';
+	subtree = smpol_gather_subtree(id, n);
+	if (subtree > 1 && acct_gather_start(&a->in.site->host, a->in.job_id, a->step, subtree, &a->gather,
+					     err, sizeof(err)) < 0)
+		slurm_error(MI_LOG "job %u step %s: %s", a->in.job_id, a->step, err);
+	if (id > 0 && acct_slurm_nth_host(a->in.step_nodelist, smpol_gather_parent(id, n), a->parent,
+					  sizeof(a->parent)) < 0)
+		a->parent[0] = '\0';
 }
 
 int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, char *err, size_t errlen)
@@ -310,24 +313,24 @@ static long ms_between(const struct timespec *a, const struct timespec *b)
 	return (long)(b->tv_sec - a->tv_sec) * 1000 + (b->tv_nsec - a->tv_nsec) / 1000000;
 }
 
-/* Hand this node's entry to the step's first node; false when it did not take it. */
-static bool forward_entry(struct acct *a, json_object *entry)
+/* Hand entries ({NODE:ENTRY}) to this node's parent; false when it did not take them. */
+static bool forward_entries(struct acct *a, json_object *entries)
 {
 	char path[128], err[SMPOL_ERRLEN], *msg;
 	struct timespec t0, now, refused = { 0 };
 	int rc = -ENOMEM, tries = 0;
 	bool young;
 
-	if (!a->collector[0] ||
+	if (!a->parent[0] ||
 	    smpol_gather_path(&a->in.site->host, a->in.job_id, a->step, path, sizeof(path), err, sizeof(err)) < 0)
 		return false;
-	msg = smpol_gather_message(a->in.job_id, a->step, a->node, entry);
+	msg = smpol_gather_message(a->in.job_id, a->step, entries);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	now = t0;
 	young = a->ntasks > 0 && ms_between(&a->first_task, &t0) < FORWARD_YOUNG_S * 1000;
 	while (msg) {
 		tries++;
-		rc = acct_slurm_forward(a->collector, path, msg, err, sizeof(err));
+		rc = acct_slurm_forward(a->parent, path, msg, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (rc != -ENOENT || !young)
 			break;
@@ -339,11 +342,12 @@ static bool forward_entry(struct acct *a, json_object *entry)
 		usleep(FORWARD_RETRY_MS * 1000);
 	}
 	if (rc < 0)
-		slurm_info(MI_LOG "job %u step %s: %s (%d tries in %ld ms); this node writes its entry itself",
-			   a->in.job_id, a->step, msg ? err : "out of memory", tries, ms_between(&t0, &now));
+		slurm_info(MI_LOG "job %u step %s: %s (%d tries in %ld ms); this node writes its %d entr%s itself",
+			   a->in.job_id, a->step, msg ? err : "out of memory", tries, ms_between(&t0, &now),
+			   json_object_object_length(entries), json_object_object_length(entries) == 1 ? "y" : "ies");
 	else if (tries > 1)
-		slurm_info(MI_LOG "job %u step %s: the step's collector took the entry at try %d, after %ld ms",
-			   a->in.job_id, a->step, tries, ms_between(&t0, &now));
+		slurm_info(MI_LOG "job %u step %s: the collector on %s took the entries at try %d, after %ld ms",
+			   a->in.job_id, a->step, a->parent, tries, ms_between(&t0, &now));
 	free(msg);
 	return rc == 0;
 }
@@ -352,8 +356,8 @@ static bool forward_entry(struct acct *a, json_object *entry)
 static void finish(struct acct *a)
 {
 	json_object *entry = NULL, *entries;
-	char err[SMPOL_ERRLEN];
-	int missing = 0;
+	char err[SMPOL_ERRLEN], how[96];
+	int missing = 0, deliveries = 0;
 
 	if (a->written)
 		return;
@@ -370,32 +374,33 @@ static void finish(struct acct *a)
 
 	if (build_entry(a, &entry, err, sizeof(err)) < 0) {
 		slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
-		entry = NULL;   /* a collector still writes the others' entries */
+		entry = NULL;   /* a collector still hands on the others' entries */
 	}
 	if (a->gather) {
+		uint32_t depth = smpol_gather_depth(a->in.node_id, a->in.step_nnodes);
+		int wait_ms = GATHER_WAIT_MS / (int)(depth + 1);
 		struct timespec t0, t1;
-		char how[96];
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		entries = acct_gather_finish(a->gather, a->node, entry, GATHER_WAIT_MS, &missing);
+		entries = acct_gather_finish(a->gather, a->node, entry, wait_ms, &missing, &deliveries);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (missing)
-			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d s; "
-				   "they write them themselves", a->in.job_id, a->step, missing, GATHER_WAIT_MS / 1000);
+			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d ms; "
+				   "they write them themselves", a->in.job_id, a->step, missing, wait_ms);
 		/* how long this node's end waited for the last of the others */
-		snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them)",
-			 ms_between(&t0, &t1));
-		/* a node that missed the collector writes too: then confirm like it does */
-		if (entries && json_object_object_length(entries) > 0)
-			a->spooled = acct_write_entries(&a->w, entries, missing == 0, how);
-		json_object_put(entries);
-	} else if (entry && !forward_entry(a, entry)) {
-		if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) == 0)
-			a->spooled = acct_write_entries(&a->w, entries, false, "by this node");
-		else
+		snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them, %d deliveries)",
+			 ms_between(&t0, &t1), deliveries);
+	} else if (!entry || smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) < 0) {
+		if (entry)
 			slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
-		json_object_put(entries);
+		entries = NULL;
 	}
+	/* the first node writes; the others hand up, and write only what was not taken (a
+	 * node that missed its collector writes too: then confirm like it does) */
+	if (entries && json_object_object_length(entries) > 0 && (a->in.node_id == 0 || !forward_entries(a, entries)))
+		a->spooled = acct_write_entries(&a->w, entries, a->in.node_id == 0 && a->gather && missing == 0,
+						a->in.node_id == 0 && a->gather ? how : "by this node");
+	json_object_put(entries);
 	json_object_put(entry);
 }
 

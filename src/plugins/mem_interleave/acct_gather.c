@@ -28,6 +28,7 @@ struct acct_gather {
 	pthread_mutex_t lock;
 	pthread_cond_t arrived;
 	json_object *entries;   /* {NODE:ENTRY} so far */
+	int deliveries;         /* messages taken */
 };
 
 static void take(struct acct_gather *g)
@@ -39,6 +40,8 @@ static void take(struct acct_gather *g)
 	while ((rc = smpol_gather_accept(g->sock, g->entries, err, sizeof(err))) != -EAGAIN) {
 		if (rc < 0)
 			slurm_error(MI_LOG "job %u step %s: %s", g->job, g->step, err);
+		else
+			g->deliveries++;
 		pthread_cond_broadcast(&g->arrived);
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -103,7 +106,7 @@ static void stop_thread(struct acct_gather *g)
 }
 
 json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_object *own, int wait_ms,
-				int *missing)
+				int *missing, int *deliveries)
 {
 	struct timespec deadline;
 	json_object *entries;
@@ -133,6 +136,7 @@ json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_ob
 	g->entries = NULL;
 	n = json_object_object_length(entries);
 	*missing = (uint32_t)n < g->expected ? (int)(g->expected - (uint32_t)n) : 0;
+	*deliveries = g->deliveries;
 	return entries;
 }
 

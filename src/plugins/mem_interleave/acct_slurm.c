@@ -153,11 +153,11 @@ int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *
 					STORE_ATTEMPTS, sole_writer ? 0 : 2, res, err, errlen);
 }
 
-int acct_slurm_first_host(const char *nodelist, char *buf, size_t len)
+int acct_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)
 {
 	/* hostlist_t is a pointer type up to 24.05, a struct type from 24.11 on */
 	__typeof__(slurm_hostlist_create(NULL)) hl;
-	char *first;
+	char *host = NULL;
 	int rc = -EINVAL;
 
 	if (!nodelist || !*nodelist || !slurm_hostlist_create || !slurm_hostlist_shift || !slurm_hostlist_destroy)
@@ -165,12 +165,17 @@ int acct_slurm_first_host(const char *nodelist, char *buf, size_t len)
 	hl = slurm_hostlist_create(nodelist);
 	if (!hl)
 		return -EINVAL;
-	first = slurm_hostlist_shift(hl);
-	if (first && *first && strlen(first) < len) {
-		snprintf(buf, len, "%s", first);
+	for (uint32_t i = 0; i <= index; i++) {
+		free(host);     /* hostlist_shift returns malloc'ed memory */
+		host = slurm_hostlist_shift(hl);
+		if (!host)
+			break;
+	}
+	if (host && *host && strlen(host) < len) {
+		snprintf(buf, len, "%s", host);
 		rc = 0;
 	}
-	free(first);            /* hostlist_shift returns malloc'ed memory */
+	free(host);
 	slurm_hostlist_destroy(hl);
 	return rc;
 }

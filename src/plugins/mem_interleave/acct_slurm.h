@@ -29,8 +29,9 @@ int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
 int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
 		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen);
 
-/* The first host of a Slurm host list ("n[3-5],m1" -> "n3") into buf. 0 or -EINVAL. */
-int acct_slurm_first_host(const char *nodelist, char *buf, size_t len);
+/* Host `index` (0 = the first) of a Slurm host list ("n[3-5],m1", 1 -> "n4") into buf.
+ * 0 or -EINVAL. */
+int acct_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len);
 
 /* Deliver message to the unix socket path on host through its slurmd. 0, -ENOENT
  * when nothing listens there (not yet, or no more), or -EHOSTUNREACH (slurmd
