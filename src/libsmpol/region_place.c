@@ -117,16 +117,17 @@ int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_r
 	if (smpol_task_gone(t, rc)) {
 		s->exited = true;
 		rc = 0;
-	} else if (rc == -EFAULT) {
-		/* a mapping was unmapped between reading and placing: try again next time */
-		rc = remember(m, now, n, o->min_region, todo, ntodo, false);
-	} else if (rc == 0) {
-		s->placed = ntodo;
-		rc = remember(m, now, n, o->min_region, todo, ntodo, !s->exited);
-		if (rc < 0)
+	} else if (rc == 0 || n > 0) {
+		/* what was placed is remembered, what was not is tried again next time; a
+		 * mapping unmapped between reading and placing (EFAULT) is no error */
+		bool placed = rc == 0 && !s->exited;
+
+		if (rc == 0)
+			s->placed = ntodo;
+		if (rc == -EFAULT)
+			rc = 0;
+		if (remember(m, now, n, o->min_region, todo, ntodo, placed) < 0)
 			rc = smpol_fail(err, errlen, ENOMEM, "out of memory for %d mappings", n);
-	} else if (n && remember(m, now, n, o->min_region, todo, ntodo, false) < 0) {
-		rc = smpol_fail(err, errlen, ENOMEM, "out of memory for %d mappings", n);
 	}
 	free(now);
 	free(todo);

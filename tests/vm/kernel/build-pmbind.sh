@@ -10,7 +10,8 @@
 #
 # Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}, a link
 # to kernels/pmbind-builds/ID, one build per patch and config (ID: their hashes'), so
-# branches with different configs each keep theirs. key is "linux-source-6.12=VERSION
+# branches with different configs each keep theirs (a new build keeps the 3 newest
+# others and removes older ones). key is "linux-source-6.12=VERSION
 # patch=SHA256 config=SHA256": a cached build whose patch and config hashes match costs
 # nothing (no apt call; the link is pointed at it); --refresh resolves the newest source
 # version again and rebuilds when any part of the key changed. The cold
@@ -29,6 +30,8 @@ cache=${MPOL_VM_CACHE:-/var/cache/slurm-mempolicy-vm}
 link=$cache/kernels/pmbind
 jobs=${MPOL_VM_KERNEL_JOBS:-2}
 pkg=linux-source-6.12
+# builds of other patches or configs kept besides this one (3 MB each)
+KEEP_OLD=3
 
 # The syscall number lives in one place, the patch's line of syscall_64.tbl.
 syscall_nr() { sed -n 's/^+\([0-9][0-9]*\)[[:space:]]\{1,\}64[[:space:]]\{1,\}process_mbind[[:space:]].*/\1/p' "$patch"; }
@@ -38,7 +41,7 @@ case ${1:-} in
 --nr) syscall_nr; exit 0 ;;
 --refresh) refresh=1 ;;
 --cached | "") ;;
--h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 *) echo "build-pmbind: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 esac
 [ $# -le 1 ] || { echo "build-pmbind: one argument at most" >&2; exit 2; }
@@ -51,10 +54,16 @@ cached() { [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ "$(cut -d' ' -f2-
 use() {
 	ln -sfn "pmbind-builds/${out##*/}" "$link.new" && mv -T "$link.new" "$link"
 }
-# A build from before pmbind-builds/ (a directory at the link's place) moves under its ID.
+# A build from before pmbind-builds/ (a directory at the link's place) moves under its
+# ID, under the build lock (another run may be moving it too).
 if [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
-	old=$cache/kernels/pmbind-builds/$(build_id "$(cut -d' ' -f2- "$link/key" 2>/dev/null)")
-	mkdir -p "${old%/*}" && rm -rf "$old" && mv -T "$link" "$old" && ln -s "pmbind-builds/${old##*/}" "$link"
+	{
+		flock 9
+		if [ -d "$link" ] && [ ! -L "$link" ]; then
+			old=$cache/kernels/pmbind-builds/$(build_id "$(cut -d' ' -f2- "$link/key" 2>/dev/null)")
+			mkdir -p "${old%/*}" && rm -rf "$old" && mv -T "$link" "$old" && ln -s "pmbind-builds/${old##*/}" "$link"
+		fi
+	} 9>"$cache/pmbind.lock"
 fi
 if [ "${1:-}" = --cached ]; then cached; exit; fi
 if [ $refresh = 0 ] && cached; then
@@ -165,4 +174,7 @@ echo "$(date -u +%Y-%m-%dT%H:%MZ) $(nproc) CPUs: total $((SECONDS - t0))s: $cost
 rm -rf "$out"
 mv "$out.new" "$out"
 use
+# Builds for other patches or configs (other branches) are kept, the newest KEEP_OLD.
+ls -1dt "$cache"/kernels/pmbind-builds/*/ 2>/dev/null | sed 's:/$::' | grep -vxF "$out" |
+	tail -n +$((KEEP_OLD + 1)) | xargs -r rm -rf
 echo "build-pmbind: $release built from $pkg=$version in $((SECONDS - t0))s ($cost)"
