@@ -356,8 +356,9 @@ static bool forward_entries(struct acct *a, json_object *entries)
 static void finish(struct acct *a)
 {
 	json_object *entry = NULL, *entries;
-	char err[SMPOL_ERRLEN], how[96];
+	char err[SMPOL_ERRLEN], how[96] = "by this node";
 	int missing = 0, deliveries = 0;
+	bool collects_all;
 
 	if (a->written)
 		return;
@@ -387,9 +388,10 @@ static void finish(struct acct *a)
 		if (missing)
 			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d ms; "
 				   "they write them themselves", a->in.job_id, a->step, missing, wait_ms);
-		/* how long this node's end waited for the last of the others */
-		snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them, %d deliveries)",
-			 ms_between(&t0, &t1), deliveries);
+		/* how long the first node's end waited for the last of the others */
+		if (a->in.node_id == 0)
+			snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them, %d deliveries)",
+				 ms_between(&t0, &t1), deliveries);
 	} else if (!entry || smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) < 0) {
 		if (entry)
 			slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
@@ -397,9 +399,9 @@ static void finish(struct acct *a)
 	}
 	/* the first node writes; the others hand up, and write only what was not taken (a
 	 * node that missed its collector writes too: then confirm like it does) */
+	collects_all = a->gather && a->in.node_id == 0;
 	if (entries && json_object_object_length(entries) > 0 && (a->in.node_id == 0 || !forward_entries(a, entries)))
-		a->spooled = acct_write_entries(&a->w, entries, a->in.node_id == 0 && a->gather && missing == 0,
-						a->in.node_id == 0 && a->gather ? how : "by this node");
+		a->spooled = acct_write_entries(&a->w, entries, collects_all && missing == 0, how);
 	json_object_put(entries);
 	json_object_put(entry);
 }
