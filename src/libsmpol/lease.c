@@ -140,7 +140,7 @@ static int write_journal(const struct smpol_host *h, const struct smpol_lease_ow
 	snprintf(text, sizeof(text), JOURNAL_VERSION "\nowner job=%" PRIu32 " step=%" PRIu32
 		 " uid=%u pid=%d start=%" PRIu64 "\nsaved %s\n",
 		 o->job_id, o->step_id, (unsigned)o->uid, (int)o->pid, o->pid_start, table);
-	return smpol_statedir_write(h, JOURNAL_NAME, text, err, errlen);
+	return smpol_statedir_write(h, JOURNAL_NAME, text, SMPOL_STATEDIR_DURABLE, err, errlen);
 }
 
 static int remove_journal(const struct lease_files *f, char *err, size_t errlen)

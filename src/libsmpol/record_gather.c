@@ -96,7 +96,10 @@ int smpol_gather_fd(const struct smpol_gather *g)
 	return g->fd;
 }
 
-/* Read exactly len bytes, waiting at most until the deadline's poll allows. */
+/* Read exactly len bytes, waiting at most SEND_TIMEOUT_MS for each part. A signal
+ * restarts the wait: slurmstepd's threads all get glibc's setxid signal whenever it
+ * changes ids, and a sender cut off then has its entries lost, since slurmd already
+ * told it they were delivered. */
 static int read_all(int fd, void *buf, size_t len)
 {
 	char *p = buf;
@@ -104,8 +107,12 @@ static int read_all(int fd, void *buf, size_t len)
 	while (len > 0) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t n;
+		int ready;
 
-		if (poll(&pfd, 1, SEND_TIMEOUT_MS) <= 0)
+		do
+			ready = poll(&pfd, 1, SEND_TIMEOUT_MS);
+		while (ready < 0 && errno == EINTR);
+		if (ready <= 0)
 			return -ETIMEDOUT;
 		n = read(fd, p, len);
 		if (n < 0 && errno == EINTR)
@@ -290,6 +297,15 @@ uint32_t smpol_gather_fanout(uint32_t nnodes)
 uint32_t smpol_gather_parent(uint32_t node, uint32_t nnodes)
 {
 	return node == 0 ? 0 : (node - 1) / smpol_gather_fanout(nnodes);
+}
+
+uint32_t smpol_gather_children(uint32_t node, uint32_t nnodes)
+{
+	uint64_t k = smpol_gather_fanout(nnodes), first = (uint64_t)node * k + 1, last = first + k - 1;
+
+	if (first >= nnodes)
+		return 0;
+	return (uint32_t)((last < nnodes ? last : nnodes - 1) - first + 1);
 }
 
 uint32_t smpol_gather_subtree(uint32_t node, uint32_t nnodes)

@@ -81,10 +81,12 @@ void smpol_gather_close(struct smpol_gather *g);
 char *smpol_gather_message(uint32_t job, const char *step, json_object *entries);
 
 /* The tree over a step's nnodes nodes (by index in the step; 0 writes the record):
- * its fanout; node's parent (node > 0); how many nodes node's subtree holds, itself
- * included (1: a leaf); how many deliveries node's entry takes to reach node 0. */
+ * its fanout; node's parent (node > 0); how many children node has; how many nodes
+ * node's subtree holds, itself included (1: a leaf); how many deliveries node's entry
+ * takes to reach node 0. */
 uint32_t smpol_gather_fanout(uint32_t nnodes);
 uint32_t smpol_gather_parent(uint32_t node, uint32_t nnodes);
+uint32_t smpol_gather_children(uint32_t node, uint32_t nnodes);
 uint32_t smpol_gather_subtree(uint32_t node, uint32_t nnodes);
 uint32_t smpol_gather_depth(uint32_t node, uint32_t nnodes);
 

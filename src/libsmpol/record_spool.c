@@ -193,7 +193,8 @@ int smpol_spool_put(const struct smpol_host *h, uint32_t job, const char *step, 
 	json_object_object_add(obj, "step", json_object_new_string(step));
 	json_object_object_add(obj, "entries", merged);
 	snprintf(file, sizeof(file), "spool/%s.json", name);
-	rc = smpol_statedir_write(h, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN), err, errlen);
+	rc = smpol_statedir_write(h, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN),
+				  SMPOL_STATEDIR_DURABLE, err, errlen);
 	json_object_put(obj);
 	if (rc < 0)
 		return rc;

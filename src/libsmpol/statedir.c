@@ -205,8 +205,9 @@ int smpol_statedir_mkdir(const struct smpol_host *h, const char *name, char *err
 }
 
 int smpol_statedir_write(const struct smpol_host *h, const char *name, const char *text,
-			 char *err, size_t errlen)
+			 enum smpol_statedir_sync sync, char *err, size_t errlen)
 {
+	bool durable = sync == SMPOL_STATEDIR_DURABLE;
 	const char *base = strrchr(name, '/');
 	char path[4200], tmp[4300];
 	size_t len = strlen(text);
@@ -226,13 +227,13 @@ int smpol_statedir_write(const struct smpol_host *h, const char *name, const cha
 		return fd;
 	}
 	errno = 0;
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
+	if (write(fd, text, len) != (ssize_t)len || (durable && fsync(fd) < 0))
 		rc = errno ? -errno : -EIO;
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	if (!rc && renameat(dfd, tmp, dfd, name) < 0)
 		rc = -errno;
-	if (!rc) {
+	if (!rc && durable) {
 		int pfd = parent_of(dfd, name);
 
 		rc = pfd < 0 ? pfd : fsync(pfd) < 0 ? -errno : 0;

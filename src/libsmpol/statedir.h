@@ -35,15 +35,20 @@
 int smpol_statedir_lock(const struct smpol_host *h, const char *name, bool create, int how, int *fd,
 		       char *err, size_t errlen);
 
+/* What a write must survive. DURABLE: a power loss too (a spooled record, the
+ * weights journal). VOLATILE: a process crash only, for what a reboot makes moot
+ * anyway (a running step's kept placement); it spares the step's start two fsyncs. */
+enum smpol_statedir_sync { SMPOL_STATEDIR_DURABLE, SMPOL_STATEDIR_VOLATILE };
+
 /*
  * smpol_statedir_write - replace the host's STATEDIR/NAME by text where a crash never
- * leaves half of it: a temporary file (mode 0600) beside it, fsync, rename, fsync of
- * its directory. The state directory is made (0700) when missing; a subdirectory in
- * NAME ("spool/7.0.json") must exist (smpol_statedir_mkdir). 0 or -errno with a
- * sentence naming the file.
+ * leaves half of it: a temporary file (mode 0600) beside it, renamed over NAME; when
+ * DURABLE, the file is fsynced before and its directory after. The state directory is
+ * made (0700) when missing; a subdirectory in NAME ("spool/7.0.json") must exist
+ * (smpol_statedir_mkdir). 0 or -errno with a sentence naming the file.
  */
 int smpol_statedir_write(const struct smpol_host *h, const char *name, const char *text,
-			 char *err, size_t errlen);
+			 enum smpol_statedir_sync sync, char *err, size_t errlen);
 
 /*
  * smpol_statedir_read - STATEDIR/NAME's text into buf (as smpol_read_text). -ENOENT

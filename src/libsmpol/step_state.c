@@ -157,7 +157,8 @@ int smpol_step_state_write(const struct smpol_host *h, const struct smpol_step_s
 	int rc;
 
 	file_name(st->job_id, st->step_id, name, sizeof(name));
-	rc = smpol_statedir_write(h, name, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), err, errlen);
+	rc = smpol_statedir_write(h, name, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+				  SMPOL_STATEDIR_VOLATILE, err, errlen);
 	json_object_put(o);
 	return rc;
 }

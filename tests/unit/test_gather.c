@@ -2,7 +2,9 @@
  * the spool of records waiting for slurmctld; text from a record made safe to print. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -157,6 +161,52 @@ static void test_refuses(void **state)
 	json_object_put(entry);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal while the collector waits for a connected sender's data (slurmstepd's
+ * threads get glibc's setxid signal) does not cut the sender off: slurmd has told it
+ * its entries were delivered. */
+static void test_signal_while_reading(void **state)
+{
+	struct fx *fx = *state;
+	struct sigaction sa = { .sa_handler = on_alarm }, old;     /* no SA_RESTART: poll sees EINTR */
+	struct itimerval tick = { .it_value = { .tv_usec = 100000 } };
+	const char *msg = "{\"job\":42,\"step\":\"0\",\"entries\":{\"n1\":{\"tasks\":1}}}";
+	json_object *entries = json_object_new_object();
+	char err[SMPOL_ERRLEN];
+	int status;
+	pid_t child;
+
+	if (geteuid() != 0)
+		skip();
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		uint32_t head[2] = { htonl(0), htonl((uint32_t)strlen(msg)) };
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%.107s", fx->path);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0)
+			_exit(1);
+		usleep(400000);         /* after the collector's wait was interrupted */
+		_exit(write(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+		      write(fd, msg, strlen(msg)) == (ssize_t)strlen(msg) ? 0 : 1);
+	}
+	assert_int_equal(poll(&(struct pollfd){ .fd = smpol_gather_fd(fx->g), .events = POLLIN }, 1, 5000), 1);
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	assert_int_equal(setitimer(ITIMER_REAL, &tick, NULL), 0);
+	assert_int_equal(accept_one(fx, entries, err, sizeof(err)), 0);
+	sigaction(SIGALRM, &old, NULL);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_non_null(json_object_object_get(entries, "n1"));
+	json_object_put(entries);
+}
+
 static void test_spool(void **state)
 {
 	struct fx *fx = *state;
@@ -233,6 +283,10 @@ static void test_tree(void **state)
 	assert_int_equal(smpol_gather_subtree(3, 16), 4);
 	assert_int_equal(smpol_gather_subtree(4, 16), 1);
 	assert_int_equal(smpol_gather_subtree(1, 2), 1);
+	assert_int_equal(smpol_gather_children(0, 16), 4);
+	assert_int_equal(smpol_gather_children(3, 16), 3);
+	assert_int_equal(smpol_gather_children(4, 16), 0);
+	assert_int_equal(smpol_gather_children(0, 2), 1);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		uint32_t n = sizes[s], k = smpol_gather_fanout(n), *children = calloc(n, sizeof(*children));
 		uint64_t below = 0;
@@ -247,6 +301,7 @@ static void test_tree(void **state)
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			assert_true(children[i] <= k);
+			assert_int_equal(smpol_gather_children(i, n), children[i]);
 			below += smpol_gather_subtree(i, n) - 1;       /* counts each node once per ancestor */
 		}
 		for (uint32_t i = 1; i < n; i++)
@@ -292,6 +347,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_takes_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_while_reading, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spool, setup, teardown),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_paths),

@@ -84,10 +84,16 @@ static void test_made_private(void **state)
 	close(fd);
 	assert_int_equal(smpol_statedir_lock(&fx->host, "lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
 	close(other);
-	assert_int_equal(smpol_statedir_write(&fx->host, "file", "text\n", err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_write(&fx->host, "file", "text\n", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), 0);
 	assert_int_equal(mode_of(in_dir(fx, "file")), 0600);
 	assert_int_equal(smpol_statedir_read(&fx->host, "file", text, sizeof(text), err, sizeof(err)), 0);
 	assert_string_equal(text, "text");
+	/* a volatile write (no fsync) replaces the file all the same, leaving no temporary */
+	assert_int_equal(smpol_statedir_write(&fx->host, "file", "other\n", SMPOL_STATEDIR_VOLATILE, err, sizeof(err)), 0);
+	assert_int_equal(mode_of(in_dir(fx, "file")), 0600);
+	assert_int_equal(smpol_statedir_read(&fx->host, "file", text, sizeof(text), err, sizeof(err)), 0);
+	assert_string_equal(text, "other");
+	assert_string_equal(fake_tree_read(fx->dir, "/.file.tmp"), "<missing>");
 	assert_int_equal(smpol_statedir_read(&fx->host, "gone", text, sizeof(text), err, sizeof(err)), -ENOENT);
 	assert_int_equal(smpol_statedir_remove(&fx->host, "file", err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->dir, "/file"), "<missing>");
@@ -99,12 +105,12 @@ static void test_subdirectory(void **state)
 	struct fixture *fx = *state;
 	char err[SMPOL_ERRLEN], text[16];
 
-	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), -ENOENT);
 	assert_int_equal(smpol_statedir_mkdir(&fx->host, "spool", err, sizeof(err)), 0);
 	assert_int_equal(mode_of(fx->dir), 0700);
 	assert_int_equal(mode_of(in_dir(fx, "spool")), 0700);
 	assert_int_equal(smpol_statedir_mkdir(&fx->host, "spool", err, sizeof(err)), 0);
-	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), 0);
 	assert_int_equal(mode_of(in_dir(fx, "spool/7.0.json")), 0600);
 	assert_string_equal(fake_tree_read(fx->dir, "/spool/.7.0.json.tmp"), "<missing>");
 	assert_int_equal(smpol_statedir_read(&fx->host, "spool/7.0.json", text, sizeof(text), err, sizeof(err)), 0);
@@ -145,7 +151,7 @@ static void test_symlink_never_followed(void **state)
 	rc = smpol_statedir_lock(&fx->host, "lock", true, LOCK_EX, &fd, err, sizeof(err));
 	assert_true(rc == -ELOOP || rc == -ENOTDIR);
 	assert_non_null(strstr(err, "is a symbolic link: it is refused, never followed"));
-	assert_int_equal(smpol_statedir_write(&fx->host, "file", "x", err, sizeof(err)), rc);
+	assert_int_equal(smpol_statedir_write(&fx->host, "file", "x", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), rc);
 	assert_string_equal(fake_tree_read(target, "/lock"), "<missing>");
 	assert_string_equal(fake_tree_read(target, "/.file.tmp"), "<missing>");
 	assert_string_equal(fake_tree_read(target, "/file"), "<missing>");
@@ -191,7 +197,7 @@ static void test_someone_elses_directory_refused(void **state)
 	assert_int_equal(chown(fx->dir, OTHER_UID, OTHER_UID), 0);
 	assert_int_equal(smpol_statedir_lock(&fx->host, "lock", true, LOCK_EX, &fd, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "belongs to uid 65534, not to uid 0"));
-	assert_int_equal(smpol_statedir_write(&fx->host, "step.1.0.json", "{}", err, sizeof(err)), -EPERM);
+	assert_int_equal(smpol_statedir_write(&fx->host, "step.1.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), -EPERM);
 	assert_int_equal(mode_of(fx->dir), 0755);
 	assert_string_equal(fake_tree_read(fx->dir, "/lock"), "<missing>");
 }
@@ -288,7 +294,7 @@ static int read_only_child(struct fixture *fx)
 		fprintf(stderr, "lock on a read-only file system said: %s\n", err);
 		return 1;
 	}
-	if (smpol_statedir_write(&fx->host, "step.1.0.json", "{}", err, sizeof(err)) != -EROFS ||
+	if (smpol_statedir_write(&fx->host, "step.1.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)) != -EROFS ||
 	    !strstr(err, "read-only")) {
 		fprintf(stderr, "write on a read-only file system said: %s\n", err);
 		return 1;

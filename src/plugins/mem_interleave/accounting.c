@@ -6,6 +6,10 @@
  * seconds until the step ends. Tasks are held by pidfd, so a task that exited is
  * skipped and a recycled PID is never sampled. The sums live in struct smpol_sampling,
  * which only the sampler thread touches until it is joined.
+ *
+ * On a node of several, the sampler also hands the node's entry up the fan-in tree
+ * after each sample, while the tasks run: an entry changes only with a sample, so the
+ * step's end then has nothing left to send and waits on no other node's slurmd.
  */
 #include <errno.h>
 #include <poll.h>
@@ -71,7 +75,10 @@ struct acct {
 	struct smpol_sampling s;        /* the sampler thread's until joined */
 
 	struct acct_gather *gather;     /* a node with children in the tree: their collector */
+	uint32_t nchildren;             /* its children in the tree */
+	bool deliveries_due;            /* the collector took entries the sampler may hand on */
 	char parent[256];               /* nodes but the first: where entries go, "" = none */
+	json_object *handed;            /* this node's entry as its parent last took it */
 	struct acct_write w;            /* this node's writes of the record */
 	bool written;
 	bool spooled;                   /* this step's record waits in the spool */
@@ -110,12 +117,15 @@ static void take_sample(struct acct *a, const struct task *tasks, int ntasks, st
 		slurm_error(MI_LOG "job %u step %s: metrics: %s", a->in.job_id, a->step, err);
 }
 
+static void hand_over(struct acct *a);
+
 static void *sampler(void *arg)
 {
 	struct acct *a = arg;
 	struct smpol_numa_usage *u = malloc(sizeof(*u));
 	struct timespec next = { 0 };
 	unsigned interval = a->in.site->sample_interval;
+	bool sampled = false;
 	struct acct_regions *regions = acct_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
@@ -130,6 +140,8 @@ static void *sampler(void *arg)
 		int n, rc = 0;
 
 		if (a->ntasks == 0) {
+			/* children's entries wait for this node's own sample */
+			a->deliveries_due = false;
 			pthread_cond_wait(&a->wake, &a->lock);
 			continue;
 		}
@@ -137,10 +149,19 @@ static void *sampler(void *arg)
 			next = a->first_task;
 			next.tv_sec += FIRST_SAMPLE_S;
 		}
-		while (!a->stop && rc != ETIMEDOUT)
-			rc = pthread_cond_timedwait(&a->wake, &a->lock, &next);
+		/* with sample_interval 0, after its one sample only the end or entries wake it */
+		while (!a->stop && !a->deliveries_due && rc != ETIMEDOUT)
+			rc = sampled && interval == 0 ? pthread_cond_wait(&a->wake, &a->lock)
+						      : pthread_cond_timedwait(&a->wake, &a->lock, &next);
 		if (a->stop)
 			break;
+		if (a->deliveries_due) {
+			a->deliveries_due = false;
+			pthread_mutex_unlock(&a->lock);
+			hand_over(a);
+			pthread_mutex_lock(&a->lock);
+			continue;
+		}
 		n = a->ntasks;
 		copy = malloc(sizeof(*copy) * (size_t)n);
 		if (copy)
@@ -149,13 +170,9 @@ static void *sampler(void *arg)
 		if (copy)
 			take_sample(a, copy, n, u, regions);
 		free(copy);
+		hand_over(a);
 		pthread_mutex_lock(&a->lock);
-		if (interval == 0) {
-			/* one sample only: wait for the end */
-			while (!a->stop)
-				pthread_cond_wait(&a->wake, &a->lock);
-			break;
-		}
+		sampled = true;
 		clock_gettime(CLOCK_MONOTONIC, &next);
 		next.tv_sec += interval;
 	}
@@ -174,6 +191,7 @@ static void acct_free(struct acct *a)
 	}
 	free(a->tasks);
 	acct_gather_free(a->gather);
+	json_object_put(a->handed);
 	smpol_sampling_free(&a->s);
 	pthread_cond_destroy(&a->wake);
 	pthread_mutex_destroy(&a->lock);
@@ -191,6 +209,17 @@ static void node_name(const struct step_placement *sp, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
+/* The collector took children's entries: wake the sampler to hand them on. */
+static void entries_arrived(void *arg)
+{
+	struct acct *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	a->deliveries_due = true;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+}
+
 /* Who writes: the first node of several, for all; the others hand their entries up
  * the tree (record_gather.h), collecting their children's first; alone: itself. */
 static void choose_writer(struct acct *a)
@@ -201,8 +230,9 @@ static void choose_writer(struct acct *a)
 	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
 		return;
 	subtree = smpol_gather_subtree(id, n);
-	if (subtree > 1 && acct_gather_start(&a->in.site->host, a->in.job_id, a->step, subtree, &a->gather,
-					     err, sizeof(err)) < 0)
+	a->nchildren = smpol_gather_children(id, n);
+	if (subtree > 1 && acct_gather_start(&a->in.site->host, a->in.job_id, a->step, subtree,
+					     id > 0 ? entries_arrived : NULL, a, &a->gather, err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u step %s: %s", a->in.job_id, a->step, err);
 	if (id > 0 && acct_slurm_nth_host(a->in.step_nodelist, smpol_gather_parent(id, n), a->parent,
 					  sizeof(a->parent)) < 0)
@@ -289,7 +319,7 @@ void accounting_task_begin(struct acct *a, pid_t pid)
 }
 
 /* This node's entry, as the record holds it. */
-static int build_entry(struct acct *a, json_object **entry, char *err, size_t errlen)
+static int build_entry(struct acct *a, int ntasks, json_object **entry, char *err, size_t errlen)
 {
 	const struct smpol_sampling *s = &a->s;
 	struct smpol_record_node in = {
@@ -298,7 +328,7 @@ static int build_entry(struct acct *a, json_object **entry, char *err, size_t er
 		.path = smpol_kernel_path_name(a->in.pl->path), .sysfs_written = a->in.sysfs_written,
 		.plans = a->in.pl->plans, .nplans = a->in.pl->nplans,
 		.policy = s->policy[0] ? s->policy : NULL,
-		.ntasks = a->ntasks, .nsamples = s->n, .last_time = s->time,
+		.ntasks = ntasks, .nsamples = s->n, .last_time = s->time,
 		.max_node = s->max_node, .last = s->last, .peak = s->peak,
 		.target = s->have_target ? s->expect : NULL,
 		.kind = a->in.topo ? a->kinds : NULL,
@@ -313,8 +343,10 @@ static long ms_between(const struct timespec *a, const struct timespec *b)
 	return (long)(b->tv_sec - a->tv_sec) * 1000 + (b->tv_nsec - a->tv_nsec) / 1000000;
 }
 
-/* Hand entries ({NODE:ENTRY}) to this node's parent; false when it did not take them. */
-static bool forward_entries(struct acct *a, json_object *entries)
+/* Hand entries ({NODE:ENTRY}) to this node's parent; false when it did not take them.
+ * at_end: the tasks ended, a young step's parent that has no collector yet is asked
+ * again, and a refusal means this node writes the entries itself. */
+static bool forward_entries(struct acct *a, json_object *entries, bool at_end)
 {
 	char path[128], err[SMPOL_ERRLEN], *msg;
 	struct timespec t0, now, refused = { 0 };
@@ -327,7 +359,8 @@ static bool forward_entries(struct acct *a, json_object *entries)
 	msg = smpol_gather_message(a->in.job_id, a->step, entries);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	now = t0;
-	young = a->ntasks > 0 && ms_between(&a->first_task, &t0) < FORWARD_YOUNG_S * 1000;
+	/* a parent that took entries before had its collector up: it is gone, not late */
+	young = at_end && !a->handed && a->ntasks > 0 && ms_between(&a->first_task, &t0) < FORWARD_YOUNG_S * 1000;
 	while (msg) {
 		tries++;
 		rc = acct_slurm_forward(a->parent, path, msg, err, sizeof(err));
@@ -341,7 +374,10 @@ static bool forward_entries(struct acct *a, json_object *entries)
 			break;
 		usleep(FORWARD_RETRY_MS * 1000);
 	}
-	if (rc < 0)
+	if (rc < 0 && !at_end)
+		slurm_verbose(MI_LOG "job %u step %s: %s; the step's end hands the entries over", a->in.job_id,
+			      a->step, msg ? err : "out of memory");
+	else if (rc < 0)
 		slurm_info(MI_LOG "job %u step %s: %s (%d tries in %ld ms); this node writes its %d entr%s itself",
 			   a->in.job_id, a->step, msg ? err : "out of memory", tries, ms_between(&t0, &now),
 			   json_object_object_length(entries), json_object_object_length(entries) == 1 ? "y" : "ies");
@@ -352,12 +388,56 @@ static bool forward_entries(struct acct *a, json_object *entries)
 	return rc == 0;
 }
 
+/* Is entry what this node's parent already holds, with every delivery its collector
+ * took since handed on? Then the node has nothing to hand over. */
+static bool already_handed(const struct acct *a, json_object *entry, int new_deliveries)
+{
+	return a->handed && entry && json_object_equal(entry, a->handed) && new_deliveries == 0;
+}
+
+/*
+ * The sampler's hand-over (see the top of this file), after a sample or when children's
+ * entries came in. A node with children hands on a whole round only: its own new sample
+ * and a delivery from each child since it last handed on, so its parent's slurmd forks
+ * about once per child and sample. A parent that does not take them (its collector not
+ * up yet, or gone) leaves them to the step's end.
+ */
+static void hand_over(struct acct *a)
+{
+	json_object *entry = NULL, *entries = NULL;
+	char err[SMPOL_ERRLEN];
+	int ntasks, mark = 0, fresh = a->gather ? acct_gather_new_deliveries(a->gather) : 0;
+	bool complete = true;
+
+	if (!a->parent[0] || a->s.n == 0 || fresh < (int)a->nchildren)
+		return;
+	pthread_mutex_lock(&a->lock);
+	ntasks = a->ntasks;
+	pthread_mutex_unlock(&a->lock);
+	if (build_entry(a, ntasks, &entry, err, sizeof(err)) < 0 || (a->handed && json_object_equal(entry, a->handed))) {
+		json_object_put(entry);
+		return;
+	}
+	if (a->gather)
+		entries = acct_gather_peek(a->gather, a->node, entry, &complete, &mark);
+	else if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) < 0)
+		entries = NULL;
+	if (entries && complete && forward_entries(a, entries, false)) {
+		json_object_put(a->handed);
+		a->handed = json_object_get(entry);
+		if (a->gather)
+			acct_gather_handed_on(a->gather, mark);
+	}
+	json_object_put(entries);
+	json_object_put(entry);
+}
+
 /* Stop the sampler and hand over the record, once. */
 static void finish(struct acct *a)
 {
 	json_object *entry = NULL, *entries;
-	char err[SMPOL_ERRLEN], how[96] = "by this node";
-	int missing = 0, deliveries = 0;
+	char err[SMPOL_ERRLEN], how[160] = "by this node";
+	struct acct_gather_end end = { 0 };
 	bool collects_all;
 
 	if (a->written)
@@ -373,7 +453,7 @@ static void finish(struct acct *a)
 	if (a->in.site->record == SMPOL_RECORD_NONE)
 		return;
 
-	if (build_entry(a, &entry, err, sizeof(err)) < 0) {
+	if (build_entry(a, a->ntasks, &entry, err, sizeof(err)) < 0) {
 		slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
 		entry = NULL;   /* a collector still hands on the others' entries */
 	}
@@ -383,25 +463,28 @@ static void finish(struct acct *a)
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		entries = acct_gather_finish(a->gather, a->node, entry, wait_ms, &missing, &deliveries);
+		entries = acct_gather_finish(a->gather, a->node, entry, wait_ms, &end);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (missing)
+		if (end.missing)
 			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d ms; "
-				   "they write them themselves", a->in.job_id, a->step, missing, wait_ms);
-		/* how long the first node's end waited for the last of the others */
+				   "they write them themselves", a->in.job_id, a->step, end.missing, wait_ms);
+		/* how many came while the tasks ran, and how long the end waited for the rest */
 		if (a->in.node_id == 0)
-			snprintf(how, sizeof(how), "by the step's collector (after waiting %ld ms for them, %d deliveries)",
-				 ms_between(&t0, &t1), deliveries);
+			snprintf(how, sizeof(how), "by the step's collector (%d of the others' entries in before its "
+				 "end, then %ld ms waiting for the rest, %d deliveries)",
+				 end.early, ms_between(&t0, &t1), end.deliveries);
 	} else if (!entry || smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) < 0) {
 		if (entry)
 			slurm_error(MI_LOG "job %u step %s: placement record: %s", a->in.job_id, a->step, err);
 		entries = NULL;
 	}
-	/* the first node writes; the others hand up, and write only what was not taken (a
-	 * node that missed its collector writes too: then confirm like it does) */
+	/* the first node writes; the others hand up what their parent does not hold yet, and
+	 * write only what was not taken (a node that missed its collector writes too: then
+	 * confirm like it does) */
 	collects_all = a->gather && a->in.node_id == 0;
-	if (entries && json_object_object_length(entries) > 0 && (a->in.node_id == 0 || !forward_entries(a, entries)))
-		a->spooled = acct_write_entries(&a->w, entries, collects_all && missing == 0, how);
+	if (entries && json_object_object_length(entries) > 0 && !already_handed(a, entry, end.new_deliveries) &&
+	    (a->in.node_id == 0 || !forward_entries(a, entries, true)))
+		a->spooled = acct_write_entries(&a->w, entries, collects_all && end.missing == 0, how);
 	json_object_put(entries);
 	json_object_put(entry);
 }

@@ -29,14 +29,18 @@ struct acct_gather {
 	pthread_cond_t arrived;
 	json_object *entries;   /* {NODE:ENTRY} so far */
 	int deliveries;         /* messages taken */
+	int handed_on;          /* deliveries whose entries this node handed on */
+	void (*on_delivery)(void *);
+	void *on_delivery_arg;
 };
 
 static void take(struct acct_gather *g)
 {
 	char err[SMPOL_ERRLEN];
-	int rc;
+	int rc, before;
 
 	pthread_mutex_lock(&g->lock);
+	before = g->deliveries;
 	while ((rc = smpol_gather_accept(g->sock, g->entries, err, sizeof(err))) != -EAGAIN) {
 		if (rc < 0)
 			slurm_error(MI_LOG "job %u step %s: %s", g->job, g->step, err);
@@ -44,7 +48,10 @@ static void take(struct acct_gather *g)
 			g->deliveries++;
 		pthread_cond_broadcast(&g->arrived);
 	}
+	rc = g->deliveries - before;
 	pthread_mutex_unlock(&g->lock);
+	if (rc > 0 && g->on_delivery)
+		g->on_delivery(g->on_delivery_arg);
 }
 
 static void *gather_thread(void *arg)
@@ -65,7 +72,7 @@ static void *gather_thread(void *arg)
 }
 
 int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step, uint32_t expected,
-		      struct acct_gather **gp, char *err, size_t errlen)
+		      void (*on_delivery)(void *), void *on_delivery_arg, struct acct_gather **gp, char *err, size_t errlen)
 {
 	struct acct_gather *g = calloc(1, sizeof(*g));
 	int rc;
@@ -77,6 +84,8 @@ int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step
 	}
 	g->job = job;
 	g->expected = expected;
+	g->on_delivery = on_delivery;
+	g->on_delivery_arg = on_delivery_arg;
 	snprintf(g->step, sizeof(g->step), "%s", step);
 	g->wake[0] = g->wake[1] = -1;
 	pthread_mutex_init(&g->lock, NULL);
@@ -105,8 +114,53 @@ static void stop_thread(struct acct_gather *g)
 	g->running = false;
 }
 
+/* {NODE:ENTRY} holding what entries holds and this node's own entry (NULL: none). */
+static json_object *with_own(json_object *entries, const char *node, json_object *own)
+{
+	json_object *all = json_object_new_object();
+
+	if (!all)
+		return NULL;
+	json_object_object_foreach(entries, name, entry)
+		json_object_object_add(all, name, json_object_get(entry));
+	if (own)
+		json_object_object_add(all, node, json_object_get(own));
+	return all;
+}
+
+json_object *acct_gather_peek(struct acct_gather *g, const char *node, json_object *own, bool *complete,
+			      int *mark)
+{
+	json_object *all;
+
+	pthread_mutex_lock(&g->lock);
+	all = with_own(g->entries, node, own);
+	*complete = all && (uint32_t)json_object_object_length(all) >= g->expected;
+	*mark = g->deliveries;
+	pthread_mutex_unlock(&g->lock);
+	return all;
+}
+
+void acct_gather_handed_on(struct acct_gather *g, int mark)
+{
+	pthread_mutex_lock(&g->lock);
+	if (mark > g->handed_on)
+		g->handed_on = mark;
+	pthread_mutex_unlock(&g->lock);
+}
+
+int acct_gather_new_deliveries(struct acct_gather *g)
+{
+	int n;
+
+	pthread_mutex_lock(&g->lock);
+	n = g->deliveries - g->handed_on;
+	pthread_mutex_unlock(&g->lock);
+	return n;
+}
+
 json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_object *own, int wait_ms,
-				int *missing, int *deliveries)
+				struct acct_gather_end *end)
 {
 	struct timespec deadline;
 	json_object *entries;
@@ -120,6 +174,7 @@ json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_ob
 		deadline.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&g->lock);
+	end->early = json_object_object_length(g->entries);
 	if (own)
 		json_object_object_add(g->entries, node, json_object_get(own));
 	while ((uint32_t)json_object_object_length(g->entries) < g->expected &&
@@ -135,8 +190,9 @@ json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_ob
 	entries = g->entries;
 	g->entries = NULL;
 	n = json_object_object_length(entries);
-	*missing = (uint32_t)n < g->expected ? (int)(g->expected - (uint32_t)n) : 0;
-	*deliveries = g->deliveries;
+	end->missing = (uint32_t)n < g->expected ? (int)(g->expected - (uint32_t)n) : 0;
+	end->deliveries = g->deliveries;
+	end->new_deliveries = g->deliveries - g->handed_on;
 	return entries;
 }
 
