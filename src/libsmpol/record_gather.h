@@ -21,7 +21,9 @@
  * slurmd forking for seconds at the step's end. The nodes, by their index in the step,
  * form a tree of fanout k = ceil(sqrt(N)) (2 to 64): node i > 0 delivers to node
  * (i-1)/k, a node with children collects its subtree's entries first and delivers them
- * in one message. Two levels up to 4096 nodes, no slurmd takes more than k deliveries.
+ * in one message. Two levels up to 4096 nodes, no slurmd takes more than k deliveries
+ * per round. The plugin hands entries up after each sample, while the tasks run
+ * (accounting.c), so a step's end usually has nothing left to deliver.
  */
 #ifndef SMPOL_RECORD_GATHER_H
 #define SMPOL_RECORD_GATHER_H
