@@ -7,8 +7,9 @@
 # the sample, at most one more at the end), the entries reach the first node while
 # the tasks run (handed up after the sample), and a node of the tree whose entry
 # changes after the first node wrote still gets its last entry, and its subtree's,
-# into the record. The step-time ratio is printed, not asserted (a timing on a shared
-# 2-core machine is no pass/fail).
+# into the record; with one sample per node (sample_interval=0) the entries still
+# reach the first node before its end. The step-time ratio is printed, not asserted
+# (a timing on a shared 2-core machine is no pass/fail).
 # The tier's two-node cluster is restarted with N nodes and back again (about 30 s).
 
 nodes=${MPOL_SCALE_NODES:-16}
@@ -76,6 +77,29 @@ if [ $rc -eq 0 ] && [ "$nodes" -ge 6 ]; then
 	else
 		t_fail "scale: a node of the tree whose entry changes after the first node wrote writes its subtree's $subtree entries itself" \
 			"job '$job' exit $RC, record holds ${held:-nothing}, $relay's entry ${samples:-no} samples; $root: ${said_root:0:500}; $relay: ${said_relay:0:500}"
+	fi
+fi
+# With sample_interval=0 each node samples once and its sampler then sleeps until the
+# step's end or its children's entries come in: the nodes with children still hand
+# them on, so the first node holds every entry before its end.
+if [ $rc -eq 0 ] && [ "$nodes" -ge 6 ]; then
+	"$CLUSTER" plugstack "statedir=$STATEDIR sample_interval=0"
+	timeout "$JOB_TIMEOUT" srun -N "$nodes" -n "$nodes" --mem-interleave=weighted bash -c \
+		'echo "node $SLURM_NODEID $SLURMD_NODENAME"; [ "$SLURM_PROCID" = 0 ] && echo JOB=$SLURM_JOB_ID
+		 sleep 2' >"$OUTDIR/once.out" 2>&1
+	RC=$?
+	"$CLUSTER" plugstack "statedir=$STATEDIR"
+	job=$(acct_job "$(cat "$OUTDIR/once.out")")
+	root=$(sed -n 's/^node 0 //p' "$OUTDIR/once.out")
+	comment=$(acct_comment "$job")
+	held=$(acct_py "$comment" 'len(r["steps"]["0"]["*"]["hosts"]) if "*" in r["steps"]["0"] else len(r["steps"]["0"])')
+	said_root=$(grep -F "job $job step 0:" "$MPOL_CLUSTER_DIR/log/slurmd-$root.log" 2>/dev/null)
+	if [ $RC -eq 0 ] && [ "$held" = "$nodes" ] &&
+		grep -q "written by the step's collector ($((nodes - 1)) of the others' entries in before its end" <<<"$said_root"; then
+		t_pass "scale: with one sample per node (sample_interval=0) the $((nodes - 1)) other entries still reach the first node before its end"
+	else
+		t_fail "scale: with one sample per node (sample_interval=0) the $((nodes - 1)) other entries still reach the first node before its end" \
+			"job '$job' exit $RC, record holds ${held:-nothing}; $root: ${said_root:0:500}"
 	fi
 fi
 # Back to the tier's two nodes for the files after this one.
