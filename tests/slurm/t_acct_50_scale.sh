@@ -86,7 +86,7 @@ if [ $rc -eq 0 ] && [ "$nodes" -ge 6 ]; then
 	"$CLUSTER" plugstack "statedir=$STATEDIR sample_interval=0"
 	timeout "$JOB_TIMEOUT" srun -N "$nodes" -n "$nodes" --mem-interleave=weighted bash -c \
 		'echo "node $SLURM_NODEID $SLURMD_NODENAME"; [ "$SLURM_PROCID" = 0 ] && echo JOB=$SLURM_JOB_ID
-		 sleep 2' >"$OUTDIR/once.out" 2>&1
+		 sleep 3' >"$OUTDIR/once.out" 2>&1
 	RC=$?
 	"$CLUSTER" plugstack "statedir=$STATEDIR"
 	job=$(acct_job "$(cat "$OUTDIR/once.out")")
