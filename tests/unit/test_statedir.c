@@ -84,12 +84,14 @@ static void test_made_private(void **state)
 	close(fd);
 	assert_int_equal(smpol_statedir_lock(&fx->host, "lock", false, LOCK_EX | LOCK_NB, &other, err, sizeof(err)), 0);
 	close(other);
-	assert_int_equal(smpol_statedir_write(&fx->host, "file", "text\n", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_write(&fx->host, "file", "text\n", SMPOL_STATEDIR_DURABLE,
+						      err, sizeof(err)), 0);
 	assert_int_equal(mode_of(in_dir(fx, "file")), 0600);
 	assert_int_equal(smpol_statedir_read(&fx->host, "file", text, sizeof(text), err, sizeof(err)), 0);
 	assert_string_equal(text, "text");
 	/* a volatile write (no fsync) replaces the file all the same, leaving no temporary */
-	assert_int_equal(smpol_statedir_write(&fx->host, "file", "other\n", SMPOL_STATEDIR_VOLATILE, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_write(&fx->host, "file", "other\n", SMPOL_STATEDIR_VOLATILE,
+						      err, sizeof(err)), 0);
 	assert_int_equal(mode_of(in_dir(fx, "file")), 0600);
 	assert_int_equal(smpol_statedir_read(&fx->host, "file", text, sizeof(text), err, sizeof(err)), 0);
 	assert_string_equal(text, "other");
@@ -105,12 +107,14 @@ static void test_subdirectory(void **state)
 	struct fixture *fx = *state;
 	char err[SMPOL_ERRLEN], text[16];
 
-	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE,
+						      err, sizeof(err)), -ENOENT);
 	assert_int_equal(smpol_statedir_mkdir(&fx->host, "spool", err, sizeof(err)), 0);
 	assert_int_equal(mode_of(fx->dir), 0700);
 	assert_int_equal(mode_of(in_dir(fx, "spool")), 0700);
 	assert_int_equal(smpol_statedir_mkdir(&fx->host, "spool", err, sizeof(err)), 0);
-	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE,
+						      err, sizeof(err)), 0);
 	assert_int_equal(mode_of(in_dir(fx, "spool/7.0.json")), 0600);
 	assert_string_equal(fake_tree_read(fx->dir, "/spool/.7.0.json.tmp"), "<missing>");
 	assert_int_equal(smpol_statedir_read(&fx->host, "spool/7.0.json", text, sizeof(text), err, sizeof(err)), 0);
@@ -197,7 +201,8 @@ static void test_someone_elses_directory_refused(void **state)
 	assert_int_equal(chown(fx->dir, OTHER_UID, OTHER_UID), 0);
 	assert_int_equal(smpol_statedir_lock(&fx->host, "lock", true, LOCK_EX, &fd, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "belongs to uid 65534, not to uid 0"));
-	assert_int_equal(smpol_statedir_write(&fx->host, "step.1.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), -EPERM);
+	assert_int_equal(smpol_statedir_write(&fx->host, "step.1.0.json", "{}", SMPOL_STATEDIR_DURABLE,
+						      err, sizeof(err)), -EPERM);
 	assert_int_equal(mode_of(fx->dir), 0755);
 	assert_string_equal(fake_tree_read(fx->dir, "/lock"), "<missing>");
 }
@@ -294,7 +299,8 @@ static int read_only_child(struct fixture *fx)
 		fprintf(stderr, "lock on a read-only file system said: %s\n", err);
 		return 1;
 	}
-	if (smpol_statedir_write(&fx->host, "step.1.0.json", "{}", SMPOL_STATEDIR_DURABLE, err, sizeof(err)) != -EROFS ||
+	if (smpol_statedir_write(&fx->host, "step.1.0.json", "{}", SMPOL_STATEDIR_DURABLE, err,
+				 sizeof(err)) != -EROFS ||
 	    !strstr(err, "read-only")) {
 		fprintf(stderr, "write on a read-only file system said: %s\n", err);
 		return 1;

@@ -75,7 +75,6 @@ struct acct {
 	struct smpol_sampling s;        /* the sampler thread's until joined */
 
 	struct acct_gather *gather;     /* a node with children in the tree: their collector */
-	uint32_t nchildren;             /* its children in the tree */
 	bool deliveries_due;            /* the collector took entries the sampler may hand on */
 	char parent[256];               /* nodes but the first: where entries go, "" = none */
 	json_object *handed;            /* this node's entry as its parent last took it */
@@ -230,7 +229,6 @@ static void choose_writer(struct acct *a)
 	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
 		return;
 	subtree = smpol_gather_subtree(id, n);
-	a->nchildren = smpol_gather_children(id, n);
 	if (subtree > 1 && acct_gather_start(&a->in.site->host, a->in.job_id, a->step, subtree,
 					     id > 0 ? entries_arrived : NULL, a, &a->gather, err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u step %s: %s", a->in.job_id, a->step, err);
@@ -388,11 +386,10 @@ static bool forward_entries(struct acct *a, json_object *entries, bool at_end)
 	return rc == 0;
 }
 
-/* Is entry what this node's parent already holds, with every delivery its collector
- * took since handed on? Then the node has nothing to hand over. */
-static bool already_handed(const struct acct *a, json_object *entry, int new_deliveries)
+/* Is entry (this node's own) what its parent last took? */
+static bool entry_handed(const struct acct *a, json_object *entry)
 {
-	return a->handed && entry && json_object_equal(entry, a->handed) && new_deliveries == 0;
+	return a->handed && entry && json_object_equal(entry, a->handed);
 }
 
 /*
@@ -409,12 +406,12 @@ static void hand_over(struct acct *a)
 	int ntasks, mark = 0, fresh = a->gather ? acct_gather_new_deliveries(a->gather) : 0;
 	bool complete = true;
 
-	if (!a->parent[0] || a->s.n == 0 || fresh < (int)a->nchildren)
+	if (!a->parent[0] || a->s.n == 0 || fresh < (int)smpol_gather_children(a->in.node_id, a->in.step_nnodes))
 		return;
 	pthread_mutex_lock(&a->lock);
 	ntasks = a->ntasks;
 	pthread_mutex_unlock(&a->lock);
-	if (build_entry(a, ntasks, &entry, err, sizeof(err)) < 0 || (a->handed && json_object_equal(entry, a->handed))) {
+	if (build_entry(a, ntasks, &entry, err, sizeof(err)) < 0 || entry_handed(a, entry)) {
 		json_object_put(entry);
 		return;
 	}
@@ -438,7 +435,7 @@ static void finish(struct acct *a)
 	json_object *entry = NULL, *entries;
 	char err[SMPOL_ERRLEN], how[160] = "by this node";
 	struct acct_gather_end end = { 0 };
-	bool collects_all;
+	bool collects_all, nothing_new;
 
 	if (a->written)
 		return;
@@ -482,7 +479,8 @@ static void finish(struct acct *a)
 	 * write only what was not taken (a node that missed its collector writes too: then
 	 * confirm like it does) */
 	collects_all = a->gather && a->in.node_id == 0;
-	if (entries && json_object_object_length(entries) > 0 && !already_handed(a, entry, end.new_deliveries) &&
+	nothing_new = entry_handed(a, entry) && end.new_deliveries == 0;
+	if (entries && json_object_object_length(entries) > 0 && !nothing_new &&
 	    (a->in.node_id == 0 || !forward_entries(a, entries, true)))
 		a->spooled = acct_write_entries(&a->w, entries, collects_all && end.missing == 0, how);
 	json_object_put(entries);

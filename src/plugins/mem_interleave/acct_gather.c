@@ -37,7 +37,7 @@ struct acct_gather {
 static void take(struct acct_gather *g)
 {
 	char err[SMPOL_ERRLEN];
-	int rc, before;
+	int rc, before, taken;
 
 	pthread_mutex_lock(&g->lock);
 	before = g->deliveries;
@@ -48,9 +48,9 @@ static void take(struct acct_gather *g)
 			g->deliveries++;
 		pthread_cond_broadcast(&g->arrived);
 	}
-	rc = g->deliveries - before;
+	taken = g->deliveries - before;
 	pthread_mutex_unlock(&g->lock);
-	if (rc > 0 && g->on_delivery)
+	if (taken > 0 && g->on_delivery)
 		g->on_delivery(g->on_delivery_arg);
 }
 
@@ -72,7 +72,8 @@ static void *gather_thread(void *arg)
 }
 
 int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step, uint32_t expected,
-		      void (*on_delivery)(void *), void *on_delivery_arg, struct acct_gather **gp, char *err, size_t errlen)
+		      void (*on_delivery)(void *), void *on_delivery_arg, struct acct_gather **gp,
+		      char *err, size_t errlen)
 {
 	struct acct_gather *g = calloc(1, sizeof(*g));
 	int rc;

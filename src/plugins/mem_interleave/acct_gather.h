@@ -15,11 +15,12 @@
 struct acct_gather;
 
 /* Listen for job/step's entries from `expected` nodes in all (this one included:
- * its subtree); on_delivery(on_delivery_arg) is called, from the collector's thread, after
- * each batch of deliveries (NULL: not called).
+ * its subtree); on_delivery(on_delivery_arg) is called, from the collector's thread,
+ * after each batch of deliveries (NULL: not called).
  * 0 or -errno with a sentence (then every node writes its own entry). */
 int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step, uint32_t expected,
-		      void (*on_delivery)(void *), void *on_delivery_arg, struct acct_gather **g, char *err, size_t errlen);
+		      void (*on_delivery)(void *), void *on_delivery_arg, struct acct_gather **g,
+		      char *err, size_t errlen);
 
 /* While the step runs: the entries so far with this node's own (own may be NULL)
  * ({NODE:ENTRY}, the caller's; NULL when out of memory), whether that is the whole
