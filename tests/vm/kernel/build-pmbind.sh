@@ -7,6 +7,7 @@
 #   tests/vm/kernel/build-pmbind.sh [--refresh]   build unless cached
 #   tests/vm/kernel/build-pmbind.sh --cached      exit 0 when a build is cached, else 1
 #   tests/vm/kernel/build-pmbind.sh --nr          print process_mbind's syscall number
+#   tests/vm/kernel/build-pmbind.sh --prune       remove other builds but the newest 3
 #
 # Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}, a link
 # to kernels/pmbind-builds/ID, one build per patch and config (ID: their hashes'), so
@@ -40,7 +41,7 @@ refresh=0
 case ${1:-} in
 --nr) syscall_nr; exit 0 ;;
 --refresh) refresh=1 ;;
---cached | "") ;;
+--cached | --prune | "") ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 *) echo "build-pmbind: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 esac
@@ -54,6 +55,15 @@ cached() { [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ "$(cut -d' ' -f2-
 use() {
 	ln -sfn "pmbind-builds/${out##*/}" "$link.new" && mv -T "$link.new" "$link"
 }
+# prune_old_builds: builds of other patches or configs (other branches) are kept,
+# the newest KEEP_OLD; this one never goes. None to remove is no error (under
+# pipefail a grep that selects nothing would end the script after a good build).
+prune_old_builds() {
+	local others
+	others=$(ls -1dt "$cache"/kernels/pmbind-builds/*/ 2>/dev/null | sed 's:/$::' | grep -vxF "$out" || true)
+	[ -n "$others" ] || return 0
+	tail -n +$((KEEP_OLD + 1)) <<<"$others" | xargs -r rm -rf
+}
 # A build from before pmbind-builds/ (a directory at the link's place) moves under its
 # ID, under the build lock (another run may be moving it too).
 if [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
@@ -66,6 +76,7 @@ if [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
 	} 9>"$cache/pmbind.lock"
 fi
 if [ "${1:-}" = --cached ]; then cached; exit; fi
+if [ "${1:-}" = --prune ]; then prune_old_builds; exit 0; fi
 if [ $refresh = 0 ] && cached; then
 	use
 	echo "build-pmbind: $(cat "$out/release") (cached, $(cut -d' ' -f1 "$out/key"))"
@@ -174,7 +185,5 @@ echo "$(date -u +%Y-%m-%dT%H:%MZ) $(nproc) CPUs: total $((SECONDS - t0))s: $cost
 rm -rf "$out"
 mv "$out.new" "$out"
 use
-# Builds for other patches or configs (other branches) are kept, the newest KEEP_OLD.
-ls -1dt "$cache"/kernels/pmbind-builds/*/ 2>/dev/null | sed 's:/$::' | grep -vxF "$out" |
-	tail -n +$((KEEP_OLD + 1)) | xargs -r rm -rf
+prune_old_builds
 echo "build-pmbind: $release built from $pkg=$version in $((SECONDS - t0))s ($cost)"
