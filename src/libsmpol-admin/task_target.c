@@ -64,7 +64,6 @@ int smpol_task_target(const struct smpol_target_in *in, struct smpol_task_target
 	struct smpol_topology launch_topo;
 	struct smpol_place_in pin;
 	struct smpol_placement pl;
-	const struct smpol_plan *chosen;
 	bool have_launch_topo;
 	int rc;
 
@@ -81,9 +80,8 @@ int smpol_task_target(const struct smpol_target_in *in, struct smpol_task_target
 	else if (rc == 0 && !pl.active)
 		rc = smpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", out->spec_text);
 	if (rc == 0)
-		rc = smpol_placement_pick(&pl, pin.topo, in->cpus, &chosen, err, errlen);
+		rc = smpol_placement_pick(&pl, pin.topo, in->cpus, &out->plan, err, errlen);
 	if (rc == 0) {
-		out->plan = *chosen;
 		out->path = pl.path;
 		out->weights_known = pl.weights_known;
 		out->min_region_kb = pl.min_region_kb;

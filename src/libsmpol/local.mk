@@ -24,6 +24,7 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/text.c src/libsmpol/text.h \
 	src/libsmpol/weights.c src/libsmpol/weights.h \
 	src/libsmpol/plan.c src/libsmpol/plan.h \
+	src/libsmpol/plan_span.c src/libsmpol/plan_span.h \
 	src/libsmpol/spec.c src/libsmpol/spec.h \
 	src/libsmpol/site_config.c src/libsmpol/site_config.h \
 	src/libsmpol/placement.c src/libsmpol/placement.h \

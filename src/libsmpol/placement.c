@@ -166,6 +166,8 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 		return rc;
 	if (rc < 0)
 		return cannot_have(in, out, err);
+	out->opts = opts;
+	out->opts.bandwidth = NULL;
 	out->active = true;
 	out->weights_known = true;
 	if (!weighted || !in->table->present) {
@@ -182,6 +184,8 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 				set_note(out->note, "%s; the kernel's weights are unknown", in->table_error);
 			run_on_table(in, out);
 		} else {
+			if (in->span_cpus)
+				smpol_plan_scale_for_span(in->topo, out->plans, out->nplans, in->span_cpus, &opts.weight);
 			settle_weighted(in, out);
 		}
 	}
@@ -203,8 +207,8 @@ void smpol_placement_free(struct smpol_placement *pl)
 }
 
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
-			 const struct smpol_bitmap *cpus, const struct smpol_plan **chosen,
+			 const struct smpol_bitmap *cpus, struct smpol_plan *chosen,
 			 char *err, size_t errlen)
 {
-	return smpol_plan_pick(topo, pl->plans, pl->nplans, cpus, chosen, err, errlen);
+	return smpol_plan_pick(topo, pl->plans, pl->nplans, cpus, &pl->opts, chosen, err, errlen);
 }

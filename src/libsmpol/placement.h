@@ -4,7 +4,8 @@
  * weights table as read once, whether the job owns the node, the lease outcome, the
  * job's memory on this node) into one plan per initiator carrying the weights the
  * tasks really run with, the kernel path they take, and a note when that is less than
- * they asked. A task then takes its plan by its CPUs (smpol_placement_pick).
+ * they asked. A task then takes its plan by its CPUs (smpol_placement_pick): its CPU
+ * node's plan, or one combined for CPUs spanning several CPU nodes (plan_span.h).
  * slurmstepd, `mpolctl plan`, `mpolctl rebalance`/`watch` and the VM tier's launcher
  * all call it; nothing else decides placement, so a rebalance target is what the
  * task's next allocations follow.
@@ -37,6 +38,13 @@
  *   set another task's policy, so it moves their pages onto the plan at each sample
  *   and the note says that pages faulted in between land on the local node.
  *
+ * A task known to span CPU nodes (span_cpus: the one task a step runs on a node the
+ * job owns): where the step writes its own weights, each socket's weights are scaled
+ * (smpol_plan_scale_for_span) so that the table splits that task's memory between
+ * sockets as its CPUs are split; tasks on one socket see the same ratios as before.
+ * Running on the node's table instead, a spanning task's split follows the table's
+ * per-socket sums, and its plan's efficiency and notes say so.
+ *
  * The lease: with lease UNTRIED, a weighted step whose weights the table lacks and
  * whose site lets it write them gets lease_wanted with the table to write (want,
  * want_nodes); the caller tries the lease and decides again with HELD or NOT_HELD.
@@ -54,6 +62,7 @@
 #include "bandwidth.h"
 #include "kernel.h"
 #include "plan.h"
+#include "plan_span.h"
 #include "site_config.h"
 #include "spec.h"
 #include "topology.h"
@@ -79,6 +88,7 @@ struct smpol_place_in {
 	const struct smpol_bw_table *bandwidth;  /* per pair, with sources (bw_sources.h); NULL = sysfs HMAT */
 	bool pmbind;                   /* process_mbind is configured and its probe passed */
 	const char *pmbind_note;       /* !pmbind: why (the probe's sentence), NULL = not configured */
+	const struct smpol_bitmap *span_cpus;   /* CPUs one task will span, NULL = not known */
 };
 
 /* How a region-aware step's large mappings get their plan. */
@@ -93,6 +103,8 @@ struct smpol_placement {
 	enum smpol_kernel_path path;   /* what they set (the syscall may still fall back) */
 	struct smpol_plan *plans;      /* one per initiator, or one for every task; malloc'ed */
 	int nplans;
+	struct smpol_plan_opts opts;   /* what they were planned with (bandwidth NULL): for
+	                                * combined plans whose weights are apportioned afresh */
 	bool weights_known;            /* the plans' weights are those in force */
 	bool lease_wanted;             /* lease UNTRIED: take it and write `want` */
 	struct smpol_wi_table want;    /* the table this step's weights need */
@@ -112,11 +124,12 @@ void smpol_placement_free(struct smpol_placement *pl);
 const char *smpol_regions_by_name(enum smpol_regions_by by);
 
 /*
- * smpol_placement_pick - the plan of a task bound to `cpus` (see smpol_plan_pick).
- * -ENOENT with a sentence naming the CPUs when none fits.
+ * smpol_placement_pick - the plan of a task bound to `cpus` into *chosen (see
+ * smpol_plan_pick): its CPU node's plan, or the combined plan of the CPU nodes it
+ * spans. -ENOENT with a sentence naming the CPUs when none fits.
  */
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
-			 const struct smpol_bitmap *cpus, const struct smpol_plan **chosen,
+			 const struct smpol_bitmap *cpus, struct smpol_plan *chosen,
 			 char *err, size_t errlen);
 
 /*

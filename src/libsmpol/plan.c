@@ -269,6 +269,16 @@ static void drop_seatless(struct smpol_plan *plan)
 	plan->nnodes = kept;
 }
 
+/* Efficiency against the shares, nodes given no seat left out, then the weight sum. */
+static void settle_weights(struct smpol_plan *plan)
+{
+	plan->efficiency = smpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
+	drop_seatless(plan);
+	plan->weight_sum = 0;
+	for (int i = 0; i < plan->nnodes; i++)
+		plan->weight_sum += plan->weights[i];
+}
+
 int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
 			    char *err, size_t errlen)
@@ -276,24 +286,41 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 	uint32_t raw[SMPOL_PLAN_MAX_NODES];
 	int rc;
 
+	const struct smpol_node *in = initiator >= 0 ? smpol_topology_node(topo, initiator) : NULL;
+
 	memset(plan, 0, sizeof(*plan));
 	plan->initiator = initiator;
 	plan->algorithm = opts->algorithm;
-	if (initiator >= 0 && !smpol_topology_node(topo, initiator))
+	if (initiator >= 0 && !in)
 		return smpol_fail(err, errlen, EINVAL, "node %d is not online, so it cannot be an initiator",
 				 initiator);
+	if (in) {
+		plan->nserved = 1;
+		plan->served[0] = initiator;
+		plan->served_cpus[0] = (unsigned)smpol_bitmap_count(&in->cpus);
+	}
 	rc = pick_candidates(topo, initiator, opts, plan, err, errlen);
 	if (!rc)
 		rc = plan_shares(topo, opts, plan, raw, err, errlen);
 	if (!rc)
 		rc = plan_weights(opts, plan, raw, err, errlen);
-	if (rc)
-		return rc;
-	plan->efficiency = smpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
-	drop_seatless(plan);
+	if (!rc)
+		settle_weights(plan);
+	return rc;
+}
+
+int smpol_plan_weigh(struct smpol_plan *plan, const struct smpol_plan_opts *opts, char *err, size_t errlen)
+{
+	uint32_t raw[SMPOL_PLAN_MAX_NODES];
+	int rc;
+
+	/* the kernel's formula over shares gives what it gives over bandwidth in proportion */
 	for (int i = 0; i < plan->nnodes; i++)
-		plan->weight_sum += plan->weights[i];
-	return 0;
+		raw[i] = (uint32_t)lround(plan->shares[i] * 1e6);
+	rc = plan_weights(opts, plan, raw, err, errlen);
+	if (!rc)
+		settle_weights(plan);
+	return rc;
 }
 
 int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
@@ -352,38 +379,43 @@ int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smp
 	return 0;
 }
 
-/* The plan's node ids ("0,2") or weights ("7:2"). */
-int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		   const struct smpol_bitmap *cpus, const struct smpol_plan **chosen, char *err, size_t errlen)
-{
-	char list[256] = "";
-	int initiator, rc;
-
-	*chosen = NULL;
-	if (nplans == 1 && plans[0].initiator < 0) {
-		*chosen = &plans[0];
-		return 0;
-	}
-	smpol_bitmap_format_list(cpus, list, sizeof(list));
-	rc = smpol_initiator_for_cpus(topo, cpus, &initiator, NULL, 0);
-	if (rc < 0)
-		return smpol_fail(err, errlen, -rc, "the task's CPUs %s belong to no NUMA node of this machine", list);
-	for (int i = 0; i < nplans; i++) {
-		if (plans[i].initiator == initiator) {
-			*chosen = &plans[i];
-			return 0;
-		}
-	}
-	return smpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan was made",
-			 list, initiator);
-}
-
 void smpol_plan_set_equal_weights(struct smpol_plan *plan)
 {
 	for (int i = 0; i < plan->nnodes; i++)
 		plan->weights[i] = 1;
 	plan->weight_sum = (unsigned)plan->nnodes;
 	plan->efficiency = smpol_weights_efficiency(plan->shares, plan->weights, plan->nnodes);
+}
+
+bool smpol_plan_same(const struct smpol_plan *a, const struct smpol_plan *b)
+{
+	if (a->nnodes != b->nnodes)
+		return false;
+	for (int i = 0; i < a->nnodes; i++)
+		if (a->nodes[i] != b->nodes[i] || a->weights[i] != b->weights[i])
+			return false;
+	return true;
+}
+
+int smpol_plan_format_served(const struct smpol_plan *plan, bool with_cpus, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (int i = 0; i < plan->nserved; i++) {
+		int n = with_cpus ? snprintf(buf + used, len - used, "%s%d:%u", i ? "," : "", plan->served[i],
+					     plan->served_cpus[i])
+				  : snprintf(buf + used, len - used, "%s%d", i ? "," : "", plan->served[i]);
+
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[0] = '\0';
+			return -ENOSPC;
+		}
+		used += (size_t)n;
+	}
+	return 0;
 }
 
 static int format_column(const struct smpol_plan *plan, bool weights, char *buf, size_t len)

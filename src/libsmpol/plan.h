@@ -45,6 +45,7 @@
 #include "weights.h"
 
 #define SMPOL_PLAN_MAX_NODES 256
+#define SMPOL_PLAN_MAX_SERVED 64   /* CPU nodes one plan can serve */
 
 enum smpol_algorithm { SMPOL_ALGO_OPTIMAL, SMPOL_ALGO_KERNEL };
 enum smpol_scope { SMPOL_SCOPE_SOCKET, SMPOL_SCOPE_ALL };
@@ -86,6 +87,13 @@ struct smpol_plan {
 	 * socket is unknown). The task's policy names them with MPOL_F_STATIC_NODES, so
 	 * memory hot-added there later takes new allocations without a relaunch. */
 	struct smpol_bitmap standby;
+	/* The CPU nodes the plan serves and, for each, the CPUs it was made for: a node's
+	 * own plan serves that node (all its CPUs); a plan for CPUs spanning several nodes
+	 * serves each of them with the task's CPUs there (plan_span.h). None for a
+	 * node-independent plan (initiator -1): it serves every CPU. Ascending ids. */
+	int nserved;
+	int served[SMPOL_PLAN_MAX_SERVED];
+	unsigned served_cpus[SMPOL_PLAN_MAX_SERVED];
 	char notes[256];              /* "" or sentences on guesses made (missing HMAT data, fallbacks) */
 };
 
@@ -97,6 +105,11 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
 			    char *err, size_t errlen);
 
+/* Integer weights for plan->shares made elsewhere (a combined plan, plan_span.h), by
+ * the options' algorithm (kernel: its formula over the shares), nodes given no seat
+ * left out, weight sum and efficiency set. 0 or -errno with a sentence. */
+int smpol_plan_weigh(struct smpol_plan *plan, const struct smpol_plan_opts *opts, char *err, size_t errlen);
+
 /* One plan per CPU node, ascending. *plans is malloc'ed; free() it. */
 int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
 		  struct smpol_plan **plans, int *nplans, char *err, size_t errlen);
@@ -106,14 +119,14 @@ int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_op
 int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
 			    int *initiator, char *err, size_t errlen);
 
-/*
- * smpol_plan_pick - the plan for a task bound to `cpus`: a node-independent plan
- * (initiator -1, explicit weights) serves every task; otherwise the plan of the
- * initiator holding most of the CPUs. -ENOENT with a sentence naming the CPUs when
- * none fits. *chosen points into plans[].
- */
-int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		   const struct smpol_bitmap *cpus, const struct smpol_plan **chosen, char *err, size_t errlen);
+/* The plan for a task bound to a set of CPUs (one node's plan, or a combined one) is
+ * plan_span.h's smpol_plan_pick. */
+
+/* Do two plans put memory alike: the same nodes with the same weights? */
+bool smpol_plan_same(const struct smpol_plan *a, const struct smpol_plan *b);
+
+/* "0,1" (the CPU nodes served) and "0:8,1:8" (each with the CPUs it serves there). */
+int smpol_plan_format_served(const struct smpol_plan *plan, bool with_cpus, char *buf, size_t len);
 
 /* Every weight 1 (plain interleave, or a kernel without weighted interleave), with the
  * weight sum and modelled efficiency to match. */

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "plan.h"
+#include "plan_span.h"
 #include "spec.h"
 #include "site.h"
 #include "topology.h"
@@ -34,7 +35,10 @@ static void usage(FILE *out)
 		"\n"
 		"Show the interleave plan (nodes, integer weights, target shares, modelled\n"
 		"efficiency, and where each node's bandwidth came from) a task would get: for the\n"
-		"task's CPU node with --cpus, else one plan per CPU node. Nothing is changed.\n"
+		"task's CPUs with --cpus, else one plan per CPU node. Nothing is changed. CPUs on\n"
+		"several CPU nodes get one plan over the memory of all of them: node j's target\n"
+		"share is the sum over those nodes i of (share of the CPUs on i) x (j's share in\n"
+		"i's own plan); its weights are each node's plan's, as one table holds them.\n"
 		"Bandwidth per (initiator, node) pair, first source that has it: override and\n"
 		"measured lines of the bandwidth table, the raw ACPI HMAT (root only), sysfs HMAT\n"
 		"(each node's best initiator), else equal shares.\n"
@@ -42,7 +46,8 @@ static void usage(FILE *out)
 		"  --fsroot DIR        read sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
 		"  --mem SIZE          the job's memory on this node (4G, 512M, 1T; plain = MiB):\n"
 		"                      caps each node's share by its free memory\n"
-		"  --cpus LIST         plan for a task bound to these CPUs (0-3,8)\n"
+		"  --cpus LIST         plan for a task bound to these CPUs (0-3,8), on one CPU node\n"
+		"                      or spanning several\n"
 		"  --algorithm A       optimal (default): smallest weights reaching --precision;\n"
 		"                      kernel: what Linux 6.16 auto mode would set\n"
 		"  --precision P       modelled efficiency to reach, 0 < P <= 1 (default %.2f)\n"
@@ -139,38 +144,85 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 	cli_no_operands(&a->c, VERB, argc, argv);
 }
 
-/* The plans asked for: one for the CPUs' node, or one per CPU node. Exit status. */
-static int make_plans(const struct smpol_topology *topo, const struct plan_args *a,
-		      struct smpol_plan **plans, int *nplans)
+/*
+ * The plan for the CPUs, from every CPU node's plan: theirs, or the combined plan of
+ * the CPU nodes they span (plan_span.h), into all[0]; with a combined plan, all[1]
+ * gets it again with the weights a step owning the node would write (scaled to the
+ * CPUs), *scaled saying whether they differ.
+ */
+static int plan_for_cpus(const struct smpol_topology *topo, const struct plan_args *a, struct smpol_plan *all,
+			 int nall, struct smpol_plan **plans, bool *scaled, char *err, size_t errlen)
 {
-	char err[SMPOL_ERRLEN];
-	int rc, init;
+	struct smpol_plan *out = calloc(2, sizeof(*out));
+	int rc;
 
-	if (!a->has_cpus) {
-		rc = smpol_plan_all(topo, &a->opts, plans, nplans, err, sizeof(err));
-	} else {
-		rc = smpol_initiator_for_cpus(topo, &a->cpus, &init, err, sizeof(err));
+	if (!out)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	rc = smpol_plan_pick(topo, all, nall, &a->cpus, &a->opts, &out[0], err, errlen);
+	if (!rc && out[0].nserved > 1 &&
+	    smpol_plan_scale_for_span(topo, all, nall, &a->cpus, &a->opts.weight) > 0) {
+		rc = smpol_plan_pick(topo, all, nall, &a->cpus, &a->opts, &out[1], err, errlen);
+		*scaled = !rc;
+	}
+	if (rc)
+		free(out);
+	else
+		*plans = out;
+	return rc;
+}
+
+/* The plans asked for: one for the CPUs (see above), or one per CPU node. Exit status. */
+static int make_plans(const struct smpol_topology *topo, const struct plan_args *a,
+		      struct smpol_plan **plans, int *nplans, bool *scaled)
+{
+	struct smpol_plan *all = NULL;
+	char err[SMPOL_ERRLEN];
+	int nall = 0, rc;
+
+	*scaled = false;
+	rc = smpol_plan_all(topo, &a->opts, &all, &nall, err, sizeof(err));
+	if (!rc && a->has_cpus) {
+		rc = plan_for_cpus(topo, a, all, nall, plans, scaled, err, sizeof(err));
+		*nplans = 1;
+		free(all);
 		if (rc == -ENOENT) {
 			cli_error(VERB, "%s", err);
 			return 2;
 		}
-		if (!rc && !(*plans = calloc(1, sizeof(**plans))))
-			rc = smpol_fail(err, sizeof(err), ENOMEM, "out of memory");
-		if (!rc) {
-			*nplans = 1;
-			rc = smpol_plan_for_initiator(topo, init, &a->opts, *plans, err, sizeof(err));
-		}
+	} else if (!rc) {
+		*plans = all;
+		*nplans = nall;
 	}
 	if (!rc)
 		return 0;
 	cli_error(VERB, "%s", err);
-	free(*plans);
+	free(all);
 	*plans = NULL;
 	/* a node list the topology cannot serve is the caller's mistake */
 	return rc == -EINVAL && a->opts.has_nodes ? 2 : 1;
 }
 
-static void print_plan(const struct smpol_topology *topo, const struct smpol_plan *p)
+/* "CPU nodes 0,1 (CPUs 0-15: 8 on node0, 8 on node1)" for a plan serving several. */
+static void print_served(const struct plan_args *a, const struct smpol_plan *p)
+{
+	char cpus[128] = "-";
+	unsigned total = 0;
+
+	smpol_bitmap_format_list(&a->cpus, cpus, sizeof(cpus));
+	for (int i = 0; i < p->nserved; i++)
+		total += p->served_cpus[i];
+	printf("CPU nodes ");
+	for (int i = 0; i < p->nserved; i++)
+		printf("%s%d", i ? "," : "", p->served[i]);
+	printf(" (CPUs %s:", cpus);
+	for (int i = 0; i < p->nserved; i++)
+		printf("%s %u on node%d (%.0f%%)", i ? "," : "", p->served_cpus[i], p->served[i],
+		       100.0 * p->served_cpus[i] / total);
+	printf("): ");
+}
+
+static void print_plan(const struct smpol_topology *topo, const struct plan_args *a, const struct smpol_plan *p,
+		       const struct smpol_plan *scaled)
 {
 	char nodes[256] = "", weights[256] = "", cpus[128] = "-";
 	const struct smpol_node *init = smpol_topology_node(topo, p->initiator);
@@ -180,7 +232,9 @@ static void print_plan(const struct smpol_topology *topo, const struct smpol_pla
 	smpol_plan_format_weights(p, weights, sizeof(weights));
 	if (init && !smpol_bitmap_empty(&init->cpus))
 		smpol_bitmap_format_list(&init->cpus, cpus, sizeof(cpus));
-	if (p->initiator >= 0)
+	if (p->nserved > 1)
+		print_served(a, p);
+	else if (p->initiator >= 0)
 		printf("initiator node%d (CPUs %s): ", p->initiator, cpus);
 	printf("nodes %s weights %s (%s, sum %u, modelled efficiency %.1f%%)\n", nodes, weights,
 	       smpol_algorithm_name(p->algorithm), p->weight_sum, 100 * p->efficiency);
@@ -210,10 +264,16 @@ static void print_plan(const struct smpol_topology *topo, const struct smpol_pla
 		printf("  standby nodes %s: no memory yet; named in the policy so hot-added memory there takes new pages\n",
 		       list);
 	}
+	if (scaled) {
+		smpol_plan_format_weights(scaled, weights, sizeof(weights));
+		printf("  a step that owns the node and writes its weights gives this task weights %s (each CPU node's "
+		       "weights scaled to its CPUs; sum %u, modelled efficiency %.1f%%)\n", weights, scaled->weight_sum,
+		       100 * scaled->efficiency);
+	}
 }
 
 static void print_text(const struct smpol_topology *topo, const struct plan_args *a,
-		       const struct smpol_bw_origin *origin, const struct smpol_plan *plans, int nplans)
+		       const struct smpol_bw_origin *origin, const struct smpol_plan *plans, int nplans, bool scaled)
 {
 	char mem[32] = "unknown", warning[SMPOL_ERRLEN + 64];
 
@@ -225,7 +285,7 @@ static void print_text(const struct smpol_topology *topo, const struct plan_args
 	cli_print_bw_origin(origin);
 	printf("\n");
 	for (int i = 0; i < nplans; i++) {
-		print_plan(topo, &plans[i]);
+		print_plan(topo, a, &plans[i], scaled ? &plans[1] : NULL);
 		if (i + 1 < nplans)
 			printf("\n");
 	}
@@ -236,17 +296,44 @@ static void print_text(const struct smpol_topology *topo, const struct plan_args
 		fprintf(stderr, "mpolctl %s: warning: %s\n", VERB, warning);
 }
 
-static json_object *json_plan(const struct smpol_plan *p)
+/* [{"node":0,"cpus":8,"share":0.5},...]: the CPU nodes served and the CPUs there. */
+static json_object *json_served(const struct smpol_plan *p)
+{
+	json_object *arr = json_object_new_array();
+	unsigned total = 0;
+
+	for (int i = 0; i < p->nserved; i++)
+		total += p->served_cpus[i];
+	for (int i = 0; i < p->nserved; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "node", json_object_new_int(p->served[i]));
+		json_object_object_add(o, "cpus", json_object_new_int((int)p->served_cpus[i]));
+		json_object_object_add(o, "share", json_object_new_double((double)p->served_cpus[i] / total));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *json_weights(const struct smpol_plan *p)
+{
+	json_object *weights = json_object_new_array();
+
+	for (int i = 0; i < p->nnodes; i++)
+		json_object_array_add(weights, json_object_new_int((int)p->weights[i]));
+	return weights;
+}
+
+static json_object *json_plan(const struct smpol_plan *p, const struct smpol_plan *scaled)
 {
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
-	json_object *weights = json_object_new_array(), *shares = json_object_new_array();
+	json_object *shares = json_object_new_array();
 	json_object *left = json_object_new_array(), *standby = json_object_new_array();
 	json_object *bw = json_object_new_array(), *sources = json_object_new_array();
 	int i;
 
 	for (i = 0; i < p->nnodes; i++) {
 		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
-		json_object_array_add(weights, json_object_new_int((int)p->weights[i]));
 		json_object_array_add(shares, json_object_new_double(p->shares[i]));
 		json_object_array_add(bw, p->bandwidth[i] ? json_object_new_int64(p->bandwidth[i]) : NULL);
 		json_object_array_add(sources, json_object_new_string(smpol_bw_source_name(p->sources[i])));
@@ -259,8 +346,16 @@ static json_object *json_plan(const struct smpol_plan *p)
 		json_object_array_add(left, l);
 	}
 	json_object_object_add(o, "initiator", p->initiator >= 0 ? json_object_new_int(p->initiator) : NULL);
+	json_object_object_add(o, "serves", json_served(p));
 	json_object_object_add(o, "nodes", nodes);
-	json_object_object_add(o, "weights", weights);
+	json_object_object_add(o, "weights", json_weights(p));
+	if (scaled) {
+		json_object *sc = json_object_new_object();
+
+		json_object_object_add(sc, "weights", json_weights(scaled));
+		json_object_object_add(sc, "efficiency", json_object_new_double(scaled->efficiency));
+		json_object_object_add(o, "owner_weights", sc);
+	}
 	json_object_object_add(o, "shares", shares);
 	json_object_object_add(o, "bandwidth", bw);
 	json_object_object_add(o, "sources", sources);
@@ -279,7 +374,7 @@ static json_object *json_plan(const struct smpol_plan *p)
 }
 
 static int print_json(const struct smpol_topology *topo, const struct plan_args *a,
-		      const struct smpol_bw_origin *origin, const struct smpol_plan *plans, int nplans)
+		      const struct smpol_bw_origin *origin, const struct smpol_plan *plans, int nplans, bool scaled)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	json_object *warnings = json_object_new_array();
@@ -293,7 +388,7 @@ static int print_json(const struct smpol_topology *topo, const struct plan_args 
 	json_object_object_add(o, "mem_kb", a->opts.mem_kb ? json_object_new_int64((int64_t)a->opts.mem_kb) : NULL);
 	json_object_object_add(o, "bandwidth_sources", cli_json_bw_origin(origin));
 	for (i = 0; i < nplans; i++)
-		json_object_array_add(arr, json_plan(&plans[i]));
+		json_object_array_add(arr, json_plan(&plans[i], scaled ? &plans[1] : NULL));
 	json_object_object_add(o, "plans", arr);
 	for (i = 0; i < topo->nwarnings; i++)
 		json_object_array_add(warnings, json_object_new_string(topo->warnings[i]));
@@ -314,6 +409,7 @@ int cmd_plan(int argc, char **argv)
 	struct cli_site site;
 	char err[SMPOL_ERRLEN];
 	int nplans = 0, rc;
+	bool scaled;
 
 	parse_args(argc, argv, &a);
 	if (smpol_topology_read(&a.c.host, &topo, err, sizeof(err))) {
@@ -327,12 +423,12 @@ int cmd_plan(int argc, char **argv)
 		return 1;
 	}
 	a.opts.bandwidth = &bandwidth;
-	rc = make_plans(&topo, &a, &plans, &nplans);
+	rc = make_plans(&topo, &a, &plans, &nplans, &scaled);
 	if (!rc) {
 		if (a.c.json) {
-			rc = print_json(&topo, &a, &origin, plans, nplans);
+			rc = print_json(&topo, &a, &origin, plans, nplans, scaled);
 		} else {
-			print_text(&topo, &a, &origin, plans, nplans);
+			print_text(&topo, &a, &origin, plans, nplans, scaled);
 			rc = fflush(stdout) ? 1 : 0;
 		}
 	}

@@ -118,6 +118,10 @@ UNIT_TESTS += tests/unit/test_plan
 tests_unit_test_plan_SOURCES = tests/unit/test_plan.c
 tests_unit_test_plan_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_plan_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_plan_span
+tests_unit_test_plan_span_SOURCES = tests/unit/test_plan_span.c tests/unit/fake_tree.c tests/unit/fake_tree.h
+tests_unit_test_plan_span_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_plan_span_LDADD = $(UNIT_LIBS_COMMON)
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 endif

@@ -12,6 +12,7 @@
 
 #include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
 #include "apply.h"
+#include "plan_span.h"
 #include "error.h"
 
 static int reset_policy(void **state)
@@ -198,7 +199,7 @@ static void test_task_picks_its_socket(void **state)
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[2] = { plan_on(0, 0), plan_on(1, 0) };
-	const struct smpol_plan *chosen;
+	struct smpol_plan chosen;
 	struct smpol_apply_result res;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
@@ -206,12 +207,12 @@ static void test_task_picks_its_socket(void **state)
 	(void)state;
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 1);
 	smpol_bitmap_set(&cpus, 2);
 	smpol_bitmap_set(&cpus, 3);
-	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, &chosen, err, sizeof(err)), 0);
-	assert_ptr_equal(chosen, &plans[1]);
-	assert_int_equal(smpol_apply_plan(chosen, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, NULL, &chosen, err, sizeof(err)), 0);
+	assert_int_equal(chosen.initiator, 1);
+	assert_true(smpol_plan_same(&chosen, &plans[1]));
+	assert_int_equal(smpol_apply_plan(&chosen, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
 }
 
@@ -220,7 +221,7 @@ static void test_task_without_plan(void **state)
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(0, 0) };
-	const struct smpol_plan *chosen = NULL;
+	struct smpol_plan chosen;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
@@ -228,12 +229,11 @@ static void test_task_without_plan(void **state)
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 3);
-	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &chosen, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, NULL, &chosen, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 3 are on node 1, for which no plan was made");
-	assert_null(chosen);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 40);
-	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, &chosen, err, sizeof(err)) < 0);
+	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, NULL, &chosen, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
 }
 
@@ -242,7 +242,7 @@ static void test_node_independent_plan(void **state)
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(-1, 0) };
-	const struct smpol_plan *chosen;
+	struct smpol_plan chosen;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
@@ -250,8 +250,9 @@ static void test_node_independent_plan(void **state)
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 40);      /* no node: the plan does not care */
-	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &chosen, err, sizeof(err)), 0);
-	assert_ptr_equal(chosen, &plans[0]);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, NULL, &chosen, err, sizeof(err)), 0);
+	assert_int_equal(chosen.initiator, -1);
+	assert_int_equal(chosen.nserved, 0);
 }
 
 static void test_applied_mode_names(void **state)

@@ -423,7 +423,7 @@ static void test_explicit_weights(void **state)
 static void test_pick(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
-	const struct smpol_plan *chosen;
+	struct smpol_plan chosen;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
@@ -432,7 +432,7 @@ static void test_pick(void **state)
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 2);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &cpus, &chosen, err, sizeof(err)), 0);
-	assert_int_equal(chosen->initiator, 1);
+	assert_int_equal(chosen.initiator, 1);
 	view_free(v);
 }
 

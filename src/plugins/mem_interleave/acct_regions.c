@@ -12,7 +12,8 @@
 
 /* What is kept of one task between samples. */
 struct region_task {
-	int initiator;                  /* the plan its mappings were placed on; -2 = none yet */
+	bool placed;                    /* its mappings were placed on `plan` */
+	struct smpol_plan plan;
 	bool quiet;                     /* an error was logged: the next ones are not */
 	struct smpol_region_opts o;
 	struct smpol_region_memory m;
@@ -54,23 +55,26 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
 static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, struct region_task *rt,
 		     char *err, size_t errlen)
 {
-	const struct smpol_plan *p;
+	struct smpol_plan p;
 	struct smpol_bitmap cpus;
+	char served[128] = "";
 	int rc;
 
 	rc = smpol_task_cpus(t->pid, &cpus, err, errlen);
 	if (rc == 0)
 		rc = smpol_placement_pick(ar->pl, ar->topo, &cpus, &p, err, errlen);
-	if (rc < 0 || p->initiator == rt->initiator)
+	if (rc < 0 || (rt->placed && smpol_plan_same(&p, &rt->plan)))
 		return rc;
-	rc = smpol_region_opts_for(ar->pl, p, ar->pmbind_nr, &rt->o, err, errlen);
+	rc = smpol_region_opts_for(ar->pl, &p, ar->pmbind_nr, &rt->o, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (rt->initiator != -2)
-		slurm_info(MI_LOG "job %u step %s: task pid %d runs on node %d's CPUs now: its large mappings "
-			   "follow that plan", ar->job_id, ar->step, (int)t->pid, p->initiator);
+	smpol_plan_format_served(&p, false, served, sizeof(served));
+	if (rt->placed)
+		slurm_info(MI_LOG "job %u step %s: task pid %d runs on CPU node(s) %s now: its large mappings "
+			   "follow their plan", ar->job_id, ar->step, (int)t->pid, served);
 	smpol_region_memory_free(&rt->m);
-	rt->initiator = p->initiator;
+	rt->plan = p;
+	rt->placed = true;
 	return 0;
 }
 
@@ -89,8 +93,6 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 		if (!more)
 			return;         /* tried again at the next sample */
 		memset(more + ar->ntasks, 0, sizeof(*more) * (size_t)(index + 1 - ar->ntasks));
-		for (int i = ar->ntasks; i <= index; i++)
-			more[i].initiator = -2;
 		ar->tasks = more;
 		ar->ntasks = index + 1;
 	}

@@ -86,7 +86,7 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 
 int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 {
-	const struct smpol_plan *chosen;
+	struct smpol_plan chosen;
 	struct smpol_apply_result res;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "";
@@ -110,16 +110,16 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 		return -1;
 	}
 	if (s->pl.min_region_kb)
-		return apply_region_aware(sp, s, taskid, &cpus, chosen);
-	if (smpol_apply_plan(chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
+		return apply_region_aware(sp, s, taskid, &cpus, &chosen);
+	if (smpol_apply_plan(&chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
 		return -1;
 	}
-	smpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
-	applied_weights(s, chosen, &res, weights, sizeof(weights));
+	smpol_plan_format_nodes(&chosen, nodes, sizeof(nodes));
+	applied_weights(s, &chosen, &res, weights, sizeof(weights));
 	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights,
 		   res.fell_back ? res.reason : s->pl.note);
 	if (s->spec.verbose)
-		say_verbose(taskid, &cpus, chosen, &res, nodes, weights, s->pl.note);
+		say_verbose(taskid, &cpus, &chosen, &res, nodes, weights, s->pl.note);
 	return 0;
 }

@@ -12,8 +12,11 @@
  * runs on the node's weights, as on a shared node). --bandwidth resolves the bandwidth
  * sources as the plugin does (bw_sources.h: the raw ACPI HMAT, then the table FILE;
  * hmat = no table); without it plans weigh nodes by sysfs HMAT alone.
+ * The task's CPUs are also what it spans (one task on a node the job owns, as the
+ * plugin sees a one-task step): with the lease, a task spanning CPU nodes gets each
+ * socket's weights scaled to its CPUs (placement.h).
  * Prints one "launch:" line with what was applied and exports
- * SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS} as the plugin does, then execs PROG
+ * SLURM_MEM_INTERLEAVE_{MODE,NODES,WEIGHTS,CPU_NODES} as the plugin does, then execs PROG
  * (with the lease: runs it as a child and releases the lease when it exits).
  * Errors print "mpol-launch: <libsmpol's sentence>" and exit 1; bad arguments exit 2.
  */
@@ -161,22 +164,25 @@ static int decide(const struct launch *l, struct smpol_place_in *in, struct smpo
 static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 		      const struct smpol_placement *pl, char *err, size_t errlen)
 {
+	static struct smpol_plan picked;
 	const struct smpol_plan *chosen = NULL;
 	struct smpol_apply_result res;
 	struct smpol_bitmap cpus;
-	char nodes[256] = "", weights[256] = "";
+	char nodes[256] = "", weights[256] = "", served[256] = "";
 	int rc;
 
 	memset(&res, 0, sizeof(res));
 	if (pl->active) {
 		rc = smpol_task_cpus(0, &cpus, err, errlen);
 		if (rc == 0)
-			rc = smpol_placement_pick(pl, topo, &cpus, &chosen, err, errlen);
+			rc = smpol_placement_pick(pl, topo, &cpus, &picked, err, errlen);
 		if (rc == 0)
-			rc = smpol_apply_plan(chosen, pl->path, l->spec.strict, &res, err, errlen);
+			rc = smpol_apply_plan(&picked, pl->path, l->spec.strict, &res, err, errlen);
 		if (rc != 0)
 			return rc;
+		chosen = &picked;
 		smpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+		smpol_plan_format_served(chosen, false, served, sizeof(served));
 		/* The weights the pages follow: plain interleave gives every node one page. */
 		if (res.path == SMPOL_PATH_WEIGHTED && pl->weights_known)
 			smpol_plan_format_weights(chosen, weights, sizeof(weights));
@@ -188,8 +194,9 @@ static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 	setenv("SLURM_MEM_INTERLEAVE_MODE", mode, 1);
 	setenv("SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
 	setenv("SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
-	printf("launch: initiator=%d path=%s mode=%s nodes=%s weights=%s bw=%s fell_back=%d%s%s%s%s\n",
-	       chosen ? chosen->initiator : -1, smpol_kernel_path_name(res.path), mode, nodes, weights,
+	setenv("SLURM_MEM_INTERLEAVE_CPU_NODES", served, 1);
+	printf("launch: initiator=%d cpu_nodes=%s path=%s mode=%s nodes=%s weights=%s bw=%s fell_back=%d%s%s%s%s\n",
+	       chosen ? chosen->initiator : -1, served, smpol_kernel_path_name(res.path), mode, nodes, weights,
 	       chosen ? smpol_bw_source_name(chosen->bw_source) : "-", res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "",
 	       pl->note[0] ? " note=" : "", pl->note);
 	fflush(stdout);
@@ -206,6 +213,7 @@ int main(int argc, char **argv)
 	struct smpol_lease_owner owner;
 	struct smpol_bw_table bw = { 0 };
 	struct smpol_bw_origin origin;
+	struct smpol_bitmap span;
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", warning[SMPOL_ERRLEN + 64];
 	int rc, status;
 	bool held;
@@ -230,10 +238,15 @@ int main(int argc, char **argv)
 		if (warning[0])
 			fprintf(stderr, "mpol-launch: %s\n", warning);
 	}
+	/* the one task of a node the job owns: its CPUs are what it spans (as step.c) */
+	if (smpol_task_cpus(0, &span, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mpol-launch: %s\n", err);
+		return 1;
+	}
 	in = (struct smpol_place_in){
 		.spec = l.spec, .site = &l.site, .topo = &topo, .table = &table,
 		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
-		.lease = SMPOL_LEASE_UNTRIED, .bandwidth = l.bandwidth ? &bw : NULL,
+		.lease = SMPOL_LEASE_UNTRIED, .bandwidth = l.bandwidth ? &bw : NULL, .span_cpus = &span,
 	};
 	if (decide(&l, &in, &pl, &owner, &held, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mpol-launch: out of memory\n");
