@@ -16,38 +16,51 @@ const char *smpol_migration_name(enum smpol_migration m)
 	return "stays";
 }
 
-/* The one CPU node among nodes (a socket plan's initiator), or -1. */
-static int only_cpu_node(const struct smpol_topology *topo, const struct smpol_bitmap *nodes)
+/* The CPU nodes among `nodes`. */
+static void cpu_nodes_of(const struct smpol_topology *topo, const struct smpol_bitmap *nodes, struct smpol_bitmap *out)
 {
-	int found = -1;
-
+	smpol_bitmap_clear(out);
 	for (int n = smpol_bitmap_next(nodes, 0); n >= 0; n = smpol_bitmap_next(nodes, n + 1)) {
 		const struct smpol_node *node = smpol_topology_node(topo, n);
 
-		if (!node || !node->has_cpu)
-			continue;
-		if (found >= 0)
-			return -1;
-		found = n;
+		if (node && node->has_cpu)
+			smpol_bitmap_set(out, n);
 	}
-	return found;
 }
 
-enum smpol_migration smpol_migration_check(const struct smpol_topology *topo, const char *policy, int rebound,
-					   const struct smpol_plan *target, int *from)
+static void plan_nodes(const struct smpol_plan *plan, struct smpol_bitmap *out)
 {
-	struct smpol_bitmap seen, want;
+	smpol_bitmap_clear(out);
+	for (int i = 0; i < plan->nnodes; i++)
+		smpol_bitmap_set(out, plan->nodes[i]);
+}
 
-	*from = rebound;
-	if (rebound >= 0)
-		return rebound == target->initiator ? SMPOL_MIGRATION_STAYS : SMPOL_MIGRATION_MOVED;
+void smpol_plan_sockets(const struct smpol_topology *topo, const struct smpol_plan *plan, struct smpol_bitmap *out)
+{
+	struct smpol_bitmap nodes;
+
+	plan_nodes(plan, &nodes);
+	cpu_nodes_of(topo, &nodes, out);
+}
+
+enum smpol_migration smpol_migration_check(const struct smpol_topology *topo, const char *policy,
+					   const struct smpol_bitmap *rebound, const struct smpol_plan *target,
+					   struct smpol_bitmap *from)
+{
+	struct smpol_bitmap seen, want, sockets;
+
+	smpol_plan_sockets(topo, target, &sockets);
+	if (rebound && !smpol_bitmap_empty(rebound)) {
+		*from = *rebound;
+		return smpol_bitmap_equal(rebound, &sockets) ? SMPOL_MIGRATION_STAYS : SMPOL_MIGRATION_MOVED;
+	}
+	smpol_bitmap_clear(from);
 	if (!policy || smpol_numa_policy_nodes(policy, &seen) < 0)
 		return SMPOL_MIGRATION_NOT_OURS;
-	smpol_bitmap_clear(&want);
-	for (int i = 0; i < target->nnodes; i++)
-		smpol_bitmap_set(&want, target->nodes[i]);
-	*from = only_cpu_node(topo, &seen);
-	if (smpol_bitmap_equal(&seen, &want) || *from < 0 || target->initiator < 0 || *from == target->initiator)
+	plan_nodes(target, &want);
+	cpu_nodes_of(topo, &seen, from);
+	if (smpol_bitmap_equal(&seen, &want) || smpol_bitmap_empty(from) || target->initiator < 0 ||
+	    smpol_bitmap_equal(from, &sockets))
 		return SMPOL_MIGRATION_STAYS;
 	return SMPOL_MIGRATION_MOVED;
 }

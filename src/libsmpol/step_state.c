@@ -47,6 +47,9 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 	st->lease_held = in->lease == SMPOL_LEASE_HELD;
 	st->path = pl->path;
 	st->regions_by = pl->regions_by;
+	st->has_span = in->span_cpus != NULL;
+	if (in->span_cpus)
+		st->span_cpus = *in->span_cpus;
 	snprintf(st->note, sizeof(st->note), "%s", pl->note);
 	if (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
@@ -73,7 +76,9 @@ int smpol_step_state_add_task(struct smpol_step_state *st, pid_t pid, char *err,
 	if (!grown)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	st->tasks = grown;
-	st->tasks[st->ntasks++] = (struct smpol_step_task){ pid, start, -1 };
+	memset(&st->tasks[st->ntasks], 0, sizeof(st->tasks[0]));
+	st->tasks[st->ntasks].pid = pid;
+	st->tasks[st->ntasks++].start = start;
 	return 0;
 }
 
@@ -109,6 +114,15 @@ static json_object *bandwidth_to_json(const struct smpol_bw_table *t)
 	return arr;
 }
 
+/* A set as list text ("0-15"); the kept sets are node or CPU lists a file has room for. */
+static json_object *list_to_json(const struct smpol_bitmap *b)
+{
+	char text[4096] = "";
+
+	smpol_bitmap_format_list(b, text, sizeof(text));
+	return json_object_new_string(text);
+}
+
 static json_object *to_json(const struct smpol_step_state *st)
 {
 	json_object *o = json_object_new_object(), *stepd = json_object_new_object();
@@ -137,12 +151,14 @@ static json_object *to_json(const struct smpol_step_state *st)
 	}
 	json_object_object_add(o, "launch_free_kb", free_kb);
 	json_object_object_add(o, "bandwidth", bandwidth_to_json(&st->bandwidth));
+	if (st->has_span)
+		json_object_object_add(o, "span_cpus", list_to_json(&st->span_cpus));
 	for (int i = 0; i < st->ntasks; i++) {
 		json_object *t = json_object_new_object();
 
 		json_object_object_add(t, "pid", json_object_new_int(st->tasks[i].pid));
 		json_object_object_add(t, "start", json_object_new_uint64(st->tasks[i].start));
-		json_object_object_add(t, "initiator", json_object_new_int(st->tasks[i].initiator));
+		json_object_object_add(t, "cpu_nodes", list_to_json(&st->tasks[i].rebound));
 		json_object_array_add(tasks, t);
 	}
 	json_object_object_add(o, "tasks", tasks);
@@ -227,6 +243,30 @@ static bool path_from_name(const char *name, enum smpol_kernel_path *p)
 	return false;
 }
 
+/* A list member ("0-15") of ids below limit; false when absent or malformed. */
+static bool get_list(json_object *o, const char *key, int limit, struct smpol_bitmap *out)
+{
+	json_object *v = member(o, key, json_type_string);
+
+	return v && smpol_bitmap_parse_list(json_object_get_string(v), limit, out, NULL, 0) == 0;
+}
+
+/* The plan a task was re-bound to: "cpu_nodes", or a file from before spanning plans'
+ * one "initiator" (-1 = none). */
+static bool rebound_from_json(json_object *t, struct smpol_bitmap *rebound)
+{
+	int64_t init;
+
+	smpol_bitmap_clear(rebound);
+	if (member(t, "cpu_nodes", json_type_string))
+		return get_list(t, "cpu_nodes", SMPOL_MAX_NODES, rebound);
+	if (!get_int(t, "initiator", -1, SMPOL_MAX_NODES - 1, &init))
+		return false;
+	if (init >= 0)
+		smpol_bitmap_set(rebound, (int)init);
+	return true;
+}
+
 static bool tasks_from_json(json_object *arr, struct smpol_step_state *st)
 {
 	size_t n = json_object_array_length(arr);
@@ -236,13 +276,12 @@ static bool tasks_from_json(json_object *arr, struct smpol_step_state *st)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(arr, i);
-		int64_t pid, init;
+		int64_t pid;
 
 		if (!json_object_is_type(t, json_type_object) || !get_int(t, "pid", 1, INT32_MAX, &pid) ||
-		    !get_u64(t, "start", &st->tasks[i].start) || !get_int(t, "initiator", -1, SMPOL_MAX_NODES - 1, &init))
+		    !get_u64(t, "start", &st->tasks[i].start) || !rebound_from_json(t, &st->tasks[i].rebound))
 			return false;
 		st->tasks[i].pid = (pid_t)pid;
-		st->tasks[i].initiator = (int)init;
 		st->ntasks++;
 	}
 	return true;
@@ -340,6 +379,9 @@ static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_s
 	st->site.host = *h;
 	st->lease_held = json_object_get_boolean(lease);
 	snprintf(st->note, sizeof(st->note), "%s", json_object_get_string(note));
+	st->has_span = member(o, "span_cpus", json_type_string) != NULL;
+	if (st->has_span && !get_list(o, "span_cpus", SMPOL_MAX_CPUS, &st->span_cpus))
+		return false;
 	return site_from_json(site, &st->site) && path_from_name(json_object_get_string(path), &st->path) &&
 	       regions_by_from_json(o, &st->regions_by) &&
 	       launch_free_from_json(free_kb, st) && tasks_from_json(tasks, st) &&
@@ -471,7 +513,7 @@ int smpol_step_state_reap(const struct smpol_host *h, int *removed, char *err, s
 }
 
 int smpol_step_state_set_rebound(const struct smpol_host *h, uint32_t job_id, uint32_t step_id, pid_t pid,
-				 uint64_t start, int initiator, char *err, size_t errlen)
+				 uint64_t start, const struct smpol_bitmap *cpu_nodes, char *err, size_t errlen)
 {
 	struct smpol_step_state st;
 	struct smpol_step_task *t;
@@ -485,7 +527,7 @@ int smpol_step_state_set_rebound(const struct smpol_host *h, uint32_t job_id, ui
 	if (rc == 0) {
 		t = smpol_step_state_task(&st, pid, start);
 		if (t) {
-			t->initiator = initiator;
+			t->rebound = *cpu_nodes;
 			rc = smpol_step_state_write(h, &st, err, errlen);
 		} else {
 			rc = -ENOENT;
@@ -526,6 +568,7 @@ int smpol_step_state_place_in(const struct smpol_step_state *st, const struct sm
 	in->lease_note = st->note[0] ? st->note : NULL;
 	in->mem_kb = st->mem_kb;
 	in->bandwidth = &st->bandwidth;
+	in->span_cpus = st->has_span ? &st->span_cpus : NULL;
 	/* the step's probe said process_mbind works; the caller's own backend still decides */
 	in->pmbind = st->regions_by == SMPOL_REGIONS_POLICY;
 	return 0;

@@ -15,11 +15,16 @@
  *   "mem_kb":0,"lease_held":true,"path":"weighted-interleave","note":"","regions_by":"none",
  *   "launch_free_kb":{"0":1234,"2":5678},
  *   "bandwidth":[[I,T,READ,WRITE,"acpi-hmat"],...],
- *   "tasks":[{"pid":P,"start":T,"initiator":I}]}
+ *   "span_cpus":"0-15",
+ *   "tasks":[{"pid":P,"start":T,"cpu_nodes":"1"}]}
  * "bandwidth" is the table the step decided with (bandwidth.h), so a rebalance weighs
  * the nodes with the same numbers even when the table file changed since; a file
  * without it (written before there was one) decides on sysfs HMAT.
- * A task's initiator is -1 until `mpolctl watch` re-binds it to another plan.
+ * "span_cpus" (absent: none) are the CPUs the step's one task was known to span, so a
+ * re-decision scales the weights as the launch did (placement.h). A task's
+ * "cpu_nodes" are empty until `mpolctl watch` re-binds it to another plan: then the
+ * CPU nodes among that plan's nodes (the sockets its memory follows; a file from
+ * before spanning plans holds "initiator":I instead, -1 for none).
  */
 #ifndef SMPOL_STEP_STATE_H
 #define SMPOL_STEP_STATE_H
@@ -41,7 +46,7 @@
 struct smpol_step_task {
 	pid_t pid;
 	uint64_t start;                /* /proc/PID/stat starttime: a recycled pid is not this task */
-	int initiator;                 /* the plan `watch` re-bound it to, -1 = as launched */
+	struct smpol_bitmap rebound;   /* CPU nodes of the plan `watch` re-bound it to, empty = as launched */
 };
 
 struct smpol_launch_free {
@@ -63,6 +68,8 @@ struct smpol_step_state {
 	bool lease_held;
 	enum smpol_kernel_path path;
 	enum smpol_regions_by regions_by;      /* region-aware (spec's min_region): how the step placed them */
+	bool has_span;
+	struct smpol_bitmap span_cpus;         /* has_span: the CPUs one task was known to span */
 	char note[SMPOL_ERRLEN];
 	struct smpol_bw_table bandwidth;        /* the step's bandwidth table (entries malloc'ed) */
 	struct smpol_launch_free *launch_free;  /* malloc'ed, nlaunch_free of them */
@@ -106,13 +113,13 @@ int smpol_step_state_remove(const struct smpol_host *h, uint32_t job_id, uint32_
 int smpol_step_state_reap(const struct smpol_host *h, int *removed, char *err, size_t errlen);
 
 /*
- * smpol_step_state_set_rebound - record that a rebalance moved a task's memory to the
- * plan of `initiator`: under the kept placements' lock, read the step's file again,
- * set that task's initiator, write it. -ENOENT when the step or task is no longer
- * kept (nothing to record).
+ * smpol_step_state_set_rebound - record that a rebalance moved a task's memory to a
+ * plan whose CPU nodes (among its nodes) are cpu_nodes: under the kept placements'
+ * lock, read the step's file again, set that task's rebound set, write it. -ENOENT
+ * when the step or task is no longer kept (nothing to record).
  */
 int smpol_step_state_set_rebound(const struct smpol_host *h, uint32_t job_id, uint32_t step_id, pid_t pid,
-				 uint64_t start, int initiator, char *err, size_t errlen);
+				 uint64_t start, const struct smpol_bitmap *cpu_nodes, char *err, size_t errlen);
 
 /* The task with this pid and start time, or NULL. */
 struct smpol_step_task *smpol_step_state_task(const struct smpol_step_state *st, pid_t pid, uint64_t start);

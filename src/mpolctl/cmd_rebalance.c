@@ -25,6 +25,7 @@
 #include "job_id.h"
 #include "job_pids.h"
 #include "lease.h"
+#include "migration.h"
 #include "number.h"
 #include "plan.h"
 #include "rebalance.h"
@@ -392,15 +393,17 @@ static int allow_plan_nodes(const struct args *a, struct rebalance_target *tg, c
 /* A task of a kept step now follows its plan: say so in the kept placement, so that
  * `mpolctl watch` knows which socket its memory follows (its policy cannot tell once
  * the pages were moved by someone else). */
-static void record_rebound(const struct args *a, const struct rebalance_target *tg)
+static void record_rebound(const struct args *a, const struct node_now *now, const struct rebalance_target *tg)
 {
+	struct smpol_bitmap sockets;
 	char err[SMPOL_ERRLEN];
 	int rc;
 
 	if (a->dry_run || tg->r.interrupted || !tg->kept_task)
 		return;
+	smpol_plan_sockets(&now->topo, &tg->plan, &sockets);
 	rc = smpol_step_state_set_rebound(&a->c.host, tg->kept_job, tg->kept_step, tg->t.pid, tg->t.start,
-					  tg->plan.initiator, err, sizeof(err));
+					  &sockets, err, sizeof(err));
 	if (rc < 0 && rc != -ENOENT)
 		log_action("pid %d: the move is not recorded in its step's kept placement: %s", (int)tg->t.pid, err);
 }
@@ -503,7 +506,7 @@ static void rebalance_one(const struct args *a, const struct node_now *now, enum
 			   (unsigned long long)tg->r.minimum, (unsigned long long)tg->r.planned,
 			   (unsigned long long)smpol_rebalance_not_moved(&tg->r),
 			   tg->r.seconds, tg->r.interrupted ? ", interrupted" : "");
-		record_rebound(a, tg);
+		record_rebound(a, now, tg);
 	}
 out:
 	/* A task that exited while being looked at is skipped, not a failure. */

@@ -56,9 +56,9 @@ static void check_task(const struct smpol_topology *topo, const struct smpol_wi_
 	struct smpol_task_target target;
 	struct smpol_task_ref ref;
 	struct smpol_bitmap cpus;
-	char err[SMPOL_ERRLEN], policy[64], list[128] = "";
+	struct smpol_bitmap from, to;
+	char err[SMPOL_ERRLEN], policy[64], list[128] = "", from_list[128] = "", to_list[128] = "";
 	enum smpol_migration m;
-	int from;
 
 	if (smpol_task_pin(task->pid, task->start, &ref, err, sizeof(err)) < 0)
 		return;         /* exited, or the pid is another process's now */
@@ -71,12 +71,15 @@ static void check_task(const struct smpol_topology *topo, const struct smpol_wi_
 				  (int)task->pid, ref.comm, err);
 		goto out;
 	}
-	m = smpol_migration_check(topo, policy, task->initiator, &target.plan, &from);
+	m = smpol_migration_check(topo, policy, &task->rebound, &target.plan, &from);
 	smpol_bitmap_format_list(&cpus, list, sizeof(list));
+	smpol_plan_sockets(topo, &target.plan, &to);
+	smpol_bitmap_format_list(&from, from_list, sizeof(from_list));
+	smpol_bitmap_format_list(&to, to_list, sizeof(to_list));
 	if (m == SMPOL_MIGRATION_MOVED) {
-		watch_log(LOG_NOTICE, "job %u step %u task %d (%s) now runs on CPUs %s (node%d's plan) while its memory "
-			  "follows node%d's: rebalancing it", st->job_id, st->step_id, (int)task->pid, ref.comm, list,
-			  target.plan.initiator, from);
+		watch_log(LOG_NOTICE, "job %u step %u task %d (%s) now runs on CPUs %s (the plan of CPU node(s) %s) "
+			  "while its memory follows node(s) %s's: rebalancing it", st->job_id, st->step_id,
+			  (int)task->pid, ref.comm, list, to_list, from_list);
 		moved[(*nmoved)++] = task->pid;
 	} else if (m == SMPOL_MIGRATION_NOT_OURS && say_once(task->pid, task->start)) {
 		watch_log(LOG_INFO, "job %u step %u task %d (%s) has policy '%s', not the one it was launched with: "

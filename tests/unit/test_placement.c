@@ -172,6 +172,45 @@ static void test_weighted_without_lease_runs_on_the_table(void **state)
 	view_free(v);
 }
 
+/* A step whose one task spans both sockets and which writes its own weights scales
+ * socket 1's lone DRAM to the weight of socket 0's whole plan, so the table splits that
+ * task's memory 50:50 (7:9:2); a task on one socket keeps its ratios. On the node's
+ * table (a refused lease, a shared node) the task's split follows the table. */
+static void test_span_scales_own_weights(void **state)
+{
+	struct node_view *v = view_of("linux-7.3-boot", "weighted");
+	struct smpol_bitmap span, one;
+	struct smpol_plan chosen;
+	char err[SMPOL_ERRLEN], w[64];
+
+	(void)state;
+	assert_int_equal(smpol_bitmap_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
+	assert_int_equal(smpol_bitmap_parse_list("0-1", SMPOL_MAX_CPUS, &one, NULL, 0), 0);
+	v->in.span_cpus = &span;
+	place(v);
+	assert_true(v->pl.lease_wanted);
+	assert_int_equal(v->pl.want.weight[1], 9);
+	assert_int_equal(v->pl.want.weight[0], 7);
+	v->in.lease = SMPOL_LEASE_HELD;
+	place(v);
+	assert_string_equal(weights_of(&v->pl, 1), "9");
+	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &span, &chosen, err, sizeof(err)), 0);
+	smpol_plan_format_weights(&chosen, w, sizeof(w));
+	assert_string_equal(w, "7:9:2");
+	assert_float_equal(chosen.efficiency, v->pl.plans[0].efficiency, 1e-12);
+	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &one, &chosen, err, sizeof(err)), 0);
+	smpol_plan_format_weights(&chosen, w, sizeof(w));
+	assert_string_equal(w, "7:2");
+	/* the table (auto 7:7:2) is what a task runs on without the lease: 56:44 */
+	v->in.lease = SMPOL_LEASE_NOT_HELD;
+	place(v);
+	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &span, &chosen, err, sizeof(err)), 0);
+	smpol_plan_format_weights(&chosen, w, sizeof(w));
+	assert_string_equal(w, "7:7:2");
+	assert_non_null(strstr(chosen.notes, "56%:44% of the memory, the task's CPUs are 50%:50%"));
+	view_free(v);
+}
+
 /* The site's precision and algorithm reach the plans (and so rebalance targets). */
 static void test_site_settings_reach_the_plans(void **state)
 {
@@ -442,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_plan_opts_from_spec),
 		cmocka_unit_test(test_weighted_takes_the_lease),
 		cmocka_unit_test(test_weighted_without_lease_runs_on_the_table),
+		cmocka_unit_test(test_span_scales_own_weights),
 		cmocka_unit_test(test_site_settings_reach_the_plans),
 		cmocka_unit_test(test_equal_weights_are_not_written),
 		cmocka_unit_test(test_auto_uses_the_table),

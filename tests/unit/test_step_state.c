@@ -100,7 +100,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(back.ntasks, 1);
 	assert_non_null(smpol_step_state_task(&back, getpid(), st.tasks[0].start));
 	assert_null(smpol_step_state_task(&back, getpid(), st.tasks[0].start + 1));   /* a recycled pid */
-	assert_int_equal(back.tasks[0].initiator, -1);
+	assert_true(smpol_bitmap_empty(&back.tasks[0].rebound));
+	assert_false(back.has_span);
 	/* root-only: the file is 0600 */
 	{
 		char path[4300];
@@ -187,22 +188,102 @@ static void test_set_rebound(void **state)
 {
 	struct fixture *fx = *state;
 	struct smpol_step_state st;
+	struct smpol_bitmap both;
 	char err[SMPOL_ERRLEN] = "";
 	uint64_t start;
 
+	smpol_bitmap_clear(&both);
+	smpol_bitmap_set(&both, 0);
+	smpol_bitmap_set(&both, 1);
 	kept_of(fx, "weighted", SMPOL_LEASE_NOT_HELD, 7, &st);
 	assert_int_equal(smpol_step_state_add_task(&st, getpid(), err, sizeof(err)), 0);
 	assert_int_equal(smpol_step_state_add_task(&st, getppid(), err, sizeof(err)), 0);
 	start = st.tasks[0].start;
 	assert_int_equal(smpol_step_state_write(fx->host, &st, err, sizeof(err)), 0);
 	smpol_step_state_free(&st);
-	assert_int_equal(smpol_step_state_set_rebound(fx->host, 7, 3, getpid(), start, 1, err, sizeof(err)), 0);
+	assert_int_equal(smpol_step_state_set_rebound(fx->host, 7, 3, getpid(), start, &both, err, sizeof(err)), 0);
 	assert_int_equal(smpol_step_state_read(fx->host, 7, 3, &st, err, sizeof(err)), 0);
-	assert_int_equal(st.tasks[0].initiator, 1);
-	assert_int_equal(st.tasks[1].initiator, -1);
+	assert_true(smpol_bitmap_equal(&st.tasks[0].rebound, &both));
+	assert_true(smpol_bitmap_empty(&st.tasks[1].rebound));
 	smpol_step_state_free(&st);
-	assert_int_equal(smpol_step_state_set_rebound(fx->host, 7, 3, getpid(), start + 1, 1, err, sizeof(err)), -ENOENT);
-	assert_int_equal(smpol_step_state_set_rebound(fx->host, 8, 3, getpid(), start, 1, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_step_state_set_rebound(fx->host, 7, 3, getpid(), start + 1, &both, err, sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(smpol_step_state_set_rebound(fx->host, 8, 3, getpid(), start, &both, err, sizeof(err)), -ENOENT);
+}
+
+/* A file written before spanning plans names one initiator per task (-1: none). */
+static void test_legacy_initiator(void **state)
+{
+	struct fixture *fx = *state;
+	struct smpol_step_state st;
+	char err[SMPOL_ERRLEN] = "", path[4300], *text;
+	const char *old = "\"initiator\":1";
+	FILE *f;
+	long len;
+
+	kept_of(fx, "weighted", SMPOL_LEASE_NOT_HELD, 14, &st);
+	assert_int_equal(smpol_step_state_add_task(&st, getpid(), err, sizeof(err)), 0);
+	assert_int_equal(smpol_step_state_write(fx->host, &st, err, sizeof(err)), 0);
+	smpol_step_state_free(&st);
+	snprintf(path, sizeof(path), "%s/step.14.3.json", fx->dir);
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 32);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	char *at = strstr(text, "\"cpu_nodes\":\"\"");
+	assert_non_null(at);
+	memmove(at + strlen(old), at + strlen("\"cpu_nodes\":\"\""), strlen(at + strlen("\"cpu_nodes\":\"\"")) + 1);
+	memcpy(at, old, strlen(old));
+	rewind(f);
+	assert_int_equal(ftruncate(fileno(f), 0), 0);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	assert_int_equal(smpol_step_state_read(fx->host, 14, 3, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_bitmap_count(&st.tasks[0].rebound), 1);
+	assert_true(smpol_bitmap_test(&st.tasks[0].rebound, 1));
+	smpol_step_state_free(&st);
+}
+
+/* A step that knew its one task spans both sockets and held the lease scaled socket 1's
+ * weight to its CPUs (7:9:2 on this guest): the kept span makes a re-decision agree. */
+static void test_span_kept(void **state)
+{
+	struct fixture *fx = *state;
+	struct smpol_bitmap span, cpus;
+	struct smpol_place_in in = { .site = &fx->site, .topo = &fx->topo, .table = &fx->table,
+				     .job_owns_node = true, .lease = SMPOL_LEASE_HELD, .span_cpus = &span };
+	struct smpol_target_in tin = { .topo = &fx->topo, .table = &fx->table, .cpus = &cpus };
+	struct smpol_placement pl;
+	struct smpol_step_state st, back;
+	struct smpol_task_target t;
+	char err[SMPOL_ERRLEN] = "", w[64];
+
+	assert_int_equal(smpol_bitmap_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
+	cpus = span;
+	assert_int_equal(smpol_spec_parse("weighted", &in.spec, err, sizeof(err)), 0);
+	assert_int_equal(smpol_place(&in, &pl), 0);
+	assert_int_equal(smpol_step_state_from(&in, &pl, 15, 3, 1000, &st, err, sizeof(err)), 0);
+	smpol_placement_free(&pl);
+	assert_int_equal(smpol_step_state_write(fx->host, &st, err, sizeof(err)), 0);
+	assert_int_equal(smpol_step_state_read(fx->host, 15, 3, &back, err, sizeof(err)), 0);
+	assert_true(back.has_span);
+	assert_true(smpol_bitmap_equal(&back.span_cpus, &span));
+	tin.kept = &back;
+	assert_int_equal(smpol_task_target(&tin, &t, err, sizeof(err)), 0);
+	smpol_plan_format_weights(&t.plan, w, sizeof(w));
+	assert_string_equal(w, "7:9:2");
+	assert_int_equal(t.plan.nserved, 2);
+	/* without the span, the launch would have written socket 1's own weight */
+	back.has_span = false;
+	assert_int_equal(smpol_task_target(&tin, &t, err, sizeof(err)), 0);
+	smpol_plan_format_weights(&t.plan, w, sizeof(w));
+	assert_string_equal(w, "7:1:2");
+	smpol_step_state_free(&st);
+	smpol_step_state_free(&back);
 }
 
 /* Re-deciding from the kept state: the same request and settings, the launch's free
@@ -348,32 +429,49 @@ static struct smpol_plan plan_of(int initiator, const char *nodes)
 	return p;
 }
 
+static struct smpol_bitmap nodes_set(const char *list)
+{
+	struct smpol_bitmap b;
+
+	assert_int_equal(smpol_bitmap_parse_list(list, SMPOL_MAX_NODES, &b, NULL, 0), 0);
+	return b;
+}
+
 static void test_migration_check(void **state)
 {
 	struct fixture *fx = *state;
 	struct smpol_plan sock0 = plan_of(0, "0,2"), sock1 = plan_of(1, "1"), all = plan_of(0, "0,1,2");
-	int from;
+	struct smpol_bitmap from, on1 = nodes_set("1"), on01 = nodes_set("0-1");
 
 	/* launched on socket 0, still there (or moved within it) */
-	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", -1, &sock0, &from),
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", NULL, &sock0, &from),
 			 SMPOL_MIGRATION_STAYS);
 	/* now on socket 1's CPUs */
-	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", -1, &sock1, &from),
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", NULL, &sock1, &from),
 			 SMPOL_MIGRATION_MOVED);
-	assert_int_equal(from, 0);
-	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave=static:0,2", -1, &sock1, &from),
+	assert_true(smpol_bitmap_equal(&from, &(struct smpol_bitmap){ .bits = { 1 } }));
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave=static:0,2", NULL, &sock1, &from),
 			 SMPOL_MIGRATION_MOVED);
 	/* rebalanced to socket 1 already: the record says so */
-	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", 1, &sock1, &from),
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", &on1, &sock1, &from),
 			 SMPOL_MIGRATION_STAYS);
-	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", 1, &sock0, &from),
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", &on1, &sock0, &from),
 			 SMPOL_MIGRATION_MOVED);
-	assert_int_equal(from, 1);
+	assert_true(smpol_bitmap_equal(&from, &on1));
 	/* the task set its own policy */
-	assert_int_equal(smpol_migration_check(&fx->topo, "default", -1, &sock1, &from), SMPOL_MIGRATION_NOT_OURS);
-	assert_int_equal(smpol_migration_check(&fx->topo, NULL, -1, &sock1, &from), SMPOL_MIGRATION_NOT_OURS);
+	assert_int_equal(smpol_migration_check(&fx->topo, "default", NULL, &sock1, &from), SMPOL_MIGRATION_NOT_OURS);
+	assert_int_equal(smpol_migration_check(&fx->topo, NULL, NULL, &sock1, &from), SMPOL_MIGRATION_NOT_OURS);
 	/* scope=all: every socket's plan covers the same nodes */
-	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0-2", -1, &all, &from),
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0-2", NULL, &all, &from),
+			 SMPOL_MIGRATION_STAYS);
+	/* launched on socket 0, its CPUs now span both: the combined plan's sockets differ */
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", NULL, &all, &from),
+			 SMPOL_MIGRATION_MOVED);
+	/* launched spanning both, now on socket 1 alone; and rebalanced onto both already */
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0-2", NULL, &sock1, &from),
+			 SMPOL_MIGRATION_MOVED);
+	assert_true(smpol_bitmap_equal(&from, &on01));
+	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", &on01, &all, &from),
 			 SMPOL_MIGRATION_STAYS);
 	assert_string_equal(smpol_migration_name(SMPOL_MIGRATION_MOVED), "moved");
 }
@@ -386,6 +484,8 @@ int main(void)
 		T(test_malformed),
 		T(test_reap_dead_steps),
 		T(test_set_rebound),
+		T(test_legacy_initiator),
+		T(test_span_kept),
 		T(test_target_from_kept),
 		T(test_region_aware_kept),
 		T(test_launch_memory),
