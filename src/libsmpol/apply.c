@@ -102,7 +102,7 @@ int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_
 	struct smpol_bitmap one;
 
 	*node = -1;
-	for (int i = 0; i < plan->nnodes; i++)
+	for (int i = 0; i < plan->nnodes && plan->nserved <= 1; i++)
 		if (plan->nodes[i] == plan->initiator)
 			*node = plan->initiator;
 	if (*node < 0) {

@@ -35,7 +35,9 @@ int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path,
 
 /*
  * smpol_apply_local - region-aware placement's task policy (placement.h): MPOL_PREFERRED
- * on the plan's initiator node when the plan has it (it has memory), else MPOL_LOCAL.
+ * on the plan's initiator node when the plan has it (it has memory) and serves that
+ * node alone, else MPOL_LOCAL (a task spanning CPU nodes keeps small data by each
+ * thread's own socket).
  * *node = the preferred node, or -1 for local. 0 or -errno with a sentence.
  */
 int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_t errlen);

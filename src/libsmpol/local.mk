@@ -45,4 +45,5 @@ src_libsmpol_libsmpol_la_SOURCES = \
 	src/libsmpol/movement.c src/libsmpol/movement.h \
 	src/libsmpol/rebalance.c src/libsmpol/rebalance.h \
 	src/libsmpol/region_place.c src/libsmpol/region_place.h \
+	src/libsmpol/child_place.c src/libsmpol/child_place.h \
 	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -268,8 +269,8 @@ int smpol_numa_maps_read(const char *procroot, pid_t pid, struct smpol_numa_usag
 	return rc;
 }
 
-/* Append the children of every thread of pid to the queue (best effort: it may exit). */
-static void queue_children(const char *root, pid_t pid, pid_t *queue, int *n, int max)
+/* Append the children of every thread of pid to out (best effort: it may exit). */
+static void add_children(const char *root, pid_t pid, struct smpol_proc_member *out, int *n, int max)
 {
 	char path[4200];
 	struct dirent *de;
@@ -294,38 +295,53 @@ static void queue_children(const char *root, pid_t pid, pid_t *queue, int *n, in
 			if (end == p)
 				break;
 			if (child > 0)
-				queue[(*n)++] = (pid_t)child;
+				out[(*n)++] = (struct smpol_proc_member){ (pid_t)child, pid };
 		}
 		free(text);
 	}
 	closedir(dir);
 }
 
+int smpol_proc_tree(const char *procroot, pid_t pid, int max, struct smpol_proc_member *out, int *n,
+		    char *err, size_t errlen)
+{
+	const char *root = root_of(procroot);
+	char path[4200];
+	struct stat sb;
+
+	*n = 0;
+	if (max < 1)
+		return smpol_fail(err, errlen, EINVAL, "max must be at least 1, not %d", max);
+	snprintf(path, sizeof(path), "%s/proc/%d", root, (int)pid);
+	if (stat(path, &sb) < 0)
+		return smpol_fail(err, errlen, ESRCH, "process %d has exited", (int)pid);
+	out[(*n)++] = (struct smpol_proc_member){ pid, 0 };
+	for (int i = 0; i < *n; i++)
+		add_children(root, out[i].pid, out, n, max);
+	return 0;
+}
+
 int smpol_numa_maps_read_tree(const char *procroot, pid_t pid, int max_procs,
 			     struct smpol_numa_usage *u, char *err, size_t errlen)
 {
-	const char *root = root_of(procroot);
-	pid_t *queue;
-	int n = 1, rc;
+	struct smpol_proc_member *members;
+	int n, rc;
 
 	if (max_procs < 1)
 		return smpol_fail(err, errlen, EINVAL, "max_procs must be at least 1, not %d", max_procs);
-	queue = malloc(sizeof(*queue) * (size_t)max_procs);
-	if (!queue)
+	members = malloc(sizeof(*members) * (size_t)max_procs);
+	if (!members)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory sampling process %d", (int)pid);
-	queue[0] = pid;
 	rc = smpol_numa_maps_read(procroot, pid, u, err, errlen);
-	if (rc == 0) {
-		queue_children(root, pid, queue, &n, max_procs);
-		for (int i = 1; i < n; i++) {
-			char ignored[SMPOL_ERRLEN];
+	if (rc == 0)
+		rc = smpol_proc_tree(procroot, pid, max_procs, members, &n, err, errlen);
+	for (int i = 1; rc == 0 && i < n; i++) {
+		char ignored[SMPOL_ERRLEN];
 
-			/* a descendant that exits or is unreadable is simply not counted */
-			if (smpol_numa_maps_read(procroot, queue[i], u, ignored, sizeof(ignored)) == 0)
-				queue_children(root, queue[i], queue, &n, max_procs);
-		}
+		/* a descendant that exits or is unreadable is simply not counted */
+		smpol_numa_maps_read(procroot, members[i].pid, u, ignored, sizeof(ignored));
 	}
-	free(queue);
+	free(members);
 	return rc;
 }
 

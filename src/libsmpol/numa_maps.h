@@ -60,11 +60,27 @@ int smpol_numa_maps_parse(const char *text, struct smpol_numa_usage *u, char *er
 int smpol_numa_maps_read(const char *procroot, pid_t pid, struct smpol_numa_usage *u,
 			char *err, size_t errlen);
 
+/* One process of a task's tree: its pid and its parent's (0 for the task itself). */
+struct smpol_proc_member {
+	pid_t pid;
+	pid_t parent;
+};
+
 /*
- * smpol_numa_maps_read_tree - pid and every descendant found through
- * /proc/PID/task/TID/children at this moment, summed into u (a task is often a shell
- * or launcher whose memory lives in a child). Processes that exit meanwhile are
- * skipped; -ENOENT/-ESRCH only when pid itself is gone. At most max_procs processes.
+ * smpol_proc_tree - pid, then every descendant found through
+ * PROCROOT/proc/PID/task/TID/children at this moment, each after its parent, at most
+ * max of them in out[] (*n). A task is often a shell or launcher whose memory lives in
+ * a child, or an MPI daemon whose ranks are its children. Processes that exit meanwhile
+ * are simply not found; -ENOENT/-ESRCH only when pid itself is gone.
+ */
+int smpol_proc_tree(const char *procroot, pid_t pid, int max, struct smpol_proc_member *out, int *n,
+		    char *err, size_t errlen);
+
+/*
+ * smpol_numa_maps_read_tree - pid and every descendant (smpol_proc_tree), at most
+ * max_procs, summed into u; processes that exit meanwhile are skipped. -ENOENT/-ESRCH
+ * only when pid itself is gone. (The sampler reads its trees process by process,
+ * acct_tree.c; bench/sampling times one read of a whole tree.)
  */
 int smpol_numa_maps_read_tree(const char *procroot, pid_t pid, int max_procs,
 			     struct smpol_numa_usage *u, char *err, size_t errlen);

@@ -27,7 +27,7 @@
  * - min_region (region-aware placement): the plans are for the task's large mappings
  *   only (at least min_region bytes); the task's own policy is local, MPOL_PREFERRED
  *   on its plan's initiator node (MPOL_LOCAL where that node has no memory in the
- *   plan). Preferred rather than local: it names the node the plan was picked for, so
+ *   plan, or the plan serves several CPU nodes). Preferred rather than local: it names the node the plan was picked for, so
  *   numa_maps shows which node a task follows ("prefer:0"; "local" says nothing), a
  *   task the scheduler moves within its CPUs keeps its small data together instead
  *   of following the CPU (mpolctl watch re-binds a task that really migrates), and

@@ -397,6 +397,21 @@ bool smpol_plan_same(const struct smpol_plan *a, const struct smpol_plan *b)
 	return true;
 }
 
+int smpol_plan_keep(struct smpol_plan **plans, int *nplans, const struct smpol_plan *p)
+{
+	struct smpol_plan *more;
+
+	for (int i = 0; i < *nplans; i++)
+		if (smpol_plan_same(&(*plans)[i], p))
+			return i;
+	more = realloc(*plans, sizeof(*more) * (size_t)(*nplans + 1));
+	if (!more)
+		return -ENOMEM;
+	more[*nplans] = *p;
+	*plans = more;
+	return (*nplans)++;
+}
+
 int smpol_plan_format_served(const struct smpol_plan *plan, bool with_cpus, char *buf, size_t len)
 {
 	size_t used = 0;

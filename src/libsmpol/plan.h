@@ -125,6 +125,10 @@ int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smp
 /* Do two plans put memory alike: the same nodes with the same weights? */
 bool smpol_plan_same(const struct smpol_plan *a, const struct smpol_plan *b);
 
+/* The index of a plan like p (smpol_plan_same) in the malloc'ed list *plans, p
+ * appended when there is none: the plans a step's processes run on. -ENOMEM. */
+int smpol_plan_keep(struct smpol_plan **plans, int *nplans, const struct smpol_plan *p);
+
 /* "0,1" (the CPU nodes served) and "0:8,1:8" (each with the CPUs it serves there). */
 int smpol_plan_format_served(const struct smpol_plan *plan, bool with_cpus, char *buf, size_t len);
 

@@ -20,6 +20,9 @@
  */
 int smpol_proc_stat(pid_t pid, uint64_t *start, char *state, char *comm, size_t commlen);
 
+/* Field 4 (the parent's pid). 0, -ESRCH when the process is gone, -EINVAL. */
+int smpol_proc_parent(pid_t pid, pid_t *parent);
+
 /* Is the process that started at `start` still alive as pid (not a zombie)? */
 bool smpol_proc_alive(pid_t pid, uint64_t start);
 

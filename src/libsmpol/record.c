@@ -60,6 +60,13 @@ static json_object *plan_object(const struct smpol_plan *p)
 		    *w = json_object_new_array(), *share = json_object_new_array();
 
 	json_object_object_add(o, SMPOL_REC_INIT, json_object_new_int(p->initiator));
+	if (p->nserved > 1) {
+		json_object *served = json_object_new_object();
+
+		for (int i = 0; i < p->nserved; i++)
+			add_node_key(served, p->served[i], json_object_new_int((int)p->served_cpus[i]));
+		json_object_object_add(o, SMPOL_REC_SERVES, served);
+	}
 	for (int i = 0; i < p->nnodes; i++) {
 		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
 		json_object_array_add(w, json_object_new_int((int)p->weights[i]));

@@ -59,7 +59,8 @@
 #define SMPOL_REC_PATH "path"
 #define SMPOL_REC_SYSFS "sysfs"
 #define SMPOL_REC_PLANS "plans"
-#define SMPOL_REC_INIT "init"           /* in a plan: its CPU node */
+#define SMPOL_REC_INIT "init"           /* in a plan: its CPU node (of several: the one with most CPUs) */
+#define SMPOL_REC_SERVES "cpus"         /* in a plan for CPUs spanning CPU nodes: {NODE:CPUs} */
 #define SMPOL_REC_NODES "nodes"         /* in a plan: its memory nodes */
 #define SMPOL_REC_WEIGHTS "w"
 #define SMPOL_REC_SHARE "share"

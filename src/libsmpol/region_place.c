@@ -8,6 +8,21 @@
 #include "pmbind.h"
 #include "region_place.h"
 
+int smpol_region_opts_make(enum smpol_regions_by by, uint64_t min_region, enum smpol_kernel_path path,
+			   const struct smpol_plan *p, long pmbind_nr, struct smpol_region_opts *o, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	o->by = by;
+	o->min_region = min_region;
+	/* plain interleave gives every node the same share, whatever the plan's weights */
+	for (int i = 0; i < p->nnodes; i++)
+		o->move.weight[p->nodes[i]] = path == SMPOL_PATH_INTERLEAVE ? 1 : p->weights[i];
+	if (o->by != SMPOL_REGIONS_POLICY)
+		return 0;
+	o->move.pmbind_nr = pmbind_nr;
+	return smpol_plan_policy(p, path, &o->move.pmbind_mode, o->move.pmbind_mask, err, errlen);
+}
+
 int smpol_region_opts_for(const struct smpol_placement *pl, const struct smpol_plan *p, long pmbind_nr,
 			  struct smpol_region_opts *o, char *err, size_t errlen)
 {
@@ -15,15 +30,8 @@ int smpol_region_opts_for(const struct smpol_placement *pl, const struct smpol_p
 	if (!pl->min_region_kb || pl->regions_by == SMPOL_REGIONS_NONE)
 		return smpol_fail(err, errlen, EINVAL, "the step's large mappings are not placed (no min_region, "
 				 "or nothing to place them with)");
-	o->by = pl->regions_by;
-	o->min_region = pl->min_region_kb * 1024;
-	/* plain interleave gives every node the same share, whatever the plan's weights */
-	for (int i = 0; i < p->nnodes; i++)
-		o->move.weight[p->nodes[i]] = pl->path == SMPOL_PATH_INTERLEAVE ? 1 : p->weights[i];
-	if (o->by != SMPOL_REGIONS_POLICY)
-		return 0;
-	o->move.pmbind_nr = pmbind_nr;
-	return smpol_plan_policy(p, pl->path, &o->move.pmbind_mode, o->move.pmbind_mask, err, errlen);
+	return smpol_region_opts_make(pl->regions_by, pl->min_region_kb * 1024, pl->path, p, pmbind_nr, o, err,
+				      errlen);
 }
 
 static const struct smpol_region *placed_as(const struct smpol_region_memory *m, const struct smpol_region *r)

@@ -97,13 +97,21 @@ int smpol_sampling_add(struct smpol_sampling *s, const struct smpol_numa_usage *
 		       const struct smpol_plan *plans, int nplans, enum smpol_kernel_path path)
 {
 	const struct smpol_plan *plan = NULL;
+
+	if (u->npolicies > 0)
+		plan = smpol_plan_of_policy(u->policies[0].policy, plans, nplans);
+	return smpol_sampling_add_on(s, u, plan, path);
+}
+
+int smpol_sampling_add_on(struct smpol_sampling *s, const struct smpol_numa_usage *u, const struct smpol_plan *plan,
+			  enum smpol_kernel_path path)
+{
 	uint64_t pages = smpol_numa_usage_anon_total(u);
 	int top = u->max_node;
 
-	if (u->npolicies > 0 && (plan = smpol_plan_of_policy(u->policies[0].policy, plans, nplans)))
-		for (int j = 0; j < plan->nnodes; j++)
-			if (plan->nodes[j] > top)
-				top = plan->nodes[j];
+	for (int j = 0; plan && j < plan->nnodes; j++)
+		if (plan->nodes[j] > top)
+			top = plan->nodes[j];
 	if (grow(s, top + 1) < 0)
 		return -ENOMEM;
 	s->cur_tasks++;
@@ -111,9 +119,7 @@ int smpol_sampling_add(struct smpol_sampling *s, const struct smpol_numa_usage *
 		s->cur[n] += u->anon[n];
 	if (top > s->cur_max)
 		s->cur_max = top;
-	if (u->npolicies == 0)
-		return 0;
-	if (pages >= s->cur_most) {
+	if (u->npolicies > 0 && pages >= s->cur_most) {
 		s->cur_most = pages;
 		snprintf(s->cur_policy, sizeof(s->cur_policy), "%s", u->policies[0].policy);
 	}

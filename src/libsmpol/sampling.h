@@ -50,6 +50,11 @@ void smpol_sampling_begin(struct smpol_sampling *s);
 int smpol_sampling_add(struct smpol_sampling *s, const struct smpol_numa_usage *u,
 		       const struct smpol_plan *plans, int nplans, enum smpol_kernel_path path);
 
+/* The same for a process whose pages are moved onto `plan` whatever its policy says
+ * (a child placed by its own CPUs, child_place.h); plan NULL = no target. */
+int smpol_sampling_add_on(struct smpol_sampling *s, const struct smpol_numa_usage *u, const struct smpol_plan *plan,
+			  enum smpol_kernel_path path);
+
 /* End the round: when a task was added, it becomes the last sample (n, time, last,
  * peak, target, policy); a round without tasks changes nothing. */
 void smpol_sampling_end(struct smpol_sampling *s, int64_t now);

@@ -164,14 +164,23 @@ static void print_plans(json_object *plans)
 	for (size_t i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(plans, i);
 		json_object *nodes = get(p, SMPOL_REC_NODES, json_type_array), *w = get(p, SMPOL_REC_WEIGHTS, json_type_array);
-		json_object *init = get(p, SMPOL_REC_INIT, json_type_int);
+		json_object *init = get(p, SMPOL_REC_INIT, json_type_int), *served = get(p, SMPOL_REC_SERVES, json_type_object);
 
 		printf("%s", i ? "; " : "weights ");
 		for (size_t j = 0; nodes && w && j < json_object_array_length(nodes); j++)
 			printf("%s%d:%d", j ? "," : "", json_object_get_int(json_object_array_get_idx(nodes, j)),
 			       json_object_get_int(json_object_array_get_idx(w, j)));
-		if (init && json_object_get_int(init) >= 0)
+		if (served) {
+			const char *sep = " (CPU nodes ";
+
+			json_object_object_foreach(served, node, cpus) {
+				printf("%s%s: %d CPUs", sep, safe(node, 0), json_object_get_int(cpus));
+				sep = ", ";
+			}
+			printf(")");
+		} else if (init && json_object_get_int(init) >= 0) {
 			printf(" (CPU node %d)", json_object_get_int(init));
+		}
 	}
 	if (n)
 		printf("\n");

@@ -230,6 +230,25 @@ static void test_read_tree_sums_descendants(void **state)
 	assert_int_equal(u.anon[0], 1 + 20 + 4);
 	assert_int_equal(u.anon[1], 10 + 2);
 
+	/* each process after its parent, with its parent named */
+	{
+		struct smpol_proc_member m[8];
+		int n;
+
+		assert_int_equal(smpol_proc_tree(root, 20, 8, m, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 5);         /* 22 is listed by its parent, though gone */
+		assert_int_equal(m[0].pid, 20);
+		assert_int_equal(m[0].parent, 0);
+		for (int i = 1; i < n; i++) {
+			int p = -1;
+
+			for (int j = 0; j < i; j++)
+				if (m[j].pid == m[i].parent)
+					p = j;
+			assert_true(p >= 0);
+		}
+		assert_int_equal(smpol_proc_tree(root, 22, 8, m, &n, err, sizeof(err)), -ESRCH);
+	}
 	/* the bound holds: only the first two processes found */
 	smpol_numa_usage_init(&u);
 	assert_int_equal(smpol_numa_maps_read_tree(root, 20, 2, &u, err, sizeof(err)), 0);

@@ -25,6 +25,7 @@
 #include "acct_gather.h"
 #include "acct_regions.h"
 #include "acct_slurm.h"
+#include "acct_tree.h"
 #include "acct_write.h"
 #include "apply.h"
 #include "numa_maps.h"
@@ -36,8 +37,6 @@
 #include "task_ref.h"
 
 #define FIRST_SAMPLE_S 1
-/* processes followed per task (the task and its descendants) */
-#define TREE_MAX 256
 /* How long the step's first node waits, after its own tasks ended, for the other
  * nodes' entries; a node later than that writes its entry itself. A node d
  * deliveries below it waits GATHER_WAIT_MS / (d + 1), so it hands its subtree over
@@ -73,6 +72,7 @@ struct acct {
 	int ended;              /* tasks of tasks[] that ended */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
+	struct acct_tree *tree;         /* the tasks' process trees: the sampler thread's until joined */
 
 	struct acct_gather *gather;     /* a node with children in the tree: their collector */
 	bool deliveries_due;            /* the collector took entries the sampler may hand on */
@@ -92,11 +92,13 @@ static bool task_exited(const struct task *t)
 }
 
 /* One sample of every live task (outside the lock: reading numa_maps takes time); a
- * region-aware step's large mappings are placed first, so the sample shows them. */
-static void take_sample(struct acct *a, const struct task *tasks, int ntasks, struct smpol_numa_usage *u,
+ * region-aware step's large mappings are placed first, and the processes the tasks
+ * started by their own CPUs (acct_tree.h), so the sample shows them. */
+static void take_sample(struct acct *a, const struct task *tasks, int ntasks, pid_t *live,
 			struct acct_regions *regions)
 {
 	char err[SMPOL_ERRLEN];
+	int nlive = 0;
 
 	smpol_sampling_begin(&a->s);
 	for (int i = 0; i < ntasks; i++) {
@@ -104,12 +106,9 @@ static void take_sample(struct acct *a, const struct task *tasks, int ntasks, st
 			continue;
 		if (tasks[i].ref.pidfd >= 0)
 			acct_regions_sample(regions, i, &tasks[i].ref);
-		smpol_numa_usage_init(u);
-		/* ENOENT/ESRCH: it exited meanwhile; anything else: skip it this time */
-		if (smpol_numa_maps_read_tree(NULL, tasks[i].pid, TREE_MAX, u, err, sizeof(err)) < 0)
-			continue;
-		smpol_sampling_add(&a->s, u, a->in.pl->plans, a->in.pl->nplans, a->in.pl->path);
+		live[nlive++] = tasks[i].pid;
 	}
+	acct_tree_sample(a->tree, live, nlive, &a->s);
 	smpol_sampling_end(&a->s, (int64_t)time(NULL));
 	if (a->s.n > 0 && a->in.site->prometheus_dir[0] &&
 	    smpol_prom_write(a->in.site->prometheus_dir, a->in.job_id, a->step, &a->s, err, sizeof(err)) < 0)
@@ -121,21 +120,17 @@ static void hand_over(struct acct *a);
 static void *sampler(void *arg)
 {
 	struct acct *a = arg;
-	struct smpol_numa_usage *u = malloc(sizeof(*u));
 	struct timespec next = { 0 };
 	unsigned interval = a->in.site->sample_interval;
 	bool sampled = false;
 	struct acct_regions *regions = acct_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
-	if (!u) {
-		acct_regions_free(regions);
-		return NULL;
-	}
 	acct_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
 		struct task *copy;
+		pid_t *live;
 		int n, rc = 0;
 
 		if (a->ntasks == 0) {
@@ -163,12 +158,14 @@ static void *sampler(void *arg)
 		}
 		n = a->ntasks;
 		copy = malloc(sizeof(*copy) * (size_t)n);
+		live = malloc(sizeof(*live) * (size_t)n);
 		if (copy)
 			memcpy(copy, a->tasks, sizeof(*copy) * (size_t)n);
 		pthread_mutex_unlock(&a->lock);
-		if (copy)
-			take_sample(a, copy, n, u, regions);
+		if (copy && live)
+			take_sample(a, copy, n, live, regions);
 		free(copy);
+		free(live);
 		hand_over(a);
 		pthread_mutex_lock(&a->lock);
 		sampled = true;
@@ -177,7 +174,6 @@ static void *sampler(void *arg)
 	}
 	pthread_mutex_unlock(&a->lock);
 	acct_regions_free(regions);
-	free(u);
 	return NULL;
 }
 
@@ -192,6 +188,7 @@ static void acct_free(struct acct *a)
 	acct_gather_free(a->gather);
 	json_object_put(a->handed);
 	smpol_sampling_free(&a->s);
+	acct_tree_free(a->tree);
 	pthread_cond_destroy(&a->wake);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
@@ -267,6 +264,13 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 		acct_free(a);
 		return -ENOMEM;
 	}
+	a->tree = acct_tree_new(&(struct acct_tree_in){ .pl = sp->pl, .topo = sp->topo, .pmbind = sp->pmbind,
+							.pmbind_nr = sp->site->process_mbind_nr, .job_id = sp->job_id,
+							.uid = sp->uid, .step = a->step });
+	if (!a->tree) {
+		acct_free(a);
+		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
+	}
 	if (acct_slurm_check(sp->site->record, err, errlen) < 0)
 		slurm_error(MI_LOG "job %u step %s: placement record: %s", sp->job_id, a->step, err);
 	choose_writer(a);
@@ -320,11 +324,13 @@ void accounting_task_begin(struct acct *a, pid_t pid)
 static int build_entry(struct acct *a, int ntasks, json_object **entry, char *err, size_t errlen)
 {
 	const struct smpol_sampling *s = &a->s;
+	int nplans;
+	const struct smpol_plan *plans = acct_tree_plans(a->tree, &nplans);
 	struct smpol_record_node in = {
 		.requested = smpol_mode_name(a->in.spec->mode),
 		.applied = smpol_applied_mode_name(a->in.spec->mode, a->in.pl->path),
 		.path = smpol_kernel_path_name(a->in.pl->path), .sysfs_written = a->in.sysfs_written,
-		.plans = a->in.pl->plans, .nplans = a->in.pl->nplans,
+		.plans = plans, .nplans = nplans,
 		.policy = s->policy[0] ? s->policy : NULL,
 		.ntasks = ntasks, .nsamples = s->n, .last_time = s->time,
 		.max_node = s->max_node, .last = s->last, .peak = s->peak,

@@ -4,7 +4,8 @@
  * planning, task_begin per task, task_end per task, end at step exit. A thread samples
  * the tasks' /proc/PID/numa_maps (and their descendants') about 1 s after the first
  * task starts, then every sample_interval seconds, after placing a region-aware step's
- * large mappings (acct_regions.h; sampling.h holds the sums; with
+ * large mappings (acct_regions.h) and the processes the tasks started by their own
+ * CPUs (acct_tree.h; sampling.h holds the sums; with
  * prometheus_dir each sample is also written for node_exporter, prom_textfile.h). By
  * slurm_spank_exit the tasks have been reaped, so the record holds the last sample
  * taken while they lived. When the last task on the node ends, the record goes to the
@@ -30,8 +31,11 @@
 struct step_placement {
 	uint32_t job_id;
 	uint32_t step_id;
+	uid_t uid;                             /* the job's user: the only one whose processes are placed */
 	const struct smpol_spec *spec;          /* as requested */
 	const struct smpol_placement *pl;       /* the decision: plans, path, note */
+	bool pmbind;                           /* process_mbind configured and probed: children's
+	                                        * mappings take their plan's policy too */
 	bool sysfs_written;                    /* the step held the weights lease */
 	const struct smpol_site_config *site;   /* sample_interval, record=, prometheus_dir=, host */
 	const struct smpol_topology *topo;      /* node kinds in the record; NULL = unknown */

@@ -17,6 +17,7 @@ src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
 	src/plugins/mem_interleave/acct_gather.c src/plugins/mem_interleave/acct_gather.h \
 	src/plugins/mem_interleave/acct_regions.c src/plugins/mem_interleave/acct_regions.h \
 	src/plugins/mem_interleave/acct_slurm.c src/plugins/mem_interleave/acct_slurm.h \
+	src/plugins/mem_interleave/acct_tree.c src/plugins/mem_interleave/acct_tree.h \
 	src/plugins/mem_interleave/acct_write.c src/plugins/mem_interleave/acct_write.h
 endif
 EXTRA_DIST += src/plugins/mem_interleave/exports.map

@@ -15,7 +15,8 @@
  *   accounting.c  slurmstepd (root): samples and the placement record (calls
  *              acct_gather.c, the step's record collector; acct_write.c, this
  *              node's writes and spool; acct_slurm.c, the record's Slurm I/O;
- *              acct_regions.c, region-aware steps' large mappings at each sample)
+ *              acct_regions.c, region-aware steps' large mappings at each sample;
+ *              acct_tree.c, each task's process tree: children follow their CPUs)
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H
@@ -54,6 +55,7 @@ struct mi_step {
 	bool have_topo;
 	struct smpol_bw_table bandwidth;       /* every source resolved (bw_sources.h) */
 	struct smpol_placement pl;
+	bool pmbind;                           /* process_mbind named by the site and probed */
 	bool lease_held;
 	struct smpol_step_state kept;          /* the kept placement (step_state.h) */
 	bool kept_written;

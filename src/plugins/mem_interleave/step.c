@@ -60,6 +60,22 @@ static bool job_owns_node(spank_t sp, const struct mi_step *s)
 }
 
 /*
+ * The CPUs the step's task will span, when that is known: one task on a node the job
+ * owns runs on the node's CPUs (task/affinity binds it to all the step has), so a step
+ * that writes its own weights scales them to its sockets' CPUs (placement.h). With
+ * several tasks, or on a shared node, each task's CPUs are its own: NULL.
+ */
+static const struct smpol_bitmap *span_of_step(const struct mi_step *s, bool owns_node, struct smpol_bitmap *span)
+{
+	if (!owns_node || s->local_tasks != 1)
+		return NULL;
+	smpol_bitmap_clear(span);
+	for (int i = 0; i < s->topo.nnodes; i++)
+		smpol_bitmap_or(span, &s->topo.nodes[i].cpus);
+	return span;
+}
+
+/*
  * A step killed while holding the lease left its weights behind, and its kept
  * placement: put the journaled table back before this step reads or compares it
  * (whatever its mode wants), and drop the dead steps' kept placements.
@@ -132,6 +148,8 @@ static void begin_accounting(spank_t sp, struct mi_step *s)
 	struct step_placement in = {
 		.job_id = s->owner.job_id,
 		.step_id = s->owner.step_id,
+		.uid = s->owner.uid,
+		.pmbind = s->pmbind,
 		.spec = &s->spec,
 		.pl = &s->pl,
 		.sysfs_written = s->lease_held,
@@ -198,8 +216,9 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 {
 	struct smpol_place_in in = { 0 };
 	struct smpol_wi_table table;
+	struct smpol_bitmap span;
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
-	bool pmbind = false;
+	bool pmbind = false, owns_node;
 	uid_t uid = 0;
 
 	spank_get_item(sp, S_JOB_ID, &s->owner.job_id);
@@ -237,9 +256,12 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	if (resolve_bandwidth(s) < 0)
 		return step_fail(s, "", "out of memory while reading the bandwidth sources");
 	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
-	/* region-aware steps only: process_mbind where the site names it and it answers */
-	if (s->spec.min_region_kb && s->site.process_mbind_nr)
+	/* process_mbind where the site names it and it answers: a region-aware step's large
+	 * mappings, and the processes tasks start, take their plan's policy with it */
+	if (s->site.process_mbind_nr)
 		pmbind = smpol_pmbind_probe(s->site.process_mbind_nr, pmbind_err, sizeof(pmbind_err)) == 0;
+	s->pmbind = pmbind;
+	owns_node = job_owns_node(sp, s);
 	in = (struct smpol_place_in){
 		.spec = s->spec,
 		.site_default = s->site_default,
@@ -247,12 +269,13 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.topo = &s->topo,
 		.table = &table,
 		.table_error = table_err[0] ? table_err : NULL,
-		.job_owns_node = job_owns_node(sp, s),
+		.job_owns_node = owns_node,
 		.lease = SMPOL_LEASE_UNTRIED,
 		.mem_kb = step_mem_kb(sp),
 		.bandwidth = &s->bandwidth,
 		.pmbind = pmbind,
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
+		.span_cpus = span_of_step(s, owns_node, &span),
 	};
 	if (decide(s, &in, &table, table_err, sizeof(table_err)) < 0)
 		return step_fail(s, "", "out of memory while planning");

@@ -25,30 +25,42 @@ static void applied_weights(const struct mi_step *s, const struct smpol_plan *p,
 		off += (size_t)snprintf(buf + off, len - off, i ? ":1" : "1");
 }
 
-/* SLURM_MEM_INTERLEAVE_*: what the task really got, and why it is less than asked. */
-static void export_env(spank_t sp, const char *mode, const char *nodes, const char *weights, const char *note)
+/* SLURM_MEM_INTERLEAVE_*: what the task really got, for which CPU nodes (served, ""
+ * when inactive or for every CPU), and why it is less than asked. */
+static void export_env(spank_t sp, const char *mode, const char *nodes, const char *weights, const char *served,
+		       const char *note)
 {
 	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MODE", mode, 1);
 	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_NODES", nodes, 1);
 	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_WEIGHTS", weights, 1);
+	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_CPU_NODES", served, 1);
 	if (note[0])
 		spank_setenv(sp, "SLURM_MEM_INTERLEAVE_NOTE", note, 1);
+}
+
+/* The plan's own notes (a spanning plan's split, guesses made) after the step's. */
+static void task_note(const struct mi_step *s, const struct smpol_plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", s->pl.note, s->pl.note[0] && p->nserved > 1 && p->notes[0] ? "; " : "",
+		 p->nserved > 1 ? p->notes : "");
 }
 
 /* One line like --mem-bind=verbose: what this task got, and why when it is less. */
 static void say_verbose(uint32_t taskid, const struct smpol_bitmap *cpus, const struct smpol_plan *p,
 			const struct smpol_apply_result *res, const char *nodes, const char *weights, const char *note)
 {
-	char list[256] = "";
+	char list[256] = "", served[256] = "";
 
 	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	smpol_plan_format_served(p, false, served, sizeof(served));
 	if (res->path == SMPOL_PATH_WEIGHTED)
-		fprintf(stderr, MI_LOG "task %u (cpus %s): weighted interleave nodes %s weights %s (eff %.3f)%s%s\n",
-			taskid, list, nodes, weights[0] ? weights : "unknown", p->efficiency, note[0] ? "; " : "", note);
+		fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): weighted interleave nodes %s weights %s "
+			"(eff %.3f)%s%s\n", taskid, list, p->nserved > 1 ? "s" : "", served[0] ? served : "any", nodes,
+			weights[0] ? weights : "unknown", p->efficiency, note[0] ? "; " : "", note);
 	else
-		fprintf(stderr, MI_LOG "task %u (cpus %s): interleave nodes %s%s%s%s%s%s\n", taskid, list, nodes,
-			res->fell_back ? " (" : "", res->fell_back ? res->reason : "", res->fell_back ? ")" : "",
-			note[0] ? "; " : "", note);
+		fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): interleave nodes %s%s%s%s%s%s\n", taskid,
+			list, p->nserved > 1 ? "s" : "", served[0] ? served : "any", nodes, res->fell_back ? " (" : "",
+			res->fell_back ? res->reason : "", res->fell_back ? ")" : "", note[0] ? "; " : "", note);
 }
 
 /* Region-aware: the task's own policy is local, its large mappings get the plan. */
@@ -57,6 +69,7 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 {
 	struct smpol_apply_result res = { .path = s->pl.path };
 	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", size[32], list[256] = "", local[32];
+	char served[256] = "", note[2 * SMPOL_ERRLEN];
 	int node;
 
 	if (smpol_apply_local(p, &node, err, sizeof(err)) < 0) {
@@ -64,9 +77,11 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 		return -1;
 	}
 	smpol_plan_format_nodes(p, nodes, sizeof(nodes));
+	smpol_plan_format_served(p, false, served, sizeof(served));
 	applied_weights(s, p, &res, weights, sizeof(weights));
 	smpol_format_size_exact(s->pl.min_region_kb, size, sizeof(size));
-	export_env(sp, smpol_applied_mode_name(s->spec.mode, s->pl.path), nodes, weights, s->pl.note);
+	task_note(s, p, note, sizeof(note));
+	export_env(sp, smpol_applied_mode_name(s->spec.mode, s->pl.path), nodes, weights, served, note);
 	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MIN_REGION", size, 1);
 	if (!s->spec.verbose)
 		return 0;
@@ -75,12 +90,13 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 	else
 		snprintf(local, sizeof(local), "local");
 	smpol_bitmap_format_list(cpus, list, sizeof(list));
-	fprintf(stderr, MI_LOG "task %u (cpus %s): %s; mappings >= %s: %s nodes %s weights %s, %s%s%s\n", taskid,
-		list, local, size, s->pl.path == SMPOL_PATH_WEIGHTED ? "weighted interleave" : "interleave", nodes,
+	fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): %s; mappings >= %s: %s nodes %s weights %s, %s%s%s\n",
+		taskid, list, p->nserved > 1 ? "s" : "", served[0] ? served : "any", local, size,
+		s->pl.path == SMPOL_PATH_WEIGHTED ? "weighted interleave" : "interleave", nodes,
 		weights[0] ? weights : "unknown",
 		s->pl.regions_by == SMPOL_REGIONS_POLICY ? "set by process_mbind as they appear" :
 		s->pl.regions_by == SMPOL_REGIONS_MOVE ? "pages moved at each sample" : "not placed",
-		s->pl.note[0] ? "; " : "", s->pl.note);
+		note[0] ? "; " : "", note);
 	return 0;
 }
 
@@ -89,7 +105,7 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 	struct smpol_plan chosen;
 	struct smpol_apply_result res;
 	struct smpol_bitmap cpus;
-	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "";
+	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", served[256] = "", note[2 * SMPOL_ERRLEN];
 	uint32_t taskid = 0;
 
 	if (s->failure[0]) {
@@ -100,7 +116,7 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 		/* Asked for none, or the site's default cannot apply here: say so, as
 		 * --mem-bind=none would be visible too. */
 		if ((opt->given && s->spec.mode == SMPOL_MODE_NONE) || s->pl.note[0])
-			export_env(sp, "none", "", "", s->pl.note);
+			export_env(sp, "none", "", "", "", s->pl.note);
 		return 0;
 	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);
@@ -116,10 +132,12 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 		return -1;
 	}
 	smpol_plan_format_nodes(&chosen, nodes, sizeof(nodes));
+	smpol_plan_format_served(&chosen, false, served, sizeof(served));
 	applied_weights(s, &chosen, &res, weights, sizeof(weights));
-	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights,
-		   res.fell_back ? res.reason : s->pl.note);
+	task_note(s, &chosen, note, sizeof(note));
+	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights, served,
+		   res.fell_back ? res.reason : note);
 	if (s->spec.verbose)
-		say_verbose(taskid, &cpus, &chosen, &res, nodes, weights, s->pl.note);
+		say_verbose(taskid, &cpus, &chosen, &res, nodes, weights, note);
 	return 0;
 }
