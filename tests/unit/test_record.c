@@ -68,6 +68,25 @@ static void test_entry_fields(void **state)
 	json_object_put(e);
 }
 
+/* A plan for CPUs spanning CPU nodes says which, with the task's CPUs on each. */
+static void test_entry_spanning_plan(void **state)
+{
+	struct smpol_plan plan = { .initiator = 0, .nnodes = 4, .nodes = { 0, 1, 2, 3 }, .weights = { 5, 5, 1, 1 },
+				   .shares = { 0.41, 0.41, 0.09, 0.09 }, .bw_source = SMPOL_BW_SYSFS, .nserved = 2,
+				   .served = { 0, 1 }, .served_cpus = { 8, 8 } };
+	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
+				       .plans = &plan, .nplans = 1, .max_node = -1 };
+	json_object *e;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	assert_string_equal(json_object_to_json_string_ext(path_get(e, "plans", NULL, NULL), JSON_C_TO_STRING_PLAIN),
+			    "[{\"init\":0,\"cpus\":{\"0\":8,\"1\":8},\"nodes\":[0,1,2,3],\"w\":[5,5,1,1],"
+			    "\"share\":[0.41,0.41,0.09,0.09],\"bw\":\"sysfs-hmat\"}]");
+	json_object_put(e);
+}
+
 static void test_entry_without_samples(void **state)
 {
 	struct smpol_record_node in = { .requested = "weighted", .applied = "none", .path = "none",
@@ -653,6 +672,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_fields),
+		cmocka_unit_test(test_entry_spanning_plan),
 		cmocka_unit_test(test_entry_without_samples),
 		cmocka_unit_test(test_merge_empty),
 		cmocka_unit_test(test_merge_keeps_plain_text),

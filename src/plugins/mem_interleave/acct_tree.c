@@ -124,8 +124,8 @@ static struct child *child_of(struct acct_tree *t, pid_t pid, pid_t parent)
 	memset(c, 0, sizeof(*c));
 	c->plan = -1;
 	rc = smpol_child_pin(pid, parent, t->in.uid, &c->ref, err, sizeof(err));
-	if (rc == -EPERM) {
-		/* kept, still pinned, so that it is told once and never looked at again */
+	/* not the job's: pinned only to be known again, told once and never looked at */
+	if (rc == -EPERM && smpol_task_pin(pid, 0, &c->ref, NULL, 0) == 0) {
 		LOG_TREE(slurm_info, t, "%s", err);
 		c->outside = true;
 	} else if (rc < 0) {
