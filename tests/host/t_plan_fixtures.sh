@@ -44,6 +44,42 @@ else
 		"0 0,2 5:1; 1 1,3 5:1" two-socket-cxl
 	tp_plan "two sockets, CPUs 8-15 pick socket 1" "1 1,3 26:5" \
 		two-socket-cxl --cpus 8-15 --algorithm kernel
+	# CPUs on both sockets: one plan over both sockets' DRAM and CXL, half of the memory
+	# spread by each socket's plan (plan_span.h); on one socket's CPUs, that socket's plan.
+	tp_plan "two sockets, CPUs 0-15 span both: one plan 5:5:1:1" "0 0,1,2,3 5:5:1:1" two-socket-cxl --cpus 0-15
+	tp_plan "two sockets, CPUs 0-7 on socket 0 alone: its own plan" "0 0,2 5:1" two-socket-cxl --cpus 0-7
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/two-socket-cxl" --cpus 0-15 2>&1)
+	t_expect_match "plan --cpus 0-15 (text): the CPU nodes served and the CPUs on each" \
+		'^CPU nodes 0,1 \(CPUs 0-15: 8 on node0 \(50%\), 8 on node1 \(50%\)\): nodes 0,1,2,3 weights 5:5:1:1 \(optimal, sum 12, modelled efficiency 98\.9%\)' \
+		"$tp_out"
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/two-socket-cxl" --cpus 0-15 --json 2>&1)
+	t_expect_match "plan --cpus 0-15 --json: serves node0 and node1, 8 CPUs each; targets 0.41/0.09 each" \
+		'^0:8:0.5,1:8:0.5 0.412,0.412,0.088,0.088$' \
+		"$(jq -r '"\(.plans[0].serves | map("\(.node):\(.cpus):\(.share)") | join(",")) \(.plans[0].shares | map(. * 1000 | round / 1000) | join(","))"' <<<"$tp_out" 2>&1)"
+	# Two thirds of the CPUs on socket 0: the sockets' weights still split 50:50 (said);
+	# a step owning the node scales socket 0's to 10:2 for this task.
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/two-socket-cxl" --cpus 0-11 2>&1)
+	t_expect_match "plan --cpus 0-11: the split of the weights against the CPUs is said" \
+		"note: the weights give CPU nodes 0,1 50%:50% of the memory, the task's CPUs are 67%:33% there" "$tp_out"
+	t_expect_match "plan --cpus 0-11: what a step owning the node writes" \
+		"a step that owns the node and writes its weights gives this task weights 10:5:2:1 .*modelled efficiency 98\.9%" \
+		"$tp_out"
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/two-socket-cxl" --cpus 0-11 --json 2>&1)
+	t_expect_match "plan --cpus 0-11 --json: owner_weights" '^10:5:2:1$' \
+		"$(jq -r '.plans[0].owner_weights.weights | join(":")' <<<"$tp_out" 2>&1)"
+	# The four-node guest: socket 1 has DRAM alone, so its own plan weighs it 1 and the
+	# union splits 90:10; the owner's scaling gives 7:9:2.
+	tp_plan "7.3 boot, CPUs 0-3 span both sockets: 7:1:2 by the sockets' own weights" "0 0,1,2 7:1:2" \
+		linux-7.3-boot --cpus 0-3
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/linux-7.3-boot" --cpus 0-3 --json 2>&1)
+	t_expect_match "7.3 boot, CPUs 0-3: a step owning the node writes 7:9:2" '^7:9:2 true$' \
+		"$(jq -r '"\(.plans[0].owner_weights.weights | join(":")) \(.plans[0].owner_weights.efficiency > 0.99)"' <<<"$tp_out" 2>&1)"
+	tp_plan "7.3 boot, CPUs 0-3, scope=all: the same nodes for both, 4:4:1" "0 0,1,2 4:4:1" \
+		linux-7.3-boot --cpus 0-3 --scope all
+	tp_out=$("$MPOLCTL" plan --fsroot "$TP_FIX/two-socket-cxl" --cpus 100-101 2>&1)
+	t_expect_match "plan --cpus on no node: a sentence naming them, exit 2" \
+		"^mpolctl plan: the task's CPUs 100-101 belong to no NUMA node of this machine rc=2$" "$tp_out rc=$?"
+
 	# HBM: 880000 vs 110000 MB/s is exactly 8:1
 	tp_plan "HBM + DRAM: optimal 1:8" "0 0,1 1:8" hbm-dram
 
