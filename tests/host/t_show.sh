@@ -143,7 +143,7 @@ else
 	ts_usage "plan: unknown algorithm" "unknown --algorithm 'fast'" plan --algorithm fast
 	ts_usage "plan: bad CPU list" "--cpus: bad CPU list '0-': a range is missing a number" plan --cpus 0-
 	ts_usage "plan: empty node list" "--nodes is empty" plan --nodes ""
-	ts_usage "plan: CPU that no node holds" "none of the CPUs 8000 belongs to an online NUMA node" plan --cpus 8000
+	ts_usage "plan: CPU that no node holds" "the task's CPUs 8000 belong to no NUMA node of this machine" plan --cpus 8000
 	ts_usage "plan: node without memory" "node 999" plan --nodes 999
 	ts_usage "plan: missing value" "option '--mem' needs a value" plan --mem
 
