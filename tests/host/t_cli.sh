@@ -86,6 +86,16 @@ else
 	else
 		t_fail "rebalance --json --pid 999999: exit 1, its one report says no such process" "exit $TC_RC: $TC_OUT"
 	fi
+	# a record whose plans include one for a task spanning two CPU nodes names them
+	mkdir -p "$TC_TMP/sacct-ok"
+	cat >"$TC_TMP/sacct-ok/sacct" <<'TC_EOF'
+#!/bin/sh
+echo '21|{"mempolicy":{"v":1,"unit_kib":4,"steps":{"0":{"n1":{"req":"weighted","mode":"weighted","path":"weighted-interleave","sysfs":false,"plans":[{"init":0,"nodes":[0,2],"w":[5,1],"share":[0.82,0.18],"bw":"sysfs-hmat"},{"init":0,"cpus":{"0":8,"1":8},"nodes":[0,1,2,3],"w":[5,5,1,1],"share":[0.41,0.41,0.09,0.09],"bw":"sysfs-hmat"}],"tasks":1,"samples":0}}}}}'
+TC_EOF
+	chmod 755 "$TC_TMP/sacct-ok/sacct"
+	PATH="$TC_TMP/sacct-ok:$PATH" tc_run report -j 21
+	t_expect_match "report: a spanning plan names its CPU nodes and their CPUs" \
+		'weights 0:5,2:1 \(CPU node 0\); 0:5,1:5,2:1,3:1 \(CPU nodes 0: 8 CPUs, 1: 8 CPUs\)' "$TC_OUT"
 	tc_run show --json
 	if [ "$TC_RC" -eq 0 ] && [ "$(jq -r 'has("error")' <<<"$TC_OUT" 2>&1)" = false ]; then
 		t_pass "show --json that works prints no error object"
