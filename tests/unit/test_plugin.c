@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,6 +51,7 @@ static struct {
 	uint32_t job_id, step_id, task_id;
 	uid_t uid;
 	uint64_t job_mem_mb, step_mem_mb;
+	uint32_t local_tasks;      /* S_JOB_LOCAL_TASK_COUNT; 0 = not answered */
 	char *cores;
 	pid_t task_pid;
 	struct spank_option *registered[4];
@@ -102,6 +104,12 @@ spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 	case S_JOB_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.job_mem_mb; break;
 	case S_STEP_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.step_mem_mb; break;
 	case S_JOB_ALLOC_CORES: *va_arg(ap, char **) = fake.cores; break;
+	case S_JOB_LOCAL_TASK_COUNT:
+		if (fake.local_tasks)
+			*va_arg(ap, uint32_t *) = fake.local_tasks;
+		else
+			rc = ESPANK_BAD_ARG;
+		break;
 	case S_TASK_PID: *va_arg(ap, pid_t *) = fake.task_pid; break;
 	case S_TASK_GLOBAL_ID: *va_arg(ap, uint32_t *) = fake.task_id; break;
 	case S_SLURM_VERSION:
@@ -822,6 +830,44 @@ static void test_lease_always(void **state)
 	assert_string_equal(fake_tree_read(fx->statedir, "/weights.journal"), "<missing>");
 }
 
+/* One task on a node the job owns, its CPUs on both CPU nodes (the fixture's nodes
+ * given this host's CPUs 0 and 1): its plan spans both nodes, the step scales socket 1's
+ * lone DRAM to socket 0's 7:2 when it writes the weights (7:9:2), keeps the span for
+ * rebalance, and the task says which CPU nodes its plan serves. */
+static void test_task_spanning_sockets(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg };
+	struct mi_step *c = &step;
+	cpu_set_t both;
+	const char *err;
+	int rc;
+
+	CPU_ZERO(&both);
+	CPU_SET(0, &both);
+	CPU_SET(1, &both);
+	if (sched_setaffinity(0, sizeof(both), &both))
+		skip();         /* this host cannot run one task on two CPUs */
+	fake_tree_write(fx->root, "/sys/devices/system/node/node0/cpulist", "0\n");
+	fake_tree_write(fx->root, "/sys/devices/system/node/node1/cpulist", "1\n");
+	fake.cores = "0-1";
+	fake.local_tasks = 1;
+	start_step("verbose,weighted", 2, argv);
+	assert_true(c->lease_held);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "9");
+	assert_true(c->kept.has_span);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_CPU_NODES"), "0,1");
+	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,1,2");
+	if (kernel_takes_weighted()) {
+		assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_WEIGHTS"), "7:9:2");
+		assert_non_null(strstr(err, "(cpus 0-1, CPU nodes 0,1): weighted interleave nodes 0,1,2 weights 7:9:2"));
+	}
+	slurm_spank_exit(NULL, 0, NULL);
+	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "7");
+}
+
 /* sysfs=exclusive: only a job holding every core of the node writes. */
 static void test_lease_exclusive(void **state)
 {
@@ -1114,6 +1160,7 @@ int main(void)
 		T(test_bad_plugstack_fails_asking_job),
 		T(test_node_not_on_this_machine),
 		T(test_extern_step_does_nothing),
+		T(test_task_spanning_sockets),
 		T(test_lease_always),
 		T(test_lease_exclusive),
 		T(test_lease_busy),
