@@ -43,9 +43,10 @@
  * smpol_plan_pick - the plan for a task bound to cpus, from the plans made per CPU
  * node (smpol_plan_all, or a placement's): a node-independent plan (initiator -1)
  * serves every task; CPUs on one node get that node's plan; CPUs on several the
- * combined plan (above; opts give the algorithm and precision for weights apportioned
- * afresh). -ENOENT with a sentence naming the CPUs when none of them belongs to a
- * node or a node they use has no plan; -E2BIG over SMPOL_PLAN_MAX_SERVED CPU nodes.
+ * combined plan (above; opts, never NULL, give the algorithm and precision for
+ * weights apportioned afresh). -ENOENT with a sentence naming the CPUs when none of
+ * them belongs to a node or a node they use has no plan; -E2BIG over
+ * SMPOL_PLAN_MAX_SERVED CPU nodes.
  */
 int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
 		    const struct smpol_bitmap *cpus, const struct smpol_plan_opts *opts,

@@ -118,6 +118,12 @@ static void test_local_task_policy(void **state)
 	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), 0);
 	assert_int_equal(node, -1);
 	assert_int_equal(task_policy(), MPOL_LOCAL);
+	/* a plan for CPUs spanning CPU nodes: local, each thread by its own socket */
+	p = plan_on(0, 0);
+	p.nserved = 2;
+	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), 0);
+	assert_int_equal(node, -1);
+	assert_int_equal(task_policy(), MPOL_LOCAL);
 	/* a node this kernel does not have: refused with the node named, policy kept */
 	p = plan_on(SMPOL_MAX_NODES - 1, SMPOL_MAX_NODES - 1);
 	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), -EINVAL);
@@ -201,15 +207,17 @@ static void test_task_picks_its_socket(void **state)
 	struct smpol_plan plans[2] = { plan_on(0, 0), plan_on(1, 0) };
 	struct smpol_plan chosen;
 	struct smpol_apply_result res;
+	struct smpol_plan_opts opts;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
+	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 2);
 	smpol_bitmap_set(&cpus, 3);
-	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, NULL, &chosen, err, sizeof(err)), 0);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, &opts, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, 1);
 	assert_true(smpol_plan_same(&chosen, &plans[1]));
 	assert_int_equal(smpol_apply_plan(&chosen, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
@@ -222,18 +230,20 @@ static void test_task_without_plan(void **state)
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(0, 0) };
 	struct smpol_plan chosen;
+	struct smpol_plan_opts opts;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
+	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 3);
-	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, NULL, &chosen, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 3 are on node 1, for which no plan was made");
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 40);
-	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, NULL, &chosen, err, sizeof(err)) < 0);
+	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
 }
 
@@ -243,14 +253,16 @@ static void test_node_independent_plan(void **state)
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(-1, 0) };
 	struct smpol_plan chosen;
+	struct smpol_plan_opts opts;
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
+	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 40);      /* no node: the plan does not care */
-	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, NULL, &chosen, err, sizeof(err)), 0);
+	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, -1);
 	assert_int_equal(chosen.nserved, 0);
 }
