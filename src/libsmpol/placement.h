@@ -38,8 +38,8 @@
  *   set another task's policy, so it moves their pages onto the plan at each sample
  *   and the note says that pages faulted in between land on the local node.
  *
- * A task known to span CPU nodes (span_cpus: the one task a step runs on a node the
- * job owns): where the step writes its own weights, each socket's weights are scaled
+ * A task known to span CPU nodes (span_cpus: the one task of a step holding every core
+ * of the node): where the step writes its own weights, each socket's weights are scaled
  * (smpol_plan_scale_for_span) so that the table splits that task's memory between
  * sockets as its CPUs are split; tasks on one socket see the same ratios as before.
  * Running on the node's table instead, a spanning task's split follows the table's

@@ -53,6 +53,7 @@ static struct {
 	uint64_t job_mem_mb, step_mem_mb;
 	uint32_t local_tasks;      /* S_JOB_LOCAL_TASK_COUNT; 0 = not answered */
 	char *cores;
+	char *step_cores;          /* S_STEP_ALLOC_CORES; NULL = not answered */
 	pid_t task_pid;
 	struct spank_option *registered[4];
 	int nregistered;
@@ -104,6 +105,12 @@ spank_err_t spank_get_item(spank_t sp, spank_item_t item, ...)
 	case S_JOB_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.job_mem_mb; break;
 	case S_STEP_ALLOC_MEM: *va_arg(ap, uint64_t *) = fake.step_mem_mb; break;
 	case S_JOB_ALLOC_CORES: *va_arg(ap, char **) = fake.cores; break;
+	case S_STEP_ALLOC_CORES:
+		if (fake.step_cores)
+			*va_arg(ap, char **) = fake.step_cores;
+		else
+			rc = ESPANK_BAD_ARG;
+		break;
 	case S_JOB_LOCAL_TASK_COUNT:
 		if (fake.local_tasks)
 			*va_arg(ap, uint32_t *) = fake.local_tasks;
@@ -851,6 +858,17 @@ static void test_task_spanning_sockets(void **state)
 	fake_tree_write(fx->root, "/sys/devices/system/node/node0/cpulist", "0\n");
 	fake_tree_write(fx->root, "/sys/devices/system/node/node1/cpulist", "1\n");
 	fake.cores = "0-1";
+	fake.local_tasks = 1;
+	/* a step on one of the job's cores: its task's CPUs are not known to span */
+	fake.step_cores = "0";
+	start_step("verbose,weighted", 2, argv);
+	assert_false(c->kept.has_span);
+	assert_string_not_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "9");
+	slurm_spank_exit(NULL, 0, NULL);
+
+	setup(state);
+	*state = fx;
+	fake.cores = fake.step_cores = "0-1";
 	fake.local_tasks = 1;
 	start_step("verbose,weighted", 2, argv);
 	assert_true(c->lease_held);

@@ -36,16 +36,17 @@ static uint64_t step_mem_kb(spank_t sp)
 }
 
 /*
- * Does the job own every CPU of this node? Slurm gives its cores here as a list;
- * a core holds as many CPUs as cpu0 has thread siblings.
+ * Do the job's (S_JOB_ALLOC_CORES) or the step's (S_STEP_ALLOC_CORES) cores cover every
+ * CPU of this node? Slurm gives them here as a list; a core holds as many CPUs as cpu0
+ * has thread siblings.
  */
-static bool job_owns_node(spank_t sp, const struct mi_step *s)
+static bool cores_cover_node(spank_t sp, const struct mi_step *s, spank_item_t item)
 {
 	struct smpol_bitmap cores, all, sib;
 	char *list = NULL, path[4200], text[256];
 	int threads = 1;
 
-	if (spank_get_item(sp, S_JOB_ALLOC_CORES, &list) != ESPANK_SUCCESS || !list ||
+	if (spank_get_item(sp, item, &list) != ESPANK_SUCCESS || !list ||
 	    smpol_bitmap_parse_list(list, SMPOL_MAX_CPUS, &cores, NULL, 0) < 0)
 		return false;
 	smpol_bitmap_clear(&all);
@@ -60,14 +61,14 @@ static bool job_owns_node(spank_t sp, const struct mi_step *s)
 }
 
 /*
- * The CPUs the step's task will span, when that is known: one task on a node the job
- * owns runs on the node's CPUs (task/affinity binds it to all the step has), so a step
- * that writes its own weights scales them to its sockets' CPUs (placement.h). With
- * several tasks, or on a shared node, each task's CPUs are its own: NULL.
+ * The CPUs the step's task will span, when that is known: the one task of a step whose
+ * cores cover the node runs on the node's CPUs (task/affinity binds it to all the step
+ * has), so a step that writes its own weights scales them to its sockets' CPUs
+ * (placement.h). With several tasks, or fewer cores, each task's CPUs are its own: NULL.
  */
-static const struct smpol_bitmap *span_of_step(const struct mi_step *s, bool owns_node, struct smpol_bitmap *span)
+static const struct smpol_bitmap *span_of_step(spank_t sp, const struct mi_step *s, struct smpol_bitmap *span)
 {
-	if (!owns_node || s->local_tasks != 1)
+	if (s->local_tasks != 1 || !cores_cover_node(sp, s, S_STEP_ALLOC_CORES))
 		return NULL;
 	smpol_bitmap_clear(span);
 	for (int i = 0; i < s->topo.nnodes; i++)
@@ -218,7 +219,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	struct smpol_wi_table table;
 	struct smpol_bitmap span;
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
-	bool pmbind = false, owns_node;
+	bool pmbind = false;
 	uid_t uid = 0;
 
 	spank_get_item(sp, S_JOB_ID, &s->owner.job_id);
@@ -261,7 +262,6 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	if (s->site.process_mbind_nr)
 		pmbind = smpol_pmbind_probe(s->site.process_mbind_nr, pmbind_err, sizeof(pmbind_err)) == 0;
 	s->pmbind = pmbind;
-	owns_node = job_owns_node(sp, s);
 	in = (struct smpol_place_in){
 		.spec = s->spec,
 		.site_default = s->site_default,
@@ -269,13 +269,13 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.topo = &s->topo,
 		.table = &table,
 		.table_error = table_err[0] ? table_err : NULL,
-		.job_owns_node = owns_node,
+		.job_owns_node = cores_cover_node(sp, s, S_JOB_ALLOC_CORES),
 		.lease = SMPOL_LEASE_UNTRIED,
 		.mem_kb = step_mem_kb(sp),
 		.bandwidth = &s->bandwidth,
 		.pmbind = pmbind,
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
-		.span_cpus = span_of_step(s, owns_node, &span),
+		.span_cpus = span_of_step(sp, s, &span),
 	};
 	if (decide(s, &in, &table, table_err, sizeof(table_err)) < 0)
 		return step_fail(s, "", "out of memory while planning");
