@@ -336,6 +336,8 @@ static void test_printable(void **state)
 	assert_string_equal(smpol_text_printable("node07", buf, sizeof(buf)), "node07");
 	assert_string_equal(smpol_text_printable("a\033[2Jb", buf, sizeof(buf)), "a\\e[2Jb");
 	assert_string_equal(smpol_text_printable("x\ny\t\\z\x7f", buf, sizeof(buf)), "x\\ny\\t\\\\z\\x7f");
+	/* every other C0 control, not only the named ones: a bare CR rewrites the line */
+	assert_string_equal(smpol_text_printable("a\rb\x01\x07\x1f", buf, sizeof(buf)), "a\\x0db\\x01\\x07\\x1f");
 	/* U+009B (CSI as one character) and a plain UTF-8 letter */
 	assert_string_equal(smpol_text_printable("\xc2\x9b" "31m \xc3\xa9", buf, sizeof(buf)), "\\x9b31m \xc3\xa9");
 	assert_string_equal(smpol_text_printable(NULL, buf, sizeof(buf)), "");
