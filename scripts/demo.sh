@@ -53,7 +53,7 @@ task='echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"; env | grep "^SLURM_MEM_INTER
 printf "\$ srun -l -n 2 --mem-interleave=verbose,weighted sh -c '%s'\n" "$task"
 out=$(srun -l -n 2 --mem-interleave=verbose,weighted sh -c "$task" 2>&1) || { echo "$out"; fail "the job failed"; }
 sort -s -t: -k1,1n <<<"$out"
-job=$(sed -n 's/^[0-9]*: job \([0-9]*\) .*/\1/p' <<<"$out" | head -n 1)
+job=$(sed -n 's/^[0-9]*: job \([0-9]*\) .*/\1/p; T; q' <<<"$out")
 [ -n "$job" ] || fail "the job printed no job id"
 
 step "What accounting recorded for job $job"

@@ -71,7 +71,7 @@ wait "$exporter" 2>/dev/null
 mark=$(log_mark "$SLURMD_LOG")
 plugstack "prometheus_dir=$promdir/missing"
 run_job srun -w "$HOST" -n 1 --mem-interleave=weighted "$PY" -c "$(toucher 8 1.5)"
-if [ $RC -eq 0 ] && log_since "$SLURMD_LOG" "$mark" | grep -q "metrics: cannot write the step's metrics into $promdir/missing"; then
+if [ $RC -eq 0 ] && grep -q "metrics: cannot write the step's metrics into $promdir/missing" <<<"$(log_since "$SLURMD_LOG" "$mark")"; then
 	t_pass "prometheus: a missing directory fails no job and is named in slurmd's log"
 else
 	t_fail "prometheus: a missing directory fails no job and is named in slurmd's log" \

@@ -160,7 +160,7 @@ mkdir "$tmp/build"
 make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" allnoconfig >>"$log" 2>&1 ||
 	fail_build "make allnoconfig with pmbind.config failed"
 # Kconfig drops an option whose dependencies are not met, silently: say which.
-lost=$(grep -v '^#' "$fragment" | grep . | while IFS= read -r line; do
+lost=$({ grep -v -e '^#' -e '^$' "$fragment" || true; } | while IFS= read -r line; do
 	if [ "${line#*=}" = n ]; then
 		! grep -q "^${line%%=*}=" "$tmp/build/.config" || echo "$line"
 	else
