@@ -1,7 +1,11 @@
 /* prom_textfile.h - a running step's placement for Prometheus, in node_exporter's
  * textfile-collector format: one file per step, DIR/slurm_mempolicy_JOB_STEP.prom,
- * written to a hidden temporary name and renamed (the collector never reads half a
- * file; it skips names not ending in .prom), removed when the step ends.
+ * written to .slurm_mempolicy_JOB_STEP.tmp (created exclusively) and renamed: the
+ * collector reads every *.prom, hidden ones too, so the temporary must not end in
+ * .prom. Removed when the step ends; the file of a step whose slurmstepd died is
+ * swept by the next step (its first line names the writer: "# slurm-mempolicy writer
+ * PID START", a comment to node_exporter). DIR must be a directory of the writer's
+ * uid (root) that no one else may write.
  *
  * Metrics (labels jobid, step, and numa_node where per node):
  *   slurm_mempolicy_anon_bytes     gauge  resident anonymous memory of the step's
@@ -30,5 +34,15 @@ int smpol_prom_write(const char *dir, uint32_t job, const char *step, const stru
 
 /* Remove the step's file (a missing one is no error). 0 or -errno with a sentence. */
 int smpol_prom_remove(const char *dir, uint32_t job, const char *step, char *err, size_t errlen);
+
+/* A file of ours that names no writer (an older release's) is stale after this long. */
+#define SMPOL_PROM_UNOWNED_STALE_S (24 * 3600)
+
+/*
+ * smpol_prom_sweep - remove the files of ours in dir whose writer is no longer alive
+ * (and temporaries a killed writer left; anything there that is not a regular file or
+ * a directory). *removed: how many. 0 or -errno with a sentence.
+ */
+int smpol_prom_sweep(const char *dir, int *removed, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 #include "accounting.h"
 #include "plugin.h"
 #include "pmbind.h"
+#include "prom_textfile.h"
 #include "release.h"
 #include "sysfs.h"
 #include "wi.h"
@@ -62,7 +63,7 @@ static bool job_owns_node(spank_t sp, const struct mi_step *s)
 /*
  * A step killed while holding the lease left its weights behind, and its kept
  * placement: put the journaled table back before this step reads or compares it
- * (whatever its mode wants), and drop the dead steps' kept placements.
+ * (whatever its mode wants), and drop the dead steps' kept placements and metrics.
  */
 static void recover_dead_steps(struct mi_step *s)
 {
@@ -82,6 +83,12 @@ static void recover_dead_steps(struct mi_step *s)
 		LOG_STEP(s, slurm_error, "%s", err);
 	else if (removed)
 		LOG_STEP(s, slurm_info, "removed %d kept placement(s) of steps that died", removed);
+	if (!s->site.prometheus_dir[0])
+		return;
+	if (smpol_prom_sweep(s->site.prometheus_dir, &removed, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "metrics: %s", err);
+	else if (removed)
+		LOG_STEP(s, slurm_info, "metrics: removed %d file(s) of steps that died", removed);
 }
 
 /*
