@@ -37,6 +37,7 @@ smpol_decide = \
 	src/libsmpol/decide/plan.c src/libsmpol/decide/plan.h \
 	src/libsmpol/decide/spec.c src/libsmpol/decide/spec.h \
 	src/libsmpol/decide/site_config.c src/libsmpol/decide/site_config.h \
+	src/libsmpol/decide/wi_table.c src/libsmpol/decide/wi_table.h \
 	src/libsmpol/decide/placement.c src/libsmpol/decide/placement.h
 
 # kernel/: the kernel's weights table and its lease, applying a policy, the state kept on the node

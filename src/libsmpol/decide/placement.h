@@ -57,7 +57,7 @@
 #include "site_config.h"
 #include "spec.h"
 #include "topology.h"
-#include "wi.h"
+#include "wi_table.h"
 
 enum smpol_lease_outcome {
 	SMPOL_LEASE_UNTRIED,           /* not tried yet: say whether to try */
