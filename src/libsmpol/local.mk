@@ -1,11 +1,14 @@
 # libsmpol: what slurmstepd loads, one folder per subsystem (each folder's README says what it
-# owns and what it may include; tests/host/t_layout.sh holds the arrows one way). Every
+# owns and what it may include; tests/host/t_folders.sh holds the arrows one way). Every
 # decision that is not Slurm glue; no Slurm header.
 noinst_LTLIBRARIES += src/libsmpol/libsmpol.la
 src_libsmpol_libsmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_libsmpol_libsmpol_la_LIBADD = $(JSONC_LIBS) -lm
 src_libsmpol_libsmpol_la_SOURCES = $(smpol_base) $(smpol_machine) $(smpol_decide) $(smpol_kernel) \
 	$(smpol_pages) $(smpol_record)
+EXTRA_DIST += src/libsmpol/README.md src/libsmpol/base/README.md src/libsmpol/machine/README.md \
+	src/libsmpol/decide/README.md src/libsmpol/kernel/README.md src/libsmpol/pages/README.md \
+	src/libsmpol/record/README.md
 
 # base/: what every folder shares: errors, numbers, node and CPU sets, sizes, words, the host handle, small-file I/O
 smpol_base = \
