@@ -49,6 +49,7 @@ smpol_kernel = \
 	src/libsmpol/kernel/step_state.c src/libsmpol/kernel/step_state.h \
 	src/libsmpol/kernel/wi.c src/libsmpol/kernel/wi.h \
 	src/libsmpol/kernel/lease.c src/libsmpol/kernel/lease.h \
+	src/libsmpol/kernel/lease_place.c src/libsmpol/kernel/lease_place.h \
 	src/libsmpol/kernel/statedir.c src/libsmpol/kernel/statedir.h
 
 # pages/: moving pages: where a task's pages are, page moves, process_mbind, rebalance, region placement
