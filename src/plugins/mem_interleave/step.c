@@ -7,6 +7,7 @@
 #include <slurm/slurm.h>
 
 #include "accounting.h"
+#include "lease_place.h"
 #include "plugin.h"
 #include "pmbind.h"
 #include "prom_textfile.h"
@@ -89,35 +90,6 @@ static void recover_dead_steps(struct mi_step *s)
 		LOG_STEP(s, slurm_error, "metrics: %s", err);
 	else if (removed)
 		LOG_STEP(s, slurm_info, "metrics: removed %d file(s) of steps that died", removed);
-}
-
-/*
- * Decide, and where the decision wants the weights lease, try it and decide again. A
- * refused lease means another step holds the table and may have written it after it
- * was read: read it again, so the tasks' environment names the weights they run on.
- */
-static int decide(struct mi_step *s, struct smpol_place_in *in, struct smpol_wi_table *table,
-		  char *table_err, size_t table_errlen)
-{
-	char err[SMPOL_ERRLEN];
-	int rc;
-
-	rc = smpol_place(in, &s->pl);
-	if (rc < 0 || !s->pl.lease_wanted)
-		return rc;
-	in->lease = SMPOL_LEASE_HELD;
-	if (smpol_lease_owner_self(&s->owner, err, sizeof(err)) < 0 ||
-	    smpol_lease_acquire(&s->site.host, &s->owner, &s->pl.want, &s->pl.want_nodes, err, sizeof(err)) < 0) {
-		LOG_STEP(s, slurm_info, "weights not written: %s", err);
-		in->lease = SMPOL_LEASE_NOT_HELD;
-		in->lease_note = err;
-		table_err[0] = '\0';
-		smpol_wi_read(&s->site.host, table, table_err, table_errlen);
-		in->table_error = table_err[0] ? table_err : NULL;
-	}
-	s->lease_held = in->lease == SMPOL_LEASE_HELD;
-	smpol_placement_free(&s->pl);
-	return smpol_place(in, &s->pl);
 }
 
 /* Keep the decision on the node for mpolctl rebalance and watch. */
@@ -205,6 +177,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 {
 	struct smpol_place_in in = { 0 };
 	struct smpol_wi_table table;
+	struct smpol_lease_try lease;   /* in points into it: lives as long as in */
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
 	bool pmbind = false;
 	uid_t uid = 0;
@@ -252,7 +225,6 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.site_default = s->site_default,
 		.site = &s->site,
 		.topo = &s->topo,
-		.table = &table,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = job_owns_node(sp, s),
 		.lease = SMPOL_LEASE_UNTRIED,
@@ -261,8 +233,11 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.pmbind = pmbind,
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
 	};
-	if (decide(s, &in, &table, table_err, sizeof(table_err)) < 0)
+	if (smpol_place_with_lease(&in, &table, &s->owner, &s->pl, &lease) < 0)
 		return step_fail(s, "", "out of memory while planning");
+	if (lease.refused[0])
+		LOG_STEP(s, slurm_info, "weights not written: %s", lease.refused);
+	s->lease_held = lease.held;
 	if (s->pl.failure[0])
 		return step_fail(s, "", s->pl.failure);
 	if (!s->pl.active) {

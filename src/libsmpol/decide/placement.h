@@ -5,9 +5,13 @@
  * job's memory on this node) into one plan per initiator carrying the weights the
  * tasks really run with, the kernel path they take, and a note when that is less than
  * they asked. A task then takes its plan by its CPUs (smpol_placement_pick).
- * slurmstepd, `mpolctl plan`, `mpolctl rebalance`/`watch` and the VM tier's launcher
- * all call it; nothing else decides placement, so a rebalance target is what the
- * task's next allocations follow.
+ * slurmstepd and the VM tier's launcher call it around the weights lease
+ * (smpol_place_with_lease, kernel/lease_place.h), `mpolctl rebalance`/`watch` through
+ * smpol_task_target with a step's kept inputs; nothing else decides what a step's
+ * tasks get, so a rebalance target is what the task's next allocations follow.
+ * `mpolctl plan`, `apply --system` and `check` call the planner (plan.h) directly:
+ * they show or set the weights the hardware calls for on every socket, which is what
+ * a weighted step wants, not what one step with its table and lease ends up with.
  *
  * What it decides:
  * - none (and help, unset): inactive, tasks keep the default policy.
@@ -57,7 +61,7 @@
 #include "site_config.h"
 #include "spec.h"
 #include "topology.h"
-#include "wi.h"
+#include "wi_table.h"
 
 enum smpol_lease_outcome {
 	SMPOL_LEASE_UNTRIED,           /* not tried yet: say whether to try */

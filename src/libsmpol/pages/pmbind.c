@@ -21,19 +21,6 @@ static long pmbind(long nr, int pidfd, const struct iovec *iov, unsigned long vl
 	return syscall(nr, pidfd, iov, vlen, mode, mask, flags);
 }
 
-int smpol_pmbind_nr_check(long nr, char *err, size_t errlen)
-{
-	if (nr == 457 || nr == 458)
-		return smpol_fail(err, errlen, EINVAL,
-				 "syscall %ld is %s upstream, not process_mbind: refused without calling it",
-				 nr, nr == 457 ? "statmount" : "listmount");
-	if (nr < SMPOL_PMBIND_FIRST_FREE_NR || nr > SMPOL_PMBIND_LAST_NR)
-		return smpol_fail(err, errlen, EINVAL,
-				 "syscall %ld is not a free number (upstream Linux uses 0-%d, tables end at %d): "
-				 "refused without calling it", nr, SMPOL_PMBIND_FIRST_FREE_NR - 1, SMPOL_PMBIND_LAST_NR);
-	return 0;
-}
-
 int smpol_pmbind_probe(long nr, char *err, size_t errlen)
 {
 	unsigned long mask[SMPOL_MASK_LONGS] = { 1 };

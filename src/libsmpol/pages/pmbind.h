@@ -17,24 +17,14 @@
 #include <stddef.h>
 
 #include "bitmap.h"
+#include "kernel.h"
 #include "pages.h"
 
-/* Numbers below this are system calls of upstream Linux (6.18 ends at 469). */
-#define SMPOL_PMBIND_FIRST_FREE_NR 470
-/* The largest number a system call table could hold. */
-#define SMPOL_PMBIND_LAST_NR 4095
 /* Ranges per call: the kernel refuses more (UIO_MAXIOV). */
 #define SMPOL_PMBIND_MAX_RANGES 1024
 
 /*
- * smpol_pmbind_nr_check - may nr be called as process_mbind at all? 0, or -EINVAL
- * naming what it is: 457/458 (statmount, listmount), another upstream number, or one
- * above SMPOL_PMBIND_LAST_NR. Calls nothing.
- */
-int smpol_pmbind_nr_check(long nr, char *err, size_t errlen);
-
-/*
- * smpol_pmbind_probe - is syscall nr process_mbind? smpol_pmbind_nr_check first.
+ * smpol_pmbind_probe - is syscall nr process_mbind? smpol_pmbind_nr_check (kernel.h) first.
  * Then, on the caller's own pidfd: an invalid pidfd must answer EBADF, an invalid mode
  * EINVAL, an empty range vector 0, and the pidfd must still be open afterwards. 0 when
  * it behaved so; -ENOSYS (absent) or -EINVAL (refused / answered otherwise) with a

@@ -6,8 +6,8 @@
 
 #include "bw_file.h"
 #include "error.h"
+#include "kernel.h"
 #include "number.h"
-#include "pmbind.h"
 #include "site_config.h"
 
 #define MAX_SAMPLE_INTERVAL 86400
