@@ -1,9 +1,11 @@
 /* cli.c - option handling shared by every mpolctl verb. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -71,19 +73,36 @@ void cli_usage_error(const char *verb, const char *fmt, ...)
 }
 
 /* A root that is not a directory would only show up later as "cannot read
- * .../online": say what is wrong while we still know where the value came from. */
-static void checked_fsroot(const char *verb, const char *dir, const char *from)
+ * .../online": say what is wrong while we still know where the value came from. A
+ * relative root (tests/fixtures/x, typed in the source tree) is made absolute here,
+ * once, so that every reader and child (hwloc) sees the same directory. */
+static void checked_fsroot(const char *verb, const char *dir, const char *from, char *abs, size_t len)
 {
-	char q[SMPOL_QUOTE_LEN];
+	char q[SMPOL_QUOTE_LEN], qcwd[SMPOL_QUOTE_LEN], cwd[PATH_MAX];
 	struct stat st;
 
 	if (!*dir)
 		cli_usage_error(verb, "%s is empty; give a directory (or leave it out for /)", from);
 	smpol_quote(dir, q, sizeof(q));
-	if (stat(dir, &st))
-		cli_usage_error(verb, "%s %s: %s", from, q, strerror(errno));
+	if (stat(dir, &st)) {
+		int e = errno;
+
+		if (dir[0] != '/' && getcwd(cwd, sizeof(cwd)))
+			cli_usage_error(verb, "%s %s: %s (a relative path is read from the current directory, %s)",
+					from, q, e == ENOENT ? "no such directory" : strerror(e),
+					smpol_quote(cwd, qcwd, sizeof(qcwd)));
+		cli_usage_error(verb, "%s %s: %s", from, q, e == ENOENT ? "no such directory" : strerror(e));
+	}
 	if (!S_ISDIR(st.st_mode))
 		cli_usage_error(verb, "%s %s is not a directory", from, q);
+	if (dir[0] == '/') {
+		snprintf(abs, len, "%s", dir);
+		return;
+	}
+	errno = 0;
+	if (!realpath(dir, cwd) || snprintf(abs, len, "%s", cwd) >= (int)len)
+		cli_usage_error(verb, "%s %s: cannot make it an absolute path: %s", from, q,
+				errno ? strerror(errno) : "it is too long");
 }
 
 void cli_common_init(struct cli_common *c)
@@ -99,10 +118,10 @@ void cli_common_init(struct cli_common *c)
 
 static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, const char *from)
 {
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], abs[PATH_MAX];
 
-	checked_fsroot(verb, dir, from);
-	if (smpol_host_set_fsroot(&c->host, dir, err, sizeof(err)) < 0)
+	checked_fsroot(verb, dir, from, abs, sizeof(abs));
+	if (smpol_host_set_fsroot(&c->host, abs, err, sizeof(err)) < 0)
 		cli_usage_error(verb, "%s: %s", from, err);
 	c->fsroot_given = true;
 }

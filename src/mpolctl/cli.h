@@ -68,8 +68,8 @@ void cli_common_init(struct cli_common *c);
  * --max-source, --json, --help and getopt's errors
  * for `verb`. --help calls usage(stdout) and exits 0; an unknown option, a missing
  * value, a --fsroot that is not a directory or a relative --statedir exits 2 with a
- * message. Any other opt is a bug in
- * the verb and also exits 2.
+ * message. A relative --fsroot (or $MPOL_FSROOT) is made absolute from the current
+ * directory. Any other opt is a bug in the verb and also exits 2.
  */
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
 		       void (*usage)(FILE *out));
