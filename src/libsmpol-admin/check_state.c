@@ -100,7 +100,8 @@ static void check_kept(const struct smpol_host *h, struct smpol_findings *f)
 				   "%d kept placement(s) of steps that died: %s", dead, list);
 	if (bad)
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "kept-malformed", -1, "remove them by hand once no step of theirs "
-				   "runs", "%d kept placement file(s) in %s do not parse", bad, h->statedir);
+				   "runs", "%d kept placement file(s) in %s do not parse (or are not files)", bad,
+				   h->statedir);
 	if (n - dead > 0)
 		smpol_findings_add(f, SMPOL_SEV_INFO, "kept-live", -1, "", "%d running step(s) keep their placement here",
 				   n - dead);

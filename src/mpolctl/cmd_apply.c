@@ -57,6 +57,8 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 	int nplans, rc;
 
 	cli_site_read(c, &site);
+	if (!cli_site_usable(c, &site, "apply"))
+		return 1;
 	if (cli_site_bandwidth(&site, topo, &bw, &origin) < 0) {
 		fprintf(stderr, "mpolctl apply: out of memory\n");
 		return 1;

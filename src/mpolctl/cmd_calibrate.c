@@ -355,6 +355,8 @@ int cmd_calibrate(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	memset(&f, 0, sizeof(f));
 	cli_site_read(&a.c, &site);
+	if (!cli_site_usable(&a.c, &site, VERB))
+		return 1;
 	path = a.output ? a.output : site.cfg.bandwidth_file[0] ? site.cfg.bandwidth_file : SMPOL_BW_FILE_DEFAULT;
 	if (!a.force && running_steps(&site.cfg.host, why, sizeof(why))) {
 		fprintf(stderr, "mpolctl %s: job steps run on this node (%s): they would disturb the measurement and "

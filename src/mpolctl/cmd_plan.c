@@ -321,6 +321,10 @@ int cmd_plan(int argc, char **argv)
 		return 1;
 	}
 	cli_site_read(&a.c, &site);
+	if (!cli_site_usable(&a.c, &site, VERB)) {
+		smpol_topology_free(&topo);
+		return 1;
+	}
 	if (cli_site_bandwidth(&site, &topo, &bandwidth, &origin) < 0) {
 		fprintf(stderr, "mpolctl %s: out of memory\n", VERB);
 		smpol_topology_free(&topo);

@@ -354,6 +354,10 @@ int cmd_show(int argc, char **argv)
 	k.error[0] = '\0';
 	smpol_wi_read(&c.host, &k.table, k.error, sizeof(k.error));
 	cli_site_read(&c, &site);
+	if (!cli_site_usable(&c, &site, "show")) {
+		smpol_topology_free(&topo);
+		return 1;
+	}
 	if (cli_site_bandwidth(&site, &topo, &k.bw, &k.origin) < 0) {
 		fprintf(stderr, "mpolctl show: out of memory\n");
 		smpol_topology_free(&topo);

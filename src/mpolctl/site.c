@@ -41,6 +41,18 @@ void cli_site_read(const struct cli_common *c, struct cli_site *s)
 	}
 }
 
+bool cli_site_usable(const struct cli_common *c, const struct cli_site *s, const char *verb)
+{
+	if (!s->line_rc || (!c->plugstack && !s->line.file[0]))
+		return true;
+	if (s->line.file[0])
+		cli_error(verb, "%s; the plugin refuses this line (jobs that ask for it fail), so nothing is shown "
+			  "as if it applied: correct it (mpolctl check reports it too)", s->why);
+	else
+		cli_error(verb, "--plugstack: %s", s->why);
+	return false;
+}
+
 int cli_site_bandwidth(const struct cli_site *s, const struct smpol_topology *topo, struct smpol_bw_table *t,
 		       struct smpol_bw_origin *origin)
 {
