@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "error.h"
 #include "number.h"
+#include "text.h"
 
 /* What this run owes a script that asked for --json: one JSON object on stdout. */
 static struct {
@@ -126,6 +127,31 @@ static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, 
 	c->fsroot_given = true;
 }
 
+void cli_help(const char *verb, void (*usage)(FILE *out))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	json_object *o;
+
+	if (!run.json) {
+		usage(stdout);
+		exit(fflush(stdout) ? 1 : 0);
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		cli_error(verb, "out of memory");
+		exit(cli_finish(1));
+	}
+	usage(mem);
+	fclose(mem);
+	o = json_object_new_object();
+	json_object_object_add(o, "verb", verb ? json_object_new_string(verb) : NULL);
+	json_object_object_add(o, "usage", json_object_new_string(text ? text : ""));
+	free(text);
+	exit(cli_print_json(o));
+}
+
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
 		       void (*usage)(FILE *out))
 {
@@ -167,8 +193,7 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 		c->json = true;
 		return;
 	case 'h':
-		usage(stdout);
-		exit(0);
+		cli_help(verb, usage);
 	case ':':
 		cli_usage_error(verb, "option %s needs a value", word);
 	case '?':
@@ -205,6 +230,41 @@ uint64_t cli_number(const char *verb, const char *opt, const char *text, unsigne
 	return v;
 }
 
+/* Whether the character of len bytes at p is DEL or a C1 control (U+0080-U+009F),
+ * which json-c copies as they are. */
+static bool json_needs_escape(const unsigned char *p, size_t len)
+{
+	return (len == 1 && p[0] == 0x7f) || (len == 2 && p[0] == 0xc2 && p[1] <= 0x9f);
+}
+
+/* json-c copies a string's bytes as they are: one that is not UTF-8 (a path under
+ * --fsroot, a line of a malformed table) would make the whole answer invalid JSON. Such
+ * a byte can only be inside a string; it goes out as the text \xNN (JSON "\\xNN"), as
+ * the text output writes it. DEL and C1 controls are valid JSON, but not on a terminal
+ * (terminal.h): they go out as \u00NN. */
+static int put_json_text(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t left = strlen(text);
+
+	while (left) {
+		size_t good = 0, len = 0;
+
+		while (good < left && (len = smpol_utf8_len(p + good, left - good)) && !json_needs_escape(p + good, len))
+			good += len;
+		if (fwrite(p, 1, good, stdout) != good)
+			return EOF;
+		if (good == left)
+			break;
+		if (!len ? printf("\\\\x%02x", p[good]) < 0 : printf("\\u%04x", p[good + len - 1]) < 0)
+			return EOF;
+		good += len ? len : 1;
+		p += good;
+		left -= good;
+	}
+	return putchar('\n');
+}
+
 int cli_print_json(struct json_object *obj)
 {
 	const char *text;
@@ -213,7 +273,7 @@ int cli_print_json(struct json_object *obj)
 	/* 0.98, not 0.97999999999999998: ten digits are more than any value here means */
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
 	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || puts(text) == EOF || fflush(stdout))
+	if (!text || put_json_text(text) == EOF || fflush(stdout))
 		rc = 1;
 	run.printed = true;
 	json_object_put(obj);

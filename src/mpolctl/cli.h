@@ -74,6 +74,10 @@ void cli_common_init(struct cli_common *c);
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
 		       void (*usage)(FILE *out));
 
+/* cli_help - usage(stdout) and exit 0; with --json anywhere on the command line, the
+ * same text as {"verb": VERB, "usage": "..."} (verb NULL: mpolctl's own help). */
+void cli_help(const char *verb, void (*usage)(FILE *out)) __attribute__((noreturn));
+
 /* cli_no_operands - exit 2 when argv has words left after the options; otherwise apply
  * $MPOL_FSROOT when --fsroot was not given (checked like --fsroot). */
 void cli_no_operands(struct cli_common *c, const char *verb, int argc, char **argv);
