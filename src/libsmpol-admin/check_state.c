@@ -52,7 +52,7 @@ static void check_lease(const struct smpol_host *h, struct smpol_findings *f, bo
 
 	*live = false;
 	if (rc == -EACCES || rc == -EPERM) {
-		smpol_findings_add(f, SMPOL_SEV_INFO, "lease", -1, "run mpolctl check as root to check it", "%s", err);
+		smpol_findings_add(f, SMPOL_SEV_SKIPPED, "lease", -1, "run mpolctl check as root to check it", "%s", err);
 		return;
 	}
 	if (rc) {
@@ -81,7 +81,7 @@ static void check_kept(const struct smpol_host *h, struct smpol_findings *f)
 	int n, bad, dead = 0;
 
 	if (smpol_step_state_list(h, &kept, &n, &bad, err, sizeof(err))) {
-		smpol_findings_add(f, SMPOL_SEV_INFO, "kept-placements", -1, "run mpolctl check as root to check them",
+		smpol_findings_add(f, SMPOL_SEV_SKIPPED, "kept-placements", -1, "run mpolctl check as root to check them",
 				   "%s", err);
 		return;
 	}

@@ -180,7 +180,7 @@ int smpol_plugstack_find(const char *conf, struct smpol_plugstack_line *out, cha
 		return smpol_fail(err, errlen, errno, "cannot read %s: %s", out->conf, strerror(errno));
 	rc = scan(out->conf, 0, out, err, errlen);
 	if (rc == -ENOENT)
-		return smpol_fail(err, errlen, ENOENT, "no line of %s or its includes names %s", out->conf,
+		return smpol_fail(err, errlen, ENOMSG, "no line of %s or its includes names %s", out->conf,
 				  SMPOL_PLUGIN_FILE);
 	return rc;
 }

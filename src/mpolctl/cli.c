@@ -115,6 +115,28 @@ void cli_common_init(struct cli_common *c)
 	c->plugstack = NULL;
 	c->bandwidth = NULL;
 	c->max_source = SMPOL_BW_OVERRIDE;
+	c->repeatable = 0;
+	memset(c->seen, 0, sizeof(c->seen));
+}
+
+int cli_getopt(struct cli_common *c, const char *verb, int argc, char **argv, const char *shortopts,
+	       const struct option *options)
+{
+	int opt = getopt_long(argc, argv, shortopts, options, NULL);
+
+	if (opt < 0 || opt >= CLI_OPT_LIMIT || opt == c->repeatable)
+		return opt;
+	for (const struct option *o = options; o->name; o++) {
+		if (o->val != opt || o->has_arg != required_argument)
+			continue;
+		if (c->seen[opt] && opt < 0x100)
+			cli_usage_error(verb, "-%c/--%s given twice: give it once", opt, o->name);
+		if (c->seen[opt])
+			cli_usage_error(verb, "--%s given twice: give it once", o->name);
+		c->seen[opt] = true;
+		break;
+	}
+	return opt;
 }
 
 static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, const char *from)

@@ -1,8 +1,10 @@
 /* cmd_apply.c - `mpolctl apply --system`: the node's weights become the hardware's
  * optimum per socket (the same for every job), or go back to the kernel (--auto). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -32,7 +34,8 @@ static void usage(FILE *out)
 		"  --system        required: set the system-wide table\n"
 		"  --auto          hand the table back to the kernel (auto=true, Linux 6.16+); fails\n"
 		"                  clearly when the kernel has no bandwidth data (ENODEV)\n"
-		"  --dry-run       show what would be written, write nothing\n"
+		"  --dry-run       show what would be written, write nothing (refused where the\n"
+		"                  real run is: an unsafe --statedir, a step holding the weights)\n"
 		"  --statedir DIR  the weights lease directory (default " SMPOL_DEFAULT_STATEDIR "):\n"
 		"                  refused while a running job step holds the weights\n"
 		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
@@ -112,6 +115,33 @@ static void print_change(const struct smpol_wi_table *now, const struct smpol_wi
 	cli_print_json(obj);
 }
 
+/* What the real run checks first, without changing anything: the state directory (it
+ * must be root's alone) and the lease (a live step's journal would undo the write). A
+ * dry run that says "would write" where the real run refuses tells the admin nothing. */
+static int dry_run_refusal(const struct smpol_host *h)
+{
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN];
+
+	int rc = smpol_lease_inspect(h, &st, err, sizeof(err));
+
+	if ((rc == -EACCES || rc == -EPERM) && geteuid() != 0) {
+		fprintf(stderr, "mpolctl apply: note: %s: the real run (as root) checks it\n", err);
+		return 0;
+	}
+	if (rc < 0) {
+		cli_error("apply", "%s (the real run refuses it too)", err);
+		return 1;
+	}
+	if (st.holder_alive) {
+		cli_error("apply", "job %u step %u (pid %d) holds the weights and restores its journal at step end: "
+			  "the real run is refused until it has ended", st.owner.job_id, st.owner.step_id,
+			  (int)st.owner.pid);
+		return 1;
+	}
+	return 0;
+}
+
 static int apply_auto(const struct cli_common *c, const struct smpol_wi_table *now,
 		      bool dry_run)
 {
@@ -158,7 +188,7 @@ int cmd_apply(int argc, char **argv)
 	int opt, rc;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&c, "apply", argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_SYSTEM: system = true; break;
 		case OPT_AUTO: want_auto = true; break;
@@ -178,6 +208,8 @@ int cmd_apply(int argc, char **argv)
 			  "tasks use plain interleave and there are no weights to set");
 		return 1;
 	}
+	if (dry_run && dry_run_refusal(&c.host))
+		return 1;
 	if (want_auto)
 		return apply_auto(&c, &now, dry_run);
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) < 0) {

@@ -81,14 +81,13 @@ static void parse_args(int argc, char **argv, struct calibrate_args *a)
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[SMPOL_ERRLEN], *end;
+	char err[SMPOL_ERRLEN];
 	int opt;
-	long n;
 
 	memset(a, 0, sizeof(*a));
 	cli_common_init(&a->c);
 	a->repeats = DEFAULT_REPEATS;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, VERB, argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_OUTPUT:
 			if (optarg[0] != '/')
@@ -102,11 +101,7 @@ static void parse_args(int argc, char **argv, struct calibrate_args *a)
 			a->force = true;
 			break;
 		case OPT_REPEATS:
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || n < 1 || n > 1000)
-				cli_usage_error(VERB, "--repeats '%s': give a whole number 1-1000", optarg);
-			a->repeats = (int)n;
+			a->repeats = (int)cli_number(VERB, "--repeats", optarg, 0, 1, 1000);
 			break;
 		case OPT_SIZE:
 			if (smpol_parse_size(optarg, &a->size_kb, err, sizeof(err)))

@@ -60,14 +60,35 @@ static void usage(FILE *out)
 		SMPOL_DEFAULT_PRECISION);
 }
 
+/* A list of ids: NUMBER or NUMBER-NUMBER, comma-separated (mpolctl(8)'s grammar: no
+ * sign, blank or newline), each id once: "0,0" is a mistake, not node 0. */
 static void parse_list(const char *opt, const char *text, int limit, struct smpol_bitmap *out)
 {
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN], piece[64];
+	struct smpol_bitmap one, both;
 
+	smpol_quote(text, q, sizeof(q));
+	if (text[strspn(text, "0123456789,-")])
+		cli_usage_error(VERB, "bad %s %s: give ids and ranges of digits, such as 0-3,8 (no sign or blank)",
+				opt, q);
 	if (smpol_bitmap_parse_list(text, limit, out, err, sizeof(err)))
 		cli_usage_error(VERB, "%s: %s", opt, err);
 	if (smpol_bitmap_empty(out))
 		cli_usage_error(VERB, "%s is empty; give a list such as 0-3,8", opt);
+	/* each piece parses alone (the whole did); its ids must be new */
+	smpol_bitmap_clear(out);
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(piece, sizeof(piece), "%.*s", (int)len, p);
+		p += len + (p[len] == ',');
+		if (smpol_bitmap_parse_list(piece, limit, &one, NULL, 0))
+			continue;
+		both = one;
+		if (smpol_bitmap_and(&both, out) > 0)
+			cli_usage_error(VERB, "bad %s %s: %d is named twice", opt, q, smpol_bitmap_next(&both, 0));
+		smpol_bitmap_or(out, &one);
+	}
 }
 
 struct plan_args {
@@ -96,7 +117,7 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 	memset(a, 0, sizeof(*a));
 	cli_common_init(&a->c);
 	smpol_plan_opts_default(&a->opts);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, VERB, argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_MEM:
 			if (smpol_parse_size(optarg, &a->opts.mem_kb, err, sizeof(err)))

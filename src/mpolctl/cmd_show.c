@@ -343,7 +343,7 @@ int cmd_show(int argc, char **argv)
 	int opt, rc;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1)
+	while ((opt = cli_getopt(&c, "show", argc, argv, ":h", options)) != -1)
 		cli_common_option(&c, "show", opt, argc, argv, usage);
 	cli_no_operands(&c, "show", argc, argv);
 

@@ -116,7 +116,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 	cli_common_init(&a->c);
 	a->settle = 5;
 	a->scan = 10;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, "watch", argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_SETTLE:
 			a->settle = (unsigned)cli_number("watch", "--settle", optarg, 0, 0, 3600);
