@@ -285,7 +285,7 @@ int smpol_bw_file_format(const struct smpol_bw_file *f, char **text)
 {
 	struct text t = { 0 };
 
-	put(&t, "# slurm-mempolicy bandwidth table: mpolctl(8), BANDWIDTH TABLE\n" MAGIC " %d\n",
+	put(&t, "# slurm-mempolicy bandwidth table: mpolctl(8), BANDWIDTH SOURCES\n" MAGIC " %d\n",
 	    SMPOL_BW_FILE_VERSION);
 	if (f->machine[0])
 		put(&t, "machine %s\n", f->machine);

@@ -46,10 +46,27 @@ static void usage(FILE *out)
 		"  -h, --help      show this help\n");
 }
 
+/* Each socket's plan in one line ("node0: nodes 0,2 weights 7:2; node1: nodes 1
+ * weights 1"), for the note that the table is per socket. */
+static void describe_plans(const struct smpol_plan *plans, int nplans, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < nplans && used < len; i++) {
+		char nodes[128] = "", weights[128] = "";
+
+		smpol_plan_format_nodes(&plans[i], nodes, sizeof(nodes));
+		smpol_plan_format_weights(&plans[i], weights, sizeof(weights));
+		used += (size_t)snprintf(buf + used, len - used, "%snode%d: nodes %s weights %s", i ? "; " : "",
+					 plans[i].initiator, nodes, weights);
+	}
+}
+
 /* The union of every socket's plan, weighed by the bandwidth the plugin would use;
- * plans of different sockets never share a node. */
+ * plans of different sockets never share a node. plans_text: describe_plans. */
 static int system_table(const struct cli_common *c, const struct smpol_topology *topo, struct smpol_wi_table *want,
-			struct smpol_bitmap *which)
+			struct smpol_bitmap *which, char *plans_text, size_t len)
 {
 	struct smpol_plan_opts opts;
 	struct smpol_plan *plans;
@@ -78,6 +95,7 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 		return 1;
 	}
 	rc = smpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
+	describe_plans(plans, nplans, plans_text, len);
 	free(plans);
 	if (rc < 0) {
 		cli_error("apply", "%s", err);
@@ -86,15 +104,23 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 	return 0;
 }
 
+/* Why node1 gets 1 beside node0's 7: the table is every socket's own plan, and a job
+ * that interleaves across sockets (scope=all) reads the same numbers. */
+#define PER_SOCKET_NOTE "the table holds each socket's own plan (%s); a job with scope=all " \
+	"interleaves over the nodes of every socket with these same weights, not with a plan of its own"
+
 static void print_change(const struct smpol_wi_table *now, const struct smpol_wi_table *want,
-			 const struct smpol_bitmap *which, bool dry_run, bool json)
+			 const struct smpol_bitmap *which, const char *plans_text, bool dry_run, bool json)
 {
 	struct json_object *obj, *nodes;
+	char note[1024];
 
+	snprintf(note, sizeof(note), PER_SOCKET_NOTE, plans_text);
 	if (!json) {
 		printf("%s the system weights:\n", dry_run ? "would write" : "wrote");
 		for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1))
 			printf("  node%-4d %3u -> %u\n", n, now->weight[n], want->weight[n]);
+		printf("note: %s\n", note);
 		if (now->auto_enabled == 1)
 			printf("auto mode %s off (writing any node turns it off)\n", dry_run ? "would turn" : "turned");
 		return;
@@ -112,6 +138,7 @@ static void print_change(const struct smpol_wi_table *now, const struct smpol_wi
 	json_object_object_add(obj, "dry_run", json_object_new_boolean(dry_run));
 	json_object_object_add(obj, "auto_before", json_object_new_int(now->auto_enabled));
 	json_object_object_add(obj, "weights", nodes);
+	json_object_object_add(obj, "note", json_object_new_string(note));
 	cli_print_json(obj);
 }
 
@@ -184,7 +211,7 @@ int cmd_apply(int argc, char **argv)
 	struct smpol_topology topo;
 	struct smpol_wi_table now, want;
 	struct smpol_bitmap which;
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], plans_text[512] = "";
 	int opt, rc;
 
 	cli_common_init(&c);
@@ -216,7 +243,7 @@ int cmd_apply(int argc, char **argv)
 		cli_error("apply", "%s", err);
 		return 1;
 	}
-	rc = system_table(&c, &topo, &want, &which);
+	rc = system_table(&c, &topo, &want, &which, plans_text, sizeof(plans_text));
 	smpol_topology_free(&topo);
 	if (rc)
 		return rc;
@@ -224,6 +251,6 @@ int cmd_apply(int argc, char **argv)
 		cli_error("apply", "%s", err);
 		return 1;
 	}
-	print_change(&now, &want, &which, dry_run, c.json);
+	print_change(&now, &want, &which, plans_text, dry_run, c.json);
 	return 0;
 }

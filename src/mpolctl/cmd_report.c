@@ -238,7 +238,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	add_ids(target, ids, &n, SMPOL_MAX_NODES);
 	qsort(ids, (size_t)n, sizeof(ids[0]), cmp_int);
 	for (int i = 0; i < n; i++) {
-		char id[16], tshare[16], ashare[16], lsize[16], psize[16];
+		char id[16], tshare[16], ashare[16], lsize[24], psize[24];
 		const char *kind;
 
 		snprintf(id, sizeof(id), "%d", ids[i]);
@@ -247,7 +247,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		format_share(value_at(last, id), lsum, ashare, sizeof(ashare));
 		format_pages(value_at(last, id), unit_kib, lsize, sizeof(lsize));
 		format_pages(value_at(peak, id), unit_kib, psize, sizeof(psize));
-		printf("%-16s %4d  %-7s %7s %9s %9s %9s\n", i ? "" : label, ids[i], safe(kind, 0), tshare, ashare,
+		printf("%-16s %4d  %-7s %7s %9s %10s %10s\n", i ? "" : label, ids[i], safe(kind, 0), tshare, ashare,
 		       lsize, psize);
 		if (tsum > 0 && lsum > 0)
 			add_tier(tiers, ntiers, kind, value_at(last, id), value_at(target, id) / tsum * lsum);
@@ -255,7 +255,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 			add_tier(tiers, ntiers, kind, value_at(last, id), 0);
 	}
 	if (n == 0)
-		printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", label, "-", "-", "-", "-", "-", "-");
+		printf("%-16s %4s  %-7s %7s %9s %10s %10s\n", label, "-", "-", "-", "-", "-", "-");
 
 	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, safe(get_str(entry, SMPOL_REC_REQ, "?"), 1),
 	       safe(get_str(entry, SMPOL_REC_MODE, "?"), 2), safe(get_str(entry, SMPOL_REC_PATH, "?"), 3),
@@ -295,7 +295,7 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 	double lsum = 0, esum = 0;
 
 	printf("job %s step %s\n", job, safe(step, 0));
-	printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", "NODE", "NUMA", "KIND", "TARGET", "ACHIEVED", "LAST", "PEAK");
+	printf("%-16s %4s  %-7s %7s %9s %10s %10s\n", "NODE", "NUMA", "KIND", "TARGET", "ACHIEVED", "LAST", "PEAK");
 	json_object_object_foreach(nodes, node, entry) {
 		if (!json_object_is_type(entry, json_type_object)) {
 			printf("%-16s (malformed entry, skipped)\n", safe(node, 0));
