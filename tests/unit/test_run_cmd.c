@@ -3,11 +3,13 @@
  * that runs too long is killed with its process group. */
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -123,6 +125,45 @@ static void test_timeout_kills_the_group(void **state)
 	unlink(pidfile);
 }
 
+/* The caller killed (an admin's kill -9 of mpolctl): its child goes too, not left
+ * blocked behind it. */
+static void test_caller_killed(void **state)
+{
+	char pidfile[] = "/tmp/test_run_cmd.XXXXXX", script[128];
+	int fd = mkstemp(pidfile), status;
+	pid_t caller, child = 0;
+	FILE *f = NULL;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(pidfile);
+	alarm(30);
+	caller = fork();
+	assert_true(caller >= 0);
+	if (caller == 0) {
+		char err[SMPOL_ERRLEN], *out = NULL;
+		char *argv[] = { "sh", "-c", script, NULL };
+
+		snprintf(script, sizeof(script), "echo $$ >%s.tmp && mv %s.tmp %s; exec sleep 600", pidfile, pidfile,
+			 pidfile);
+		smpol_run_capture(argv, 4096, 600, &out, err, sizeof(err));
+		_exit(0);
+	}
+	for (int i = 0; i < 1000 && !(f = fopen(pidfile, "r")); i++)
+		usleep(10000);
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &child), 1);
+	fclose(f);
+	unlink(pidfile);
+	kill(caller, SIGKILL);
+	waitpid(caller, &status, 0);
+	for (int i = 0; i < 200 && alive(child); i++)
+		usleep(10000);
+	alarm(0);
+	assert_false(alive(child));
+}
+
 /* Standard input is /dev/null: a child that reads it ends instead of waiting. */
 static void test_stdin_is_empty(void **state)
 {
@@ -143,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_both_large),
 		cmocka_unit_test(test_limits_and_missing),
 		cmocka_unit_test(test_timeout_kills_the_group),
+		cmocka_unit_test(test_caller_killed),
 		cmocka_unit_test(test_stdin_is_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
