@@ -27,6 +27,7 @@
 #include "lease.h"
 #include "number.h"
 #include "plan.h"
+#include "pmbind.h"
 #include "rebalance.h"
 #include "rebalance_report.h"
 #include "site.h"
@@ -581,9 +582,10 @@ int cmd_rebalance(int argc, char **argv)
 		free(a);
 		return 1;
 	}
-	/* a syscall number the admin named and the probe refused is a mistake to fix, not
-	 * a detail of a run that then moves pages another way */
-	if (a->pmbind_nr && backend != SMPOL_BACKEND_PROCESS_MBIND) {
+	/* an upstream syscall's number (457 is statmount) is a mistake to fix, not a detail
+	 * of a run that then moves pages another way; a free number this kernel lacks
+	 * (a fleet's option on a node of another kernel) falls back as auto says */
+	if (a->pmbind_nr && a->pmbind_nr < SMPOL_PMBIND_FIRST_FREE_NR) {
 		cli_error("rebalance", "--process-mbind-nr %ld is refused (%s): leave it out to move pages with %s",
 			  a->pmbind_nr, why, smpol_backend_name(backend));
 		free(a);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <sys/un.h>
@@ -248,6 +249,13 @@ static void test_spool(void **state)
 	fclose(f);
 	assert_int_equal(smpol_spool_get(&fx->host, "9.0", &job, step, sizeof(step), &got, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "9.0.json"));
+	unlink(path);
+	/* a FIFO is named, not waited on (the alarm fails a reader that blocks) */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(smpol_spool_get(&fx->host, "9.0", &job, step, sizeof(step), &got, err, sizeof(err)), -EBADMSG);
+	alarm(0);
+	assert_non_null(strstr(err, "not a regular file"));
 	unlink(path);
 	/* bounded: the oldest go */
 	for (uint32_t j = 100; j < 100 + SMPOL_SPOOL_MAX + 2; j++)
