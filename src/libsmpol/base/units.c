@@ -61,10 +61,11 @@ int smpol_format_size(uint64_t kib, char *buf, size_t len)
 		v /= 1024;
 		u++;
 	}
+	/* binary units said as such: "1.4G" beside decimal MB/s reads as 10^9 */
 	if (v == (double)(uint64_t)v)
-		n = snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
+		n = snprintf(buf, len, "%llu %ciB", (unsigned long long)v, units[u]);
 	else
-		n = snprintf(buf, len, "%.1f%c", v, units[u]);
+		n = snprintf(buf, len, "%.1f %ciB", v, units[u]);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 

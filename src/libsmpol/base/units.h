@@ -17,7 +17,8 @@ int smpol_parse_size(const char *text, uint64_t *kib, char *err, size_t errlen);
  * suffix that divides it ("1536M", "64M", "5K"). 0 or -ENOSPC. */
 int smpol_format_size_exact(uint64_t kib, char *buf, size_t len);
 
-/* smpol_format_size - "1.5G", "512M", "12K": the largest unit that keeps >= 1. */
+/* smpol_format_size - "1.5 GiB", "512 MiB", "12 KiB": the largest binary unit that
+ * keeps >= 1, named as binary. */
 int smpol_format_size(uint64_t kib, char *buf, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "proc_stat.h"
 #include "statedir.h"
+#include "sysfs.h"
 #include "step_state.h"
 
 #define FILE_PREFIX "step."
@@ -415,8 +416,9 @@ int smpol_step_state_list(const struct smpol_host *h, struct smpol_step_state **
 		if (!is_state_file(de->d_name))
 			continue;
 		rc = read_file(h, de->d_name, &st, NULL, 0);
-		if (rc == -EBADMSG || rc == -ENOENT) {   /* malformed, or removed meanwhile */
-			bad += rc == -EBADMSG;
+		/* malformed (or not a file at all), or removed meanwhile */
+		if (rc == -EBADMSG || rc == -SMPOL_ENOTREG || rc == -ENOENT) {
+			bad += rc != -ENOENT;
 			rc = 0;
 			continue;
 		}
@@ -435,7 +437,7 @@ int smpol_step_state_list(const struct smpol_host *h, struct smpol_step_state **
 	if (rc < 0) {
 		smpol_step_states_free(list, n);
 		return smpol_fail(err, errlen, -rc, "cannot read the kept placements in %s: %s", h->statedir,
-				  strerror(-rc));
+				  smpol_read_error(rc));
 	}
 	*states = list;
 	*nstates = n;

@@ -94,7 +94,8 @@ int smpol_step_state_write(const struct smpol_host *h, const struct smpol_step_s
 int smpol_step_state_read(const struct smpol_host *h, uint32_t job_id, uint32_t step_id,
 			  struct smpol_step_state *st, char *err, size_t errlen);
 
-/* Every kept step (the malformed ones skipped and counted in *nbad). */
+/* Every kept step (the malformed ones, and any that is not a regular file, skipped and
+ * counted in *nbad). */
 int smpol_step_state_list(const struct smpol_host *h, struct smpol_step_state **states, int *nstates,
 			  int *nbad, char *err, size_t errlen);
 

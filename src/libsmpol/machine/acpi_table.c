@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "acpi_table.h"
@@ -44,9 +45,12 @@ int smpol_acpi_table_check(const uint8_t *buf, size_t len, const char *signature
 	if (len < min_len)
 		return smpol_fail(err, errlen, EBADMSG, "the %s table has %zu bytes, fewer than its %zu-byte header",
 				  signature, len, min_len);
-	if (memcmp(buf, signature, 4))
-		return smpol_fail(err, errlen, EBADMSG, "the %s table's signature is '%.4s'", signature,
-				  (const char *)buf);
+	if (memcmp(buf, signature, 4)) {
+		char q[SMPOL_QUOTE_LEN];
+
+		return smpol_fail(err, errlen, EBADMSG, "the %s table's signature is %s", signature,
+				  smpol_quote_n((const char *)buf, 4, q, sizeof(q)));
+	}
 	declared = smpol_le32(buf + 4);
 	if (declared != len)
 		return smpol_fail(err, errlen, EBADMSG, "the %s table says it has %u bytes but %zu were read (%s)",
@@ -65,19 +69,26 @@ int smpol_acpi_table_read(const char *fsroot, const char *name, uint8_t **buf, s
 	char path[PATH_MAX];
 	uint8_t *data;
 	size_t used = 0;
+	struct stat st;
 	int fd, rc = 0;
 
 	*buf = NULL;
 	*len = 0;
 	if (smpol_fs_path(fsroot, path, sizeof(path), "/sys/firmware/acpi/tables/%s", name))
 		return smpol_fail(err, errlen, ENAMETOOLONG, "the filesystem root '%s' is too long", fsroot);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK and a regular file only: a FIFO in a captured tree must not block */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
 		if (rc == -ENOENT)
 			return rc;
 		return smpol_fail(err, errlen, -rc, "cannot read %s: %s%s", path, strerror(-rc),
 				  rc == -EACCES ? " (the firmware's tables are readable by root only)" : "");
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return smpol_fail(err, errlen, SMPOL_ENOTREG, "cannot read %s: %s", path,
+				  smpol_read_error(-SMPOL_ENOTREG));
 	}
 	data = malloc(TABLE_MAX + 1);
 	if (!data) {

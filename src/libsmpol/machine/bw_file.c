@@ -227,7 +227,7 @@ int smpol_bw_file_read(const char *path, struct smpol_bw_file *f, char *err, siz
 	}
 	if (rc)
 		rc = smpol_fail(err, errlen, -rc, "cannot read the bandwidth table %s: %s", path,
-				rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+				rc == -EFBIG ? "larger than 1 MiB" : smpol_read_error(rc));
 	else if (memchr(text, '\0', strlen(text)) != NULL || (rc = smpol_bw_file_parse(text, f, why, sizeof(why))))
 		rc = smpol_fail(err, errlen, EBADMSG, "the bandwidth table %s is malformed: %s", path, why);
 	free(text);
@@ -285,7 +285,7 @@ int smpol_bw_file_format(const struct smpol_bw_file *f, char **text)
 {
 	struct text t = { 0 };
 
-	put(&t, "# slurm-mempolicy bandwidth table: mpolctl(8), BANDWIDTH TABLE\n" MAGIC " %d\n",
+	put(&t, "# slurm-mempolicy bandwidth table: mpolctl(8), BANDWIDTH SOURCES\n" MAGIC " %d\n",
 	    SMPOL_BW_FILE_VERSION);
 	if (f->machine[0])
 		put(&t, "machine %s\n", f->machine);

@@ -109,12 +109,15 @@ int smpol_spool_get(const struct smpol_host *h, const char *name, uint32_t *job,
 	*entries = NULL;
 	if (spool_dir(h, dir, sizeof(dir)) < 0 || snprintf(path, sizeof(path), "%s/%s.json", dir, name) >= (int)sizeof(path))
 		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory %s is too long", h->statedir);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO put there since it was listed must not block the reader */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return errno == ENOENT ? -ENOENT : smpol_fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || st.st_size > SPOOL_FILE_MAX || !(text = malloc((size_t)st.st_size + 1))) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SPOOL_FILE_MAX ||
+	    !(text = malloc((size_t)st.st_size + 1))) {
 		close(fd);
-		return smpol_fail(err, errlen, EBADMSG, "%s is too large or unreadable; left for the admin", path);
+		return smpol_fail(err, errlen, EBADMSG, "%s is too large, not a regular file or unreadable; left "
+				  "for the admin", path);
 	}
 	got = read(fd, text, (size_t)st.st_size);
 	close(fd);
