@@ -29,6 +29,8 @@ find_uri() {
 	done
 }
 
-uri=$(find_uri | head -n 1)
+# The first source that has it (all are read: head would cut find_uri off with
+# SIGPIPE, which pipefail and -e turn into a silent exit).
+uri=$(find_uri | sed -n 1p)
 [ -n "$uri" ] || { echo "apt-archive-uri: no apt source for $suite found in /etc/apt" >&2; exit 1; }
 echo "$uri"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # demo.sh - the README's main command: on a fresh Debian 12 machine, as root, install,
 # build, start a private local Slurm cluster and run a real job with weighted
-# interleave, showing its placement. Leaves the cluster running.
+# interleave, showing its placement. Leaves the cluster running. Exits non-zero when
+# any step fails. Its part without a cluster is scripts/demo-node.sh.
 #   scripts/demo.sh
 # Environment: MPOL_CLUSTER_DIR (default /var/tmp/mpol-cluster), as for
 # tests/slurm/cluster.sh.
@@ -11,8 +12,8 @@ cd "$top"
 
 step() { printf '\n==> %s\n' "$*"; }
 fail() { printf 'demo: %s\n' "$*" >&2; exit 1; }
-# show CMD...: print the command, then run it.
-show() { printf '$ %s\n' "$*"; "$@"; }
+# show CMD...: print the command, then run it; a failure ends the demo (non-zero).
+show() { printf '$ %s\n' "$*"; "$@" || fail "'$*' failed"; }
 
 [ "$(id -u)" -eq 0 ] || fail "run as root (it installs packages and starts Slurm daemons)"
 
@@ -31,19 +32,11 @@ ls -l "$mpolctl" "$plugindir/mem_interleave.so" /etc/slurm/plugstack.conf.d/*.co
 
 step "Starting a private local Slurm cluster (tests/slurm/cluster.sh start)"
 MPOL_BUILD=$build tests/slurm/cluster.sh start
-eval "$(tests/slurm/cluster.sh env)"
+cluster_env=$(tests/slurm/cluster.sh env) || fail "tests/slurm/cluster.sh env failed"
+eval "$cluster_env"
 show sinfo
 
-step "This machine's memory (mpolctl show, mpolctl plan)"
-show "$mpolctl" show || echo "(mpolctl show failed)"
-show "$mpolctl" plan || echo "(mpolctl plan failed)"
-
-# A captured machine with two CPU nodes, a CXL memory node and HMAT bandwidth data.
-fixture=tests/fixtures/linux-7.3-boot
-[ -d "$fixture" ] || fixture=tests/fixtures/7.3.4+deb13-cloud-amd64/boot
-step "A bundled machine with two CPU nodes, CXL memory and HMAT data ($fixture)"
-show "$mpolctl" show --fsroot "$fixture" || echo "(mpolctl show failed)"
-show "$mpolctl" plan --fsroot "$fixture" || echo "(mpolctl plan failed)"
+scripts/demo-node.sh "$mpolctl"
 
 step "A real job: srun --mem-interleave=verbose,weighted"
 # Each task prints its job id, the plugin's environment and the policy the kernel
@@ -53,7 +46,7 @@ task='echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"; env | grep "^SLURM_MEM_INTER
 printf "\$ srun -l -n 2 --mem-interleave=verbose,weighted sh -c '%s'\n" "$task"
 out=$(srun -l -n 2 --mem-interleave=verbose,weighted sh -c "$task" 2>&1) || { echo "$out"; fail "the job failed"; }
 sort -s -t: -k1,1n <<<"$out"
-job=$(sed -n 's/^[0-9]*: job \([0-9]*\) .*/\1/p' <<<"$out" | head -n 1)
+job=$(sed -n 's/^[0-9]*: job \([0-9]*\) .*/\1/p; T; q' <<<"$out")
 [ -n "$job" ] || fail "the job printed no job id"
 
 step "What accounting recorded for job $job"
@@ -65,9 +58,9 @@ for _ in $(seq 20); do
 done
 show sacct -j "$job" -o JobID,AdminComment%200
 if [ -n "${comment:-}" ]; then
-	show "$mpolctl" report -j "$job" || echo "(mpolctl report failed)"
+	show "$mpolctl" report -j "$job"
 else
-	echo "(no placement record in AdminComment yet)"
+	fail "job $job has no placement record in accounting after 10 s"
 fi
 
 dir_env=

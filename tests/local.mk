@@ -2,6 +2,8 @@
 EXTRA_DIST += tests/lib.sh
 # tests/vm/fetch-kernels.sh finds the machine's Debian archive with it.
 EXTRA_DIST += scripts/apt-archive-uri.sh
+# tests/host/t_demo.sh runs the demo's part without a cluster.
+EXTRA_DIST += scripts/demo-node.sh
 
 # The tiers travel as whole directories, copied from the source tree with tar: the
 # build tree's directories of the same names hold objects and test programs, and

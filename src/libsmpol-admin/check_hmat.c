@@ -109,7 +109,7 @@ static void check_acpi(const struct smpol_bw_origin *o, struct smpol_findings *f
 		smpol_findings_add(f, SMPOL_SEV_INFO, "acpi-hmat", -1, "nothing to do: plans use sysfs HMAT, which "
 				   "gives each node's best initiator only", "raw ACPI HMAT: %s", o->acpi_why);
 	else if (o->acpi_rc == -EACCES)
-		smpol_findings_add(f, SMPOL_SEV_INFO, "acpi-hmat", -1, "run mpolctl check as root to check it",
+		smpol_findings_add(f, SMPOL_SEV_SKIPPED, "acpi-hmat", -1, "run mpolctl check as root to check it",
 				   "raw ACPI HMAT not read: %s", o->acpi_why);
 	else
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "acpi-hmat-refused", -1, "plans fall back to sysfs HMAT "

@@ -13,10 +13,14 @@
 #include <string.h>
 
 #include "checks.h"
+#include "fs_tree.h"
 #include "run_cmd.h"
+#include "sysfs.h"
 
 #define HWLOC_PROGRAM "lstopo-no-graphics"
 #define OUTPUT_MAX (4 * 1024 * 1024)
+/* lstopo reads a node in well under a second; a blocked file read must not hang check */
+#define HWLOC_TIMEOUT_S 20
 
 /* One node's attribute as hwloc printed it. */
 struct hw_value {
@@ -76,19 +80,30 @@ static void parse(char *text, struct hw_attrs *a)
 	}
 }
 
-/* lstopo under the topology's root. -ENOENT when hwloc is not installed. */
+/* lstopo under the topology's root. -ENOENT when hwloc is not installed; -SMPOL_ENOTREG
+ * when another machine's tree holds a file hwloc would block on. */
 static int run_hwloc(const struct smpol_topology *topo, char **out, char *err, size_t errlen)
 {
 	char *argv[] = { HWLOC_PROGRAM, "--memattrs", "-p", NULL };
 	bool other_root = strcmp(topo->host.fsroot, "/") != 0;
+	char found[SMPOL_ERRLEN - 64];
 	int rc;
 
+	if (other_root) {
+		rc = smpol_tree_find_special(topo->host.fsroot, found, sizeof(found));
+		if (rc > 0)
+			return smpol_fail(err, errlen, SMPOL_ENOTREG, "not run: the tree holds %s, which would block it "
+					  "or feed it without end", found);
+		if (rc < 0)
+			return smpol_fail(err, errlen, -rc, "not run: the tree under %s was not looked over: %s",
+					  topo->host.fsroot, found);
+	}
 	/* mpolctl runs no other thread: the environment is its own to change briefly */
 	if (other_root) {
 		setenv("HWLOC_FSROOT", topo->host.fsroot, 1);
 		setenv("HWLOC_COMPONENTS", "-x86", 1);   /* CPUID would describe this host instead */
 	}
-	rc = smpol_run_capture(argv, OUTPUT_MAX, out, err, errlen);
+	rc = smpol_run_capture(argv, OUTPUT_MAX, HWLOC_TIMEOUT_S, out, err, errlen);
 	if (other_root) {
 		unsetenv("HWLOC_FSROOT");
 		unsetenv("HWLOC_COMPONENTS");

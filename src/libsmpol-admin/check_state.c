@@ -52,7 +52,7 @@ static void check_lease(const struct smpol_host *h, struct smpol_findings *f, bo
 
 	*live = false;
 	if (rc == -EACCES || rc == -EPERM) {
-		smpol_findings_add(f, SMPOL_SEV_INFO, "lease", -1, "run mpolctl check as root to check it", "%s", err);
+		smpol_findings_add(f, SMPOL_SEV_SKIPPED, "lease", -1, "run mpolctl check as root to check it", "%s", err);
 		return;
 	}
 	if (rc) {
@@ -81,7 +81,7 @@ static void check_kept(const struct smpol_host *h, struct smpol_findings *f)
 	int n, bad, dead = 0;
 
 	if (smpol_step_state_list(h, &kept, &n, &bad, err, sizeof(err))) {
-		smpol_findings_add(f, SMPOL_SEV_INFO, "kept-placements", -1, "run mpolctl check as root to check them",
+		smpol_findings_add(f, SMPOL_SEV_SKIPPED, "kept-placements", -1, "run mpolctl check as root to check them",
 				   "%s", err);
 		return;
 	}
@@ -100,7 +100,8 @@ static void check_kept(const struct smpol_host *h, struct smpol_findings *f)
 				   "%d kept placement(s) of steps that died: %s", dead, list);
 	if (bad)
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "kept-malformed", -1, "remove them by hand once no step of theirs "
-				   "runs", "%d kept placement file(s) in %s do not parse", bad, h->statedir);
+				   "runs", "%d kept placement file(s) in %s do not parse (or are not files)", bad,
+				   h->statedir);
 	if (n - dead > 0)
 		smpol_findings_add(f, SMPOL_SEV_INFO, "kept-live", -1, "", "%d running step(s) keep their placement here",
 				   n - dead);

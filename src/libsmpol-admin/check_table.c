@@ -69,7 +69,7 @@ static void compare(const struct smpol_topology *topo, const struct smpol_bw_tab
 		flagged++;
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "table-disagrees", e->target, "trust the table only if it was "
 				   "measured on an idle node; otherwise run mpolctl calibrate again (mpolctl(8), "
-				   "BANDWIDTH TABLE, says how to validate it)",
+				   "BANDWIDTH SOURCES, says how to validate it)",
 				   "node %d to node %d: the %s table gives %.0f%% of node %d's best, %s HMAT %.0f%% "
 				   "(more than %.0f%% apart)", e->initiator, e->target, smpol_bw_source_name(e->source),
 				   100 * ts, e->initiator, smpol_bw_source_name(h->source), 100 * hs,

@@ -1,5 +1,5 @@
 /* checks.h - the inspections of `mpolctl check`, each adding findings (findings.h).
- * None changes anything. Codes and thresholds are listed in mpolctl(8), CHECK.
+ * None changes anything. Codes and thresholds are listed in mpolctl(8), VERBS, check.
  */
 #ifndef SMPOL_CHECKS_H
 #define SMPOL_CHECKS_H

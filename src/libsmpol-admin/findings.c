@@ -48,7 +48,7 @@ int smpol_findings_count(const struct smpol_findings *f, enum smpol_severity sev
 
 const char *smpol_severity_name(enum smpol_severity s)
 {
-	static const char *const names[] = { "ok", "info", "warning", "error" };
+	static const char *const names[] = { "ok", "info", "skipped", "warning", "error" };
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
 }

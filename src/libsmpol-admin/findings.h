@@ -10,6 +10,7 @@
 enum smpol_severity {
 	SMPOL_SEV_OK,                  /* looked at, nothing wrong (reported for completeness) */
 	SMPOL_SEV_INFO,                /* worth knowing, nothing to fix */
+	SMPOL_SEV_SKIPPED,             /* not checked: this user may not read it (root's) */
 	SMPOL_SEV_WARNING,             /* placements are worse than they could be */
 	SMPOL_SEV_ERROR,               /* the plugin cannot do what it is configured to */
 };
@@ -38,7 +39,7 @@ enum smpol_severity smpol_findings_worst(const struct smpol_findings *f);
 /* How many have this severity. */
 int smpol_findings_count(const struct smpol_findings *f, enum smpol_severity sev);
 
-/* "ok", "info", "warning", "error". */
+/* "ok", "info", "skipped", "warning", "error". */
 const char *smpol_severity_name(enum smpol_severity s);
 
 void smpol_findings_free(struct smpol_findings *f);

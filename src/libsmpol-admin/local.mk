@@ -11,6 +11,7 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/hotplug.c src/libsmpol-admin/hotplug.h \
 	src/libsmpol-admin/cpuset.c src/libsmpol-admin/cpuset.h \
 	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h \
+	src/libsmpol-admin/fs_tree.c src/libsmpol-admin/fs_tree.h \
 	src/libsmpol-admin/plugstack.c src/libsmpol-admin/plugstack.h \
 	src/libsmpol-admin/stream.c src/libsmpol-admin/stream.h \
 	src/libsmpol-admin/findings.c src/libsmpol-admin/findings.h \

@@ -5,21 +5,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "plugstack.h"
+#include "sysfs.h"
 #include "words.h"
 
 #define MAX_DEPTH 8
+/* Larger than any plugstack.conf or slurm.conf; a link to /dev/zero is refused before. */
+#define CONF_FILE_MAX (1024 * 1024)
 
-/* slurm.conf's PlugStackConfig= value, or "" (keys are case-insensitive there). */
+/* The whole of a configuration file, read as the sysfs files are: never blocking on a
+ * FIFO, refusing a device or directory, bounded. *text is malloc'ed (free it). 0 or
+ * -errno with "cannot read PATH: why". */
+static int read_conf(const char *path, char **text, char *err, size_t errlen)
+{
+	int rc;
+
+	*text = malloc(CONF_FILE_MAX + 1);
+	if (!*text)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	rc = smpol_read_text(path, *text, CONF_FILE_MAX + 1);
+	if (rc < 0) {
+		free(*text);
+		*text = NULL;
+		return smpol_fail(err, errlen, -rc, "cannot read %s: %s", path, rc == -EFBIG ?
+				  "it is larger than 1 MiB, more than any Slurm configuration file" : smpol_read_error(rc));
+	}
+	return 0;
+}
+
+/* The next line of text at *pos (its newline replaced by NUL), or NULL at the end. */
+static char *next_line(char **pos)
+{
+	char *line = *pos, *nl;
+
+	if (!line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl = '\0';
+	*pos = nl ? nl + 1 : NULL;
+	return line;
+}
+
+/* slurm.conf's PlugStackConfig= value, or "" (keys are case-insensitive there; an
+ * unreadable slurm.conf has none). */
 static void plugstack_config_key(const char *slurm_conf, char *buf, size_t len)
 {
-	char line[4096];
-	FILE *f = fopen(slurm_conf, "r");
+	char *text, *pos, *line;
 
 	buf[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
+	if (read_conf(slurm_conf, &text, NULL, 0) < 0)
+		return;
+	for (pos = text; (line = next_line(&pos));) {
 		char *p = line + strspn(line, " \t"), *end;
 
 		if (strncasecmp(p, "PlugStackConfig", 15) || (p[15] != '=' && p[15] != ' ' && p[15] != '\t'))
@@ -28,11 +69,10 @@ static void plugstack_config_key(const char *slurm_conf, char *buf, size_t len)
 		if (!p)
 			continue;
 		p += 1 + strspn(p + 1, " \t");
-		end = p + strcspn(p, " \t\r\n#");
+		end = p + strcspn(p, " \t\r#");
 		snprintf(buf, len, "%.*s", (int)(end - p), p);
 	}
-	if (f)
-		fclose(f);
+	free(text);
 }
 
 void smpol_plugstack_default(char *buf, size_t len)
@@ -84,20 +124,27 @@ static bool is_ours(const char *plugin)
 /* -ENOENT (quietly) when the file does not name the plugin. */
 static int scan(const char *path, int depth, struct smpol_plugstack_line *out, char *err, size_t errlen)
 {
-	char line[sizeof(out->text)], *w[SMPOL_PLUGSTACK_MAX_ARGS + 2];
-	int lineno = 0, rc = -ENOENT;
-	FILE *f = fopen(path, "r");
+	char *w[SMPOL_PLUGSTACK_MAX_ARGS + 2], *text, *pos, *line;
+	int lineno = 0, rc;
 
-	if (!f)
-		return -ENOENT;   /* an include that vanished; the top file is checked before */
-	while (rc == -ENOENT && fgets(line, sizeof(line), f)) {
+	rc = read_conf(path, &text, err, errlen);
+	if (rc < 0)
+		return rc;   /* -ENOENT: an include that vanished; the top file is checked before */
+	rc = -ENOENT;
+	for (pos = text; rc == -ENOENT && (line = next_line(&pos));) {
 		char *hash = strchr(line, '#');
 		int n;
 
 		lineno++;
 		if (hash)
 			*hash = '\0';
-		memcpy(out->text, line, sizeof(out->text));
+		if (strlen(line) >= sizeof(out->text)) {
+			if (strstr(line, SMPOL_PLUGIN_FILE))
+				rc = smpol_fail(err, errlen, E2BIG, "%s:%d: the line is longer than %zu characters", path,
+						lineno, sizeof(out->text) - 1);
+			continue;
+		}
+		memcpy(out->text, line, strlen(line) + 1);
 		n = smpol_words(out->text, w, SMPOL_PLUGSTACK_MAX_ARGS + 2);
 		if (n >= 2 && !strcmp(w[0], "include")) {
 			rc = include(path, lineno, w[1], depth, out, err, errlen);
@@ -116,13 +163,12 @@ static int scan(const char *path, int depth, struct smpol_plugstack_line *out, c
 			out->argv[i] = w[i + 2];
 		rc = 0;
 	}
-	fclose(f);
+	free(text);
 	return rc;
 }
 
 int smpol_plugstack_find(const char *conf, struct smpol_plugstack_line *out, char *err, size_t errlen)
 {
-	FILE *f;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -130,13 +176,11 @@ int smpol_plugstack_find(const char *conf, struct smpol_plugstack_line *out, cha
 		snprintf(out->conf, sizeof(out->conf), "%s", conf);
 	else
 		smpol_plugstack_default(out->conf, sizeof(out->conf));
-	f = fopen(out->conf, "r");
-	if (!f)
+	if (access(out->conf, F_OK) < 0)
 		return smpol_fail(err, errlen, errno, "cannot read %s: %s", out->conf, strerror(errno));
-	fclose(f);
 	rc = scan(out->conf, 0, out, err, errlen);
 	if (rc == -ENOENT)
-		return smpol_fail(err, errlen, ENOENT, "no line of %s or its includes names %s", out->conf,
+		return smpol_fail(err, errlen, ENOMSG, "no line of %s or its includes names %s", out->conf,
 				  SMPOL_PLUGIN_FILE);
 	return rc;
 }

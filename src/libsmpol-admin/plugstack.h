@@ -35,8 +35,9 @@ void smpol_plugstack_default(char *buf, size_t len);
 
 /*
  * smpol_plugstack_find - the first line naming mem_interleave.so in conf (NULL = the
- * default) and its includes. 0; -ENOENT with a sentence when no line names the plugin;
- * the error of opening conf ("cannot read ..."); -E2BIG (too many arguments, includes
+ * default) and its includes. 0; -ENOMSG with a sentence when no line names the plugin;
+ * the error of reading conf or an include ("cannot read ...": -ENOENT when conf is
+ * missing, -SMPOL_ENOTREG for a FIFO or device); -E2BIG (too many arguments, includes
  * too deep) with a sentence naming the file and line.
  */
 int smpol_plugstack_find(const char *conf, struct smpol_plugstack_line *out, char *err, size_t errlen);

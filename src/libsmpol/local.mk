@@ -1,49 +1,74 @@
-# libsmpol: what slurmstepd loads (topology, bandwidth sources, weights, plans, the weights table and its
-# lease, spec, apply, record). Every decision that is not Slurm glue; no Slurm header.
+# libsmpol: what slurmstepd loads, one folder per subsystem (each folder's README says what it
+# owns and what it may include; tests/host/t_folders.sh holds the arrows one way). Every
+# decision that is not Slurm glue; no Slurm header.
 noinst_LTLIBRARIES += src/libsmpol/libsmpol.la
 src_libsmpol_libsmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_libsmpol_libsmpol_la_LIBADD = $(JSONC_LIBS) -lm
-src_libsmpol_libsmpol_la_SOURCES = \
-	src/libsmpol/error.c src/libsmpol/error.h \
-	src/libsmpol/number.c src/libsmpol/number.h \
-	src/libsmpol/host.c src/libsmpol/host.h \
-	src/libsmpol/bitmap.c src/libsmpol/bitmap.h \
-	src/libsmpol/sysfs.c src/libsmpol/sysfs.h \
-	src/libsmpol/proc_stat.c src/libsmpol/proc_stat.h \
-	src/libsmpol/topology.c src/libsmpol/topology.h \
-	src/libsmpol/acpi_table.c src/libsmpol/acpi_table.h \
-	src/libsmpol/acpi_hmat.c src/libsmpol/acpi_hmat.h \
-	src/libsmpol/acpi_srat.c src/libsmpol/acpi_srat.h \
-	src/libsmpol/bandwidth.c src/libsmpol/bandwidth.h \
-	src/libsmpol/bw_acpi.c src/libsmpol/bw_acpi.h \
-	src/libsmpol/bw_file.c src/libsmpol/bw_file.h \
-	src/libsmpol/words.c src/libsmpol/words.h \
-	src/libsmpol/bw_sources.c src/libsmpol/bw_sources.h \
-	src/libsmpol/kernel.c src/libsmpol/kernel.h \
-	src/libsmpol/units.c src/libsmpol/units.h \
-	src/libsmpol/text.c src/libsmpol/text.h \
-	src/libsmpol/weights.c src/libsmpol/weights.h \
-	src/libsmpol/plan.c src/libsmpol/plan.h \
-	src/libsmpol/plan_span.c src/libsmpol/plan_span.h \
-	src/libsmpol/spec.c src/libsmpol/spec.h \
-	src/libsmpol/site_config.c src/libsmpol/site_config.h \
-	src/libsmpol/placement.c src/libsmpol/placement.h \
-	src/libsmpol/apply.c src/libsmpol/apply.h \
-	src/libsmpol/step_state.c src/libsmpol/step_state.h \
-	src/libsmpol/wi.c src/libsmpol/wi.h \
-	src/libsmpol/lease.c src/libsmpol/lease.h \
-	src/libsmpol/statedir.c src/libsmpol/statedir.h \
-	src/libsmpol/numa_maps.c src/libsmpol/numa_maps.h \
-	src/libsmpol/record.c src/libsmpol/record.h \
-	src/libsmpol/record_store.c src/libsmpol/record_store.h \
-	src/libsmpol/record_gather.c src/libsmpol/record_gather.h \
-	src/libsmpol/record_spool.c src/libsmpol/record_spool.h \
-	src/libsmpol/sampling.c src/libsmpol/sampling.h \
-	src/libsmpol/task_ref.c src/libsmpol/task_ref.h \
-	src/libsmpol/pages.c src/libsmpol/pages.h \
-	src/libsmpol/pmbind.c src/libsmpol/pmbind.h \
-	src/libsmpol/movement.c src/libsmpol/movement.h \
-	src/libsmpol/rebalance.c src/libsmpol/rebalance.h \
-	src/libsmpol/region_place.c src/libsmpol/region_place.h \
-	src/libsmpol/child_place.c src/libsmpol/child_place.h \
-	src/libsmpol/prom_textfile.c src/libsmpol/prom_textfile.h
+src_libsmpol_libsmpol_la_SOURCES = $(smpol_base) $(smpol_machine) $(smpol_decide) $(smpol_kernel) \
+	$(smpol_pages) $(smpol_record)
+EXTRA_DIST += src/libsmpol/README.md src/libsmpol/base/README.md src/libsmpol/machine/README.md \
+	src/libsmpol/decide/README.md src/libsmpol/kernel/README.md src/libsmpol/pages/README.md \
+	src/libsmpol/record/README.md
+
+# base/: what every folder shares: errors, numbers, node and CPU sets, sizes, words, the host handle, small-file I/O
+smpol_base = \
+	src/libsmpol/base/error.c src/libsmpol/base/error.h \
+	src/libsmpol/base/number.c src/libsmpol/base/number.h \
+	src/libsmpol/base/host.c src/libsmpol/base/host.h \
+	src/libsmpol/base/bitmap.c src/libsmpol/base/bitmap.h \
+	src/libsmpol/base/sysfs.c src/libsmpol/base/sysfs.h \
+	src/libsmpol/base/words.c src/libsmpol/base/words.h \
+	src/libsmpol/base/units.c src/libsmpol/base/units.h \
+	src/libsmpol/base/text.c src/libsmpol/base/text.h
+
+# machine/: reading the machine: topology, ACPI tables, bandwidth sources, what the kernel offers, who a process is
+smpol_machine = \
+	src/libsmpol/machine/proc_stat.c src/libsmpol/machine/proc_stat.h \
+	src/libsmpol/machine/topology.c src/libsmpol/machine/topology.h \
+	src/libsmpol/machine/acpi_table.c src/libsmpol/machine/acpi_table.h \
+	src/libsmpol/machine/acpi_hmat.c src/libsmpol/machine/acpi_hmat.h \
+	src/libsmpol/machine/acpi_srat.c src/libsmpol/machine/acpi_srat.h \
+	src/libsmpol/machine/bandwidth.c src/libsmpol/machine/bandwidth.h \
+	src/libsmpol/machine/bw_acpi.c src/libsmpol/machine/bw_acpi.h \
+	src/libsmpol/machine/bw_file.c src/libsmpol/machine/bw_file.h \
+	src/libsmpol/machine/bw_sources.c src/libsmpol/machine/bw_sources.h \
+	src/libsmpol/machine/kernel.c src/libsmpol/machine/kernel.h
+
+# decide/: deciding: weights, plans, the request, the site configuration, the one decision
+smpol_decide = \
+	src/libsmpol/decide/weights.c src/libsmpol/decide/weights.h \
+	src/libsmpol/decide/plan.c src/libsmpol/decide/plan.h \
+	src/libsmpol/decide/plan_span.c src/libsmpol/decide/plan_span.h \
+	src/libsmpol/decide/spec.c src/libsmpol/decide/spec.h \
+	src/libsmpol/decide/site_config.c src/libsmpol/decide/site_config.h \
+	src/libsmpol/decide/wi_table.c src/libsmpol/decide/wi_table.h \
+	src/libsmpol/decide/placement.c src/libsmpol/decide/placement.h
+
+# kernel/: the kernel's weights table and its lease, applying a policy, the state kept on the node
+smpol_kernel = \
+	src/libsmpol/kernel/apply.c src/libsmpol/kernel/apply.h \
+	src/libsmpol/kernel/step_state.c src/libsmpol/kernel/step_state.h \
+	src/libsmpol/kernel/wi.c src/libsmpol/kernel/wi.h \
+	src/libsmpol/kernel/lease.c src/libsmpol/kernel/lease.h \
+	src/libsmpol/kernel/lease_place.c src/libsmpol/kernel/lease_place.h \
+	src/libsmpol/kernel/statedir.c src/libsmpol/kernel/statedir.h
+
+# pages/: moving pages: where a task's pages are, page moves, process_mbind, rebalance, region placement
+smpol_pages = \
+	src/libsmpol/pages/numa_maps.c src/libsmpol/pages/numa_maps.h \
+	src/libsmpol/pages/task_ref.c src/libsmpol/pages/task_ref.h \
+	src/libsmpol/pages/pages.c src/libsmpol/pages/pages.h \
+	src/libsmpol/pages/pmbind.c src/libsmpol/pages/pmbind.h \
+	src/libsmpol/pages/movement.c src/libsmpol/pages/movement.h \
+	src/libsmpol/pages/rebalance.c src/libsmpol/pages/rebalance.h \
+	src/libsmpol/pages/region_place.c src/libsmpol/pages/region_place.h \
+	src/libsmpol/pages/child_place.c src/libsmpol/pages/child_place.h
+
+# record/: the record: the AdminComment entry, its store, gather and spool, sampling, the Prometheus file
+smpol_record = \
+	src/libsmpol/record/record.c src/libsmpol/record/record.h \
+	src/libsmpol/record/record_store.c src/libsmpol/record/record_store.h \
+	src/libsmpol/record/record_gather.c src/libsmpol/record/record_gather.h \
+	src/libsmpol/record/record_spool.c src/libsmpol/record/record_spool.h \
+	src/libsmpol/record/sampling.c src/libsmpol/record/sampling.h \
+	src/libsmpol/record/prom_textfile.c src/libsmpol/record/prom_textfile.h

@@ -1,15 +1,18 @@
 /* cli.c - option handling shared by every mpolctl verb. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "cli.h"
 #include "error.h"
 #include "number.h"
+#include "text.h"
 
 /* What this run owes a script that asked for --json: one JSON object on stdout. */
 static struct {
@@ -71,19 +74,36 @@ void cli_usage_error(const char *verb, const char *fmt, ...)
 }
 
 /* A root that is not a directory would only show up later as "cannot read
- * .../online": say what is wrong while we still know where the value came from. */
-static void checked_fsroot(const char *verb, const char *dir, const char *from)
+ * .../online": say what is wrong while we still know where the value came from. A
+ * relative root (tests/fixtures/x, typed in the source tree) is made absolute here,
+ * once, so that every reader and child (hwloc) sees the same directory. */
+static void checked_fsroot(const char *verb, const char *dir, const char *from, char *abs, size_t len)
 {
-	char q[SMPOL_QUOTE_LEN];
+	char q[SMPOL_QUOTE_LEN], qcwd[SMPOL_QUOTE_LEN], cwd[PATH_MAX];
 	struct stat st;
 
 	if (!*dir)
 		cli_usage_error(verb, "%s is empty; give a directory (or leave it out for /)", from);
 	smpol_quote(dir, q, sizeof(q));
-	if (stat(dir, &st))
-		cli_usage_error(verb, "%s %s: %s", from, q, strerror(errno));
+	if (stat(dir, &st)) {
+		int e = errno;
+
+		if (dir[0] != '/' && getcwd(cwd, sizeof(cwd)))
+			cli_usage_error(verb, "%s %s: %s (a relative path is read from the current directory, %s)",
+					from, q, e == ENOENT ? "no such directory" : strerror(e),
+					smpol_quote(cwd, qcwd, sizeof(qcwd)));
+		cli_usage_error(verb, "%s %s: %s", from, q, e == ENOENT ? "no such directory" : strerror(e));
+	}
 	if (!S_ISDIR(st.st_mode))
 		cli_usage_error(verb, "%s %s is not a directory", from, q);
+	if (dir[0] == '/') {
+		snprintf(abs, len, "%s", dir);
+		return;
+	}
+	errno = 0;
+	if (!realpath(dir, cwd) || snprintf(abs, len, "%s", cwd) >= (int)len)
+		cli_usage_error(verb, "%s %s: cannot make it an absolute path: %s", from, q,
+				errno ? strerror(errno) : "it is too long");
 }
 
 void cli_common_init(struct cli_common *c)
@@ -95,16 +115,63 @@ void cli_common_init(struct cli_common *c)
 	c->plugstack = NULL;
 	c->bandwidth = NULL;
 	c->max_source = SMPOL_BW_OVERRIDE;
+	c->repeatable = 0;
+	memset(c->seen, 0, sizeof(c->seen));
+}
+
+int cli_getopt(struct cli_common *c, const char *verb, int argc, char **argv, const char *shortopts,
+	       const struct option *options)
+{
+	int opt = getopt_long(argc, argv, shortopts, options, NULL);
+
+	if (opt < 0 || opt >= CLI_OPT_LIMIT || opt == c->repeatable)
+		return opt;
+	for (const struct option *o = options; o->name; o++) {
+		if (o->val != opt || o->has_arg != required_argument)
+			continue;
+		if (c->seen[opt] && opt < 0x100)
+			cli_usage_error(verb, "-%c/--%s given twice: give it once", opt, o->name);
+		if (c->seen[opt])
+			cli_usage_error(verb, "--%s given twice: give it once", o->name);
+		c->seen[opt] = true;
+		break;
+	}
+	return opt;
 }
 
 static void set_fsroot(struct cli_common *c, const char *verb, const char *dir, const char *from)
 {
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], abs[PATH_MAX];
 
-	checked_fsroot(verb, dir, from);
-	if (smpol_host_set_fsroot(&c->host, dir, err, sizeof(err)) < 0)
+	checked_fsroot(verb, dir, from, abs, sizeof(abs));
+	if (smpol_host_set_fsroot(&c->host, abs, err, sizeof(err)) < 0)
 		cli_usage_error(verb, "%s: %s", from, err);
 	c->fsroot_given = true;
+}
+
+void cli_help(const char *verb, void (*usage)(FILE *out))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	json_object *o;
+
+	if (!run.json) {
+		usage(stdout);
+		exit(fflush(stdout) ? 1 : 0);
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		cli_error(verb, "out of memory");
+		exit(cli_finish(1));
+	}
+	usage(mem);
+	fclose(mem);
+	o = json_object_new_object();
+	json_object_object_add(o, "verb", verb ? json_object_new_string(verb) : NULL);
+	json_object_object_add(o, "usage", json_object_new_string(text ? text : ""));
+	free(text);
+	exit(cli_print_json(o));
 }
 
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
@@ -148,8 +215,7 @@ void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc
 		c->json = true;
 		return;
 	case 'h':
-		usage(stdout);
-		exit(0);
+		cli_help(verb, usage);
 	case ':':
 		cli_usage_error(verb, "option %s needs a value", word);
 	case '?':
@@ -186,6 +252,41 @@ uint64_t cli_number(const char *verb, const char *opt, const char *text, unsigne
 	return v;
 }
 
+/* Whether the character of len bytes at p is DEL or a C1 control (U+0080-U+009F),
+ * which json-c copies as they are. */
+static bool json_needs_escape(const unsigned char *p, size_t len)
+{
+	return (len == 1 && p[0] == 0x7f) || (len == 2 && p[0] == 0xc2 && p[1] <= 0x9f);
+}
+
+/* json-c copies a string's bytes as they are: one that is not UTF-8 (a path under
+ * --fsroot, a line of a malformed table) would make the whole answer invalid JSON. Such
+ * a byte can only be inside a string; it goes out as the text \xNN (JSON "\\xNN"), as
+ * the text output writes it. DEL and C1 controls are valid JSON, but not on a terminal
+ * (terminal.h): they go out as \u00NN. */
+static int put_json_text(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t left = strlen(text);
+
+	while (left) {
+		size_t good = 0, len = 0;
+
+		while (good < left && (len = smpol_utf8_len(p + good, left - good)) && !json_needs_escape(p + good, len))
+			good += len;
+		if (fwrite(p, 1, good, stdout) != good)
+			return EOF;
+		if (good == left)
+			break;
+		if (!len ? printf("\\\\x%02x", p[good]) < 0 : printf("\\u%04x", p[good + len - 1]) < 0)
+			return EOF;
+		good += len ? len : 1;
+		p += good;
+		left -= good;
+	}
+	return putchar('\n');
+}
+
 int cli_print_json(struct json_object *obj)
 {
 	const char *text;
@@ -194,7 +295,7 @@ int cli_print_json(struct json_object *obj)
 	/* 0.98, not 0.97999999999999998: ten digits are more than any value here means */
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
 	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || puts(text) == EOF || fflush(stdout))
+	if (!text || put_json_text(text) == EOF || fflush(stdout))
 		rc = 1;
 	run.printed = true;
 	json_object_put(obj);

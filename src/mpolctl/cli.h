@@ -1,11 +1,13 @@
 /* cli.h - what every mpolctl verb parses the same way.
  *
- * Use with getopt_long: put CLI_COMMON_OPTIONS in the verb's option table, start the
- * short-option string with ":" (so a missing value is reported as such), and hand
- * every option the verb does not know itself to cli_common_option:
+ * Use with cli_getopt (getopt_long that refuses an option with a value given twice):
+ * put CLI_COMMON_OPTIONS in the verb's option table, start the short-option string
+ * with ":" (so a missing value is reported as such), and hand every option the verb
+ * does not know itself to cli_common_option:
  *
- *	struct cli_common c = CLI_COMMON_INIT;
- *	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+ *	struct cli_common c;
+ *	cli_common_init(&c);
+ *	while ((opt = cli_getopt(&c, "show", argc, argv, ":h", options)) != -1) {
  *		switch (opt) {
  *		case 'x': ...; break;
  *		default: cli_common_option(&c, "show", opt, argc, argv, usage);
@@ -50,6 +52,9 @@ enum {
 	{ "bandwidth", required_argument, NULL, CLI_OPT_BANDWIDTH }, \
 	{ "max-source", required_argument, NULL, CLI_OPT_MAX_SOURCE }
 
+/* Option values above this are not tracked by cli_getopt (none is). */
+#define CLI_OPT_LIMIT 0x300
+
 struct cli_common {
 	struct smpol_host host;  /* --fsroot, else $MPOL_FSROOT, else /; --statedir, else the default */
 	bool fsroot_given;
@@ -58,21 +63,35 @@ struct cli_common {
 	const char *plugstack;   /* --plugstack FILE, NULL = Slurm's */
 	const char *bandwidth;   /* --bandwidth FILE|none, NULL = the plugstack line's */
 	int max_source;          /* --max-source: the highest-ranked bandwidth source used */
+	int repeatable;          /* the one option that may be given more than once (--pid), or 0 */
+	bool seen[CLI_OPT_LIMIT];  /* options with a value given so far (cli_getopt) */
 };
 
 /* Every verb starts from this. */
 void cli_common_init(struct cli_common *c);
 
 /*
+ * cli_getopt - getopt_long, and exit 2 when an option that takes a value comes a second
+ * time ("--scope given twice: give it once"): taking the last one silently would hide a
+ * mistake. c->repeatable names the one option that accumulates (rebalance's --pid).
+ */
+int cli_getopt(struct cli_common *c, const char *verb, int argc, char **argv, const char *shortopts,
+	       const struct option *options);
+
+/*
  * cli_common_option - handle --fsroot, --statedir, --plugstack, --bandwidth,
  * --max-source, --json, --help and getopt's errors
  * for `verb`. --help calls usage(stdout) and exits 0; an unknown option, a missing
  * value, a --fsroot that is not a directory or a relative --statedir exits 2 with a
- * message. Any other opt is a bug in
- * the verb and also exits 2.
+ * message. A relative --fsroot (or $MPOL_FSROOT) is made absolute from the current
+ * directory. Any other opt is a bug in the verb and also exits 2.
  */
 void cli_common_option(struct cli_common *c, const char *verb, int opt, int argc, char **argv,
 		       void (*usage)(FILE *out));
+
+/* cli_help - usage(stdout) and exit 0; with --json anywhere on the command line, the
+ * same text as {"verb": VERB, "usage": "..."} (verb NULL: mpolctl's own help). */
+void cli_help(const char *verb, void (*usage)(FILE *out)) __attribute__((noreturn));
 
 /* cli_no_operands - exit 2 when argv has words left after the options; otherwise apply
  * $MPOL_FSROOT when --fsroot was not given (checked like --fsroot). */

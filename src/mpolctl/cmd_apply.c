@@ -1,8 +1,10 @@
 /* cmd_apply.c - `mpolctl apply --system`: the node's weights become the hardware's
  * optimum per socket (the same for every job), or go back to the kernel (--auto). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -32,7 +34,8 @@ static void usage(FILE *out)
 		"  --system        required: set the system-wide table\n"
 		"  --auto          hand the table back to the kernel (auto=true, Linux 6.16+); fails\n"
 		"                  clearly when the kernel has no bandwidth data (ENODEV)\n"
-		"  --dry-run       show what would be written, write nothing\n"
+		"  --dry-run       show what would be written, write nothing (refused where the\n"
+		"                  real run is: an unsafe --statedir, a step holding the weights)\n"
 		"  --statedir DIR  the weights lease directory (default " SMPOL_DEFAULT_STATEDIR "):\n"
 		"                  refused while a running job step holds the weights\n"
 		"  --fsroot DIR    act on sysfs under DIR instead of / (default: $MPOL_FSROOT)\n"
@@ -43,10 +46,27 @@ static void usage(FILE *out)
 		"  -h, --help      show this help\n");
 }
 
+/* Each socket's plan in one line ("node0: nodes 0,2 weights 7:2; node1: nodes 1
+ * weights 1"), for the note that the table is per socket. */
+static void describe_plans(const struct smpol_plan *plans, int nplans, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < nplans && used < len; i++) {
+		char nodes[128] = "", weights[128] = "";
+
+		smpol_plan_format_nodes(&plans[i], nodes, sizeof(nodes));
+		smpol_plan_format_weights(&plans[i], weights, sizeof(weights));
+		used += (size_t)snprintf(buf + used, len - used, "%snode%d: nodes %s weights %s", i ? "; " : "",
+					 plans[i].initiator, nodes, weights);
+	}
+}
+
 /* The union of every socket's plan, weighed by the bandwidth the plugin would use;
- * plans of different sockets never share a node. */
+ * plans of different sockets never share a node. plans_text: describe_plans. */
 static int system_table(const struct cli_common *c, const struct smpol_topology *topo, struct smpol_wi_table *want,
-			struct smpol_bitmap *which)
+			struct smpol_bitmap *which, char *plans_text, size_t len)
 {
 	struct smpol_plan_opts opts;
 	struct smpol_plan *plans;
@@ -57,6 +77,8 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 	int nplans, rc;
 
 	cli_site_read(c, &site);
+	if (!cli_site_usable(c, &site, "apply"))
+		return 1;
 	if (cli_site_bandwidth(&site, topo, &bw, &origin) < 0) {
 		fprintf(stderr, "mpolctl apply: out of memory\n");
 		return 1;
@@ -73,6 +95,7 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 		return 1;
 	}
 	rc = smpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
+	describe_plans(plans, nplans, plans_text, len);
 	free(plans);
 	if (rc < 0) {
 		cli_error("apply", "%s", err);
@@ -81,15 +104,23 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 	return 0;
 }
 
+/* Why node1 gets 1 beside node0's 7: the table is every socket's own plan, and a job
+ * that interleaves across sockets (scope=all) reads the same numbers. */
+#define PER_SOCKET_NOTE "the table holds each socket's own plan (%s); a job with scope=all " \
+	"interleaves over the nodes of every socket with these same weights, not with a plan of its own"
+
 static void print_change(const struct smpol_wi_table *now, const struct smpol_wi_table *want,
-			 const struct smpol_bitmap *which, bool dry_run, bool json)
+			 const struct smpol_bitmap *which, const char *plans_text, bool dry_run, bool json)
 {
 	struct json_object *obj, *nodes;
+	char note[1024];
 
+	snprintf(note, sizeof(note), PER_SOCKET_NOTE, plans_text);
 	if (!json) {
 		printf("%s the system weights:\n", dry_run ? "would write" : "wrote");
 		for (int n = smpol_bitmap_next(which, 0); n >= 0; n = smpol_bitmap_next(which, n + 1))
 			printf("  node%-4d %3u -> %u\n", n, now->weight[n], want->weight[n]);
+		printf("note: %s\n", note);
 		if (now->auto_enabled == 1)
 			printf("auto mode %s off (writing any node turns it off)\n", dry_run ? "would turn" : "turned");
 		return;
@@ -107,7 +138,35 @@ static void print_change(const struct smpol_wi_table *now, const struct smpol_wi
 	json_object_object_add(obj, "dry_run", json_object_new_boolean(dry_run));
 	json_object_object_add(obj, "auto_before", json_object_new_int(now->auto_enabled));
 	json_object_object_add(obj, "weights", nodes);
+	json_object_object_add(obj, "note", json_object_new_string(note));
 	cli_print_json(obj);
+}
+
+/* What the real run checks first, without changing anything: the state directory (it
+ * must be root's alone) and the lease (a live step's journal would undo the write). A
+ * dry run that says "would write" where the real run refuses tells the admin nothing. */
+static int dry_run_refusal(const struct smpol_host *h)
+{
+	struct smpol_lease_state st;
+	char err[SMPOL_ERRLEN];
+
+	int rc = smpol_lease_inspect(h, &st, err, sizeof(err));
+
+	if ((rc == -EACCES || rc == -EPERM) && geteuid() != 0) {
+		fprintf(stderr, "mpolctl apply: note: %s: the real run (as root) checks it\n", err);
+		return 0;
+	}
+	if (rc < 0) {
+		cli_error("apply", "%s (the real run refuses it too)", err);
+		return 1;
+	}
+	if (st.holder_alive) {
+		cli_error("apply", "job %u step %u (pid %d) holds the weights and restores its journal at step end: "
+			  "the real run is refused until it has ended", st.owner.job_id, st.owner.step_id,
+			  (int)st.owner.pid);
+		return 1;
+	}
+	return 0;
 }
 
 static int apply_auto(const struct cli_common *c, const struct smpol_wi_table *now,
@@ -152,11 +211,11 @@ int cmd_apply(int argc, char **argv)
 	struct smpol_topology topo;
 	struct smpol_wi_table now, want;
 	struct smpol_bitmap which;
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], plans_text[512] = "";
 	int opt, rc;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&c, "apply", argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_SYSTEM: system = true; break;
 		case OPT_AUTO: want_auto = true; break;
@@ -176,13 +235,15 @@ int cmd_apply(int argc, char **argv)
 			  "tasks use plain interleave and there are no weights to set");
 		return 1;
 	}
+	if (dry_run && dry_run_refusal(&c.host))
+		return 1;
 	if (want_auto)
 		return apply_auto(&c, &now, dry_run);
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) < 0) {
 		cli_error("apply", "%s", err);
 		return 1;
 	}
-	rc = system_table(&c, &topo, &want, &which);
+	rc = system_table(&c, &topo, &want, &which, plans_text, sizeof(plans_text));
 	smpol_topology_free(&topo);
 	if (rc)
 		return rc;
@@ -190,6 +251,6 @@ int cmd_apply(int argc, char **argv)
 		cli_error("apply", "%s", err);
 		return 1;
 	}
-	print_change(&now, &want, &which, dry_run, c.json);
+	print_change(&now, &want, &which, plans_text, dry_run, c.json);
 	return 0;
 }

@@ -43,7 +43,8 @@ static void usage(FILE *out)
 		"to stderr as it is measured (seconds each). Override lines an admin added to\n"
 		"the table are kept. It refuses to run while job steps run on the node (they\n"
 		"would disturb the measurement and it would disturb them) unless --force.\n"
-		"Run it as root on an idle node; see mpolctl(8), BANDWIDTH TABLE.\n"
+		"Run it as root on an idle node; see mpolctl(8), BANDWIDTH SOURCES. It measures\n"
+		"this machine: --fsroot and $MPOL_FSROOT are refused.\n"
 		"\n"
 		"  --output FILE   the table to write (default: the plugstack line's bandwidth=,\n"
 		"                  else " SMPOL_BW_FILE_DEFAULT ")\n"
@@ -81,14 +82,13 @@ static void parse_args(int argc, char **argv, struct calibrate_args *a)
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[SMPOL_ERRLEN], *end;
+	char err[SMPOL_ERRLEN];
 	int opt;
-	long n;
 
 	memset(a, 0, sizeof(*a));
 	cli_common_init(&a->c);
 	a->repeats = DEFAULT_REPEATS;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, VERB, argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_OUTPUT:
 			if (optarg[0] != '/')
@@ -102,11 +102,7 @@ static void parse_args(int argc, char **argv, struct calibrate_args *a)
 			a->force = true;
 			break;
 		case OPT_REPEATS:
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || n < 1 || n > 1000)
-				cli_usage_error(VERB, "--repeats '%s': give a whole number 1-1000", optarg);
-			a->repeats = (int)n;
+			a->repeats = (int)cli_number(VERB, "--repeats", optarg, 0, 1, 1000);
 			break;
 		case OPT_SIZE:
 			if (smpol_parse_size(optarg, &a->size_kb, err, sizeof(err)))
@@ -355,6 +351,8 @@ int cmd_calibrate(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	memset(&f, 0, sizeof(f));
 	cli_site_read(&a.c, &site);
+	if (!cli_site_usable(&a.c, &site, VERB))
+		return 1;
 	path = a.output ? a.output : site.cfg.bandwidth_file[0] ? site.cfg.bandwidth_file : SMPOL_BW_FILE_DEFAULT;
 	if (!a.force && running_steps(&site.cfg.host, why, sizeof(why))) {
 		fprintf(stderr, "mpolctl %s: job steps run on this node (%s): they would disturb the measurement and "

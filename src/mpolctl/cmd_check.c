@@ -32,8 +32,9 @@ static void usage(FILE *out)
 		"Slurm's HealthCheckProgram or from a node-health framework (as root: some\n"
 		"files are root's).\n"
 		"\n"
-		"Exit status: 0 nothing wrong (ok and info only), 1 warnings, 2 errors (or bad\n"
-		"arguments).\n"
+		"Exit status: 0 nothing wrong (ok, info, or skipped: not readable by this user),\n"
+		"3 warnings, 4 errors; 1 the check itself failed, 2 bad arguments. A health\n"
+		"check drains on 4 only: a typo in its command line is 2, never a drain.\n"
 		"\n"
 		"  --quiet           one line: the worst findings (for health-check logs)\n"
 		"  --json            print one JSON object\n"
@@ -75,11 +76,15 @@ static void topology_warnings(const struct smpol_topology *topo, struct smpol_fi
 				   "treat the value as unknown", "%s", topo->warnings[i]);
 }
 
+/* Apart from 1 (failed) and 2 (bad arguments), which every verb uses: a health-check
+ * wrapper that drains on 4 alone cannot drain a node for a typo in its own line. */
+enum { EXIT_CHECK_WARNINGS = 3, EXIT_CHECK_ERRORS = 4 };
+
 static int exit_status(const struct smpol_findings *f)
 {
 	enum smpol_severity worst = smpol_findings_worst(f);
 
-	return worst == SMPOL_SEV_ERROR ? 2 : worst == SMPOL_SEV_WARNING ? 1 : 0;
+	return worst == SMPOL_SEV_ERROR ? EXIT_CHECK_ERRORS : worst == SMPOL_SEV_WARNING ? EXIT_CHECK_WARNINGS : 0;
 }
 
 static void print_quiet(const struct smpol_findings *f)
@@ -87,6 +92,14 @@ static void print_quiet(const struct smpol_findings *f)
 	int errors = smpol_findings_count(f, SMPOL_SEV_ERROR), warnings = smpol_findings_count(f, SMPOL_SEV_WARNING);
 	enum smpol_severity worst = smpol_findings_worst(f);
 
+	if (worst == SMPOL_SEV_SKIPPED) {
+		printf("mpolctl check: no warnings or errors in what this user may read; not checked:");
+		for (int i = 0; i < f->n; i++)
+			if (f->v[i].severity == SMPOL_SEV_SKIPPED)
+				printf(" %s", f->v[i].code);
+		printf(" (run it as root)\n");
+		return;
+	}
 	if (worst < SMPOL_SEV_WARNING) {
 		printf("mpolctl check: ok\n");
 		return;
@@ -109,9 +122,10 @@ static void print_text(const struct smpol_findings *f)
 		if (x->todo[0] && x->severity > SMPOL_SEV_OK)
 			printf("%-7s %-31s -> %s\n", "", "", x->todo);
 	}
-	printf("\n%d error(s), %d warning(s), %d info, %d ok: exit %d\n", smpol_findings_count(f, SMPOL_SEV_ERROR),
-	       smpol_findings_count(f, SMPOL_SEV_WARNING), smpol_findings_count(f, SMPOL_SEV_INFO),
-	       smpol_findings_count(f, SMPOL_SEV_OK), exit_status(f));
+	printf("\n%d error(s), %d warning(s), %d info, %d ok, %d skipped (not readable by this user): exit %d\n",
+	       smpol_findings_count(f, SMPOL_SEV_ERROR), smpol_findings_count(f, SMPOL_SEV_WARNING),
+	       smpol_findings_count(f, SMPOL_SEV_INFO), smpol_findings_count(f, SMPOL_SEV_OK),
+	       smpol_findings_count(f, SMPOL_SEV_SKIPPED), exit_status(f));
 }
 
 static int print_json(const struct smpol_findings *f, const char *fsroot)
@@ -183,7 +197,7 @@ int cmd_check(int argc, char **argv)
 	int opt, rc;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":hq", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&c, VERB, argc, argv, ":hq", options)) != -1) {
 		if (opt == OPT_QUIET || opt == 'q')
 			quiet = true;
 		else
@@ -202,8 +216,12 @@ int cmd_check(int argc, char **argv)
 		smpol_findings_add(&f, SMPOL_SEV_ERROR, "topology", -1, "check that sysfs is mounted (and --fsroot)",
 				   "%s", err);
 	}
-	if (f.oom)
-		smpol_findings_add(&f, SMPOL_SEV_ERROR, "out-of-memory", -1, "", "out of memory: the check is incomplete");
+	if (f.oom) {
+		/* a machine short of memory is no finding about its HMAT: exit 1, not a drain */
+		cli_error(VERB, "out of memory: the check is incomplete");
+		smpol_findings_free(&f);
+		return 1;
+	}
 	if (c.json) {
 		rc = print_json(&f, c.host.fsroot);
 	} else {

@@ -65,14 +65,35 @@ static void usage(FILE *out)
 		SMPOL_DEFAULT_PRECISION);
 }
 
+/* A list of ids: NUMBER or NUMBER-NUMBER, comma-separated (mpolctl(8)'s grammar: no
+ * sign, blank or newline), each id once: "0,0" is a mistake, not node 0. */
 static void parse_list(const char *opt, const char *text, int limit, struct smpol_bitmap *out)
 {
-	char err[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN], piece[64];
+	struct smpol_bitmap one, both;
 
+	smpol_quote(text, q, sizeof(q));
+	if (text[strspn(text, "0123456789,-")])
+		cli_usage_error(VERB, "bad %s %s: give ids and ranges of digits, such as 0-3,8 (no sign or blank)",
+				opt, q);
 	if (smpol_bitmap_parse_list(text, limit, out, err, sizeof(err)))
 		cli_usage_error(VERB, "%s: %s", opt, err);
 	if (smpol_bitmap_empty(out))
 		cli_usage_error(VERB, "%s is empty; give a list such as 0-3,8", opt);
+	/* each piece parses alone (the whole did); its ids must be new */
+	smpol_bitmap_clear(out);
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(piece, sizeof(piece), "%.*s", (int)len, p);
+		p += len + (p[len] == ',');
+		if (smpol_bitmap_parse_list(piece, limit, &one, NULL, 0))
+			continue;
+		both = one;
+		if (smpol_bitmap_and(&both, out) > 0)
+			cli_usage_error(VERB, "bad %s %s: %d is named twice", opt, q, smpol_bitmap_next(&both, 0));
+		smpol_bitmap_or(out, &one);
+	}
 }
 
 struct plan_args {
@@ -101,7 +122,7 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 	memset(a, 0, sizeof(*a));
 	cli_common_init(&a->c);
 	smpol_plan_opts_default(&a->opts);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, VERB, argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_MEM:
 			if (smpol_parse_size(optarg, &a->opts.mem_kb, err, sizeof(err)))
@@ -221,10 +242,29 @@ static void print_served(const struct plan_args *a, const struct smpol_plan *p)
 	printf("): ");
 }
 
+/*
+ * The nodes of p weighed by a sysfs HMAT number that is not the initiator's own: sysfs
+ * gives each memory node's bandwidth from its best initiator only, so a remote socket's
+ * DRAM reads as fast as local (scope=all). Their list into buf ("" when none).
+ */
+static void sysfs_remote_nodes(const struct smpol_topology *topo, const struct smpol_plan *p, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < p->nnodes && used < len; i++) {
+		const struct smpol_node *n = smpol_topology_node(topo, p->nodes[i]);
+
+		if (p->sources[i] != SMPOL_BW_SYSFS || !n || smpol_node_initiator(topo, n) == p->initiator)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", p->nodes[i]);
+	}
+}
+
 static void print_plan(const struct smpol_topology *topo, const struct plan_args *a, const struct smpol_plan *p,
 		       const struct smpol_plan *scaled)
 {
-	char nodes[256] = "", weights[256] = "", cpus[128] = "-";
+	char nodes[256] = "", weights[256] = "", cpus[128] = "-", remote[128];
 	const struct smpol_node *init = smpol_topology_node(topo, p->initiator);
 	int i;
 
@@ -257,6 +297,11 @@ static void print_plan(const struct smpol_topology *topo, const struct plan_args
 		printf("  left out node%d: %s\n", p->left_out[i].node, p->left_out[i].reason);
 	if (p->notes[0])
 		printf("  note: %s\n", p->notes);
+	sysfs_remote_nodes(topo, p, remote, sizeof(remote));
+	if (remote[0])
+		printf("  note: nodes %s are weighed by sysfs HMAT, which gives each node's bandwidth from its best\n"
+		       "  initiator only: from node%d they are likely slower than shown. The raw ACPI HMAT (as root)\n"
+		       "  or mpolctl calibrate gives the numbers from this initiator.\n", remote, p->initiator);
 	if (!smpol_bitmap_empty(&p->standby)) {
 		char list[256];
 
@@ -279,7 +324,7 @@ static void print_text(const struct smpol_topology *topo, const struct plan_args
 
 	if (a->opts.mem_kb)
 		smpol_format_size(a->opts.mem_kb, mem, sizeof(mem));
-	printf("scope %s, algorithm %s, precision %g, job memory %s\n",
+	printf("scope %s, algorithm %s, precision %g, job memory %s; bandwidth in decimal MB/s (10^6 bytes/s)\n",
 	       smpol_scope_name(a->opts.scope), smpol_algorithm_name(a->opts.algorithm),
 	       a->opts.weight.precision, mem);
 	cli_print_bw_origin(origin);
@@ -324,8 +369,10 @@ static json_object *json_weights(const struct smpol_plan *p)
 	return weights;
 }
 
-static json_object *json_plan(const struct smpol_plan *p, const struct smpol_plan *scaled)
+static json_object *json_plan(const struct smpol_topology *topo, const struct smpol_plan *p,
+			       const struct smpol_plan *scaled)
 {
+	char remote[128];
 	json_object *o = json_object_new_object(), *nodes = json_object_new_array();
 	json_object *shares = json_object_new_array();
 	json_object *left = json_object_new_array(), *standby = json_object_new_array();
@@ -370,6 +417,9 @@ static json_object *json_plan(const struct smpol_plan *p, const struct smpol_pla
 		json_object_array_add(standby, json_object_new_int(i));
 	json_object_object_add(o, "standby", standby);
 	json_object_object_add(o, "notes", json_object_new_string(p->notes));
+	/* nodes weighed by their best initiator's number, not this one's (see print_plan) */
+	sysfs_remote_nodes(topo, p, remote, sizeof(remote));
+	json_object_object_add(o, "best_initiator_only", json_object_new_string(remote));
 	return o;
 }
 
@@ -388,7 +438,7 @@ static int print_json(const struct smpol_topology *topo, const struct plan_args 
 	json_object_object_add(o, "mem_kb", a->opts.mem_kb ? json_object_new_int64((int64_t)a->opts.mem_kb) : NULL);
 	json_object_object_add(o, "bandwidth_sources", cli_json_bw_origin(origin));
 	for (i = 0; i < nplans; i++)
-		json_object_array_add(arr, json_plan(&plans[i], scaled ? &plans[1] : NULL));
+		json_object_array_add(arr, json_plan(topo, &plans[i], scaled ? &plans[1] : NULL));
 	json_object_object_add(o, "plans", arr);
 	for (i = 0; i < topo->nwarnings; i++)
 		json_object_array_add(warnings, json_object_new_string(topo->warnings[i]));
@@ -417,6 +467,10 @@ int cmd_plan(int argc, char **argv)
 		return 1;
 	}
 	cli_site_read(&a.c, &site);
+	if (!cli_site_usable(&a.c, &site, VERB)) {
+		smpol_topology_free(&topo);
+		return 1;
+	}
 	if (cli_site_bandwidth(&site, &topo, &bandwidth, &origin) < 0) {
 		fprintf(stderr, "mpolctl %s: out of memory\n", VERB);
 		smpol_topology_free(&topo);

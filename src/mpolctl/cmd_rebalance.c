@@ -28,6 +28,7 @@
 #include "migration.h"
 #include "number.h"
 #include "plan.h"
+#include "pmbind.h"
 #include "rebalance.h"
 #include "rebalance_report.h"
 #include "site.h"
@@ -190,12 +191,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 
 	memset(a, 0, sizeof(*a));
 	cli_common_init(&a->c);
+	a->c.repeatable = OPT_PID;   /* --pid 7 --pid 8: a list */
 	a->backend = SMPOL_BACKEND_AUTO;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, "rebalance", argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_JOB:
-			if (a->job)
-				cli_usage_error("rebalance", "--job given twice");
 			if (job_id_parse(optarg, false, &a->jid, err, sizeof(err)) < 0)
 				cli_usage_error("rebalance", "--job: %s", err);
 			a->job = optarg;
@@ -582,6 +582,15 @@ int cmd_rebalance(int argc, char **argv)
 	openlog("mpolctl", LOG_PID, LOG_DAEMON);
 	if (smpol_backend_choose(a->backend, a->pmbind_nr, &backend, why, sizeof(why), err, sizeof(err)) < 0) {
 		cli_error("rebalance", "%s", err);
+		free(a);
+		return 1;
+	}
+	/* an upstream syscall's number (457 is statmount) is a mistake to fix, not a detail
+	 * of a run that then moves pages another way; a free number this kernel lacks
+	 * (a fleet's option on a node of another kernel) falls back as auto says */
+	if (a->pmbind_nr && a->pmbind_nr < SMPOL_PMBIND_FIRST_FREE_NR) {
+		cli_error("rebalance", "--process-mbind-nr %ld is refused (%s): leave it out to move pages with %s",
+			  a->pmbind_nr, why, smpol_backend_name(backend));
 		free(a);
 		return 1;
 	}

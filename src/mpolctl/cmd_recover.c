@@ -70,7 +70,7 @@ int cmd_recover(int argc, char **argv)
 	int opt;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&c, "recover", argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_FORCE: force = true; break;
 		default: cli_common_option(&c, "recover", opt, argc, argv, usage);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -32,7 +33,9 @@ static void usage(FILE *out)
 		"\n"
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
 		"                          of it (1234.0, 1234.batch); one job per run\n"
-		"  --json                  print the record as JSON ({\"job\":..., \"mempolicy\":...})\n"
+		"  --json                  print the record as JSON ({\"job\":..., \"mempolicy\":...}):\n"
+		"                          as stored (pages of unit_kib KiB, t in Unix seconds),\n"
+		"                          and per entry last_bytes, peak_bytes and time (ISO 8601)\n"
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
 		"                          reporting on the job's own node (default: $MPOL_FSROOT)\n"
 		"  -h, --help              show this help\n");
@@ -104,6 +107,44 @@ static void add_ids(json_object *counts, int *ids, int *n, int max)
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
+}
+
+/* {"node": pages} as {"node": bytes}: what a script wants without knowing unit_kib. */
+static json_object *json_bytes(json_object *pages, int unit_kib)
+{
+	json_object *bytes = json_object_new_object();
+
+	json_object_object_foreach(pages, key, val)
+		json_object_object_add(bytes, key, json_object_new_int64((int64_t)(json_object_get_double(val) *
+									   unit_kib * 1024)));
+	return bytes;
+}
+
+/* Beside each entry's pages and Unix time (the record as stored): last_bytes,
+ * peak_bytes and time (ISO 8601, UTC). */
+static void json_decode_entries(json_object *steps, int unit_kib)
+{
+	json_object_object_foreach(steps, step, nodes) {
+		(void)step;
+		if (!json_object_is_type(nodes, json_type_object))
+			continue;
+		json_object_object_foreach(nodes, node, entry) {
+			json_object *last = get(entry, SMPOL_REC_LAST, json_type_object);
+			json_object *peak = get(entry, SMPOL_REC_PEAK, json_type_object);
+			json_object *t = get(entry, SMPOL_REC_TIME, json_type_int);
+			time_t when = t ? (time_t)json_object_get_int64(t) : 0;
+			struct tm tm;
+			char iso[32];
+
+			(void)node;
+			if (last)
+				json_object_object_add(entry, "last_bytes", json_bytes(last, unit_kib));
+			if (peak)
+				json_object_object_add(entry, "peak_bytes", json_bytes(peak, unit_kib));
+			if (t && gmtime_r(&when, &tm) && strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm))
+				json_object_object_add(entry, "time", json_object_new_string(iso));
+		}
+	}
 }
 
 static void format_pages(double pages, int unit_kib, char *buf, size_t len)
@@ -206,7 +247,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 	add_ids(target, ids, &n, SMPOL_MAX_NODES);
 	qsort(ids, (size_t)n, sizeof(ids[0]), cmp_int);
 	for (int i = 0; i < n; i++) {
-		char id[16], tshare[16], ashare[16], lsize[16], psize[16];
+		char id[16], tshare[16], ashare[16], lsize[24], psize[24];
 		const char *kind;
 
 		snprintf(id, sizeof(id), "%d", ids[i]);
@@ -215,7 +256,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		format_share(value_at(last, id), lsum, ashare, sizeof(ashare));
 		format_pages(value_at(last, id), unit_kib, lsize, sizeof(lsize));
 		format_pages(value_at(peak, id), unit_kib, psize, sizeof(psize));
-		printf("%-16s %4d  %-7s %7s %9s %9s %9s\n", i ? "" : label, ids[i], safe(kind, 0), tshare, ashare,
+		printf("%-16s %4d  %-7s %7s %9s %10s %10s\n", i ? "" : label, ids[i], safe(kind, 0), tshare, ashare,
 		       lsize, psize);
 		if (tsum > 0 && lsum > 0)
 			add_tier(tiers, ntiers, kind, value_at(last, id), value_at(target, id) / tsum * lsum);
@@ -223,7 +264,7 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 			add_tier(tiers, ntiers, kind, value_at(last, id), 0);
 	}
 	if (n == 0)
-		printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", label, "-", "-", "-", "-", "-", "-");
+		printf("%-16s %4s  %-7s %7s %9s %10s %10s\n", label, "-", "-", "-", "-", "-", "-");
 
 	printf("  %s: requested %s, applied %s (kernel path %s)%s\n", label, safe(get_str(entry, SMPOL_REC_REQ, "?"), 1),
 	       safe(get_str(entry, SMPOL_REC_MODE, "?"), 2), safe(get_str(entry, SMPOL_REC_PATH, "?"), 3),
@@ -263,7 +304,7 @@ static void print_step(const char *job, const char *step, json_object *nodes, in
 	double lsum = 0, esum = 0;
 
 	printf("job %s step %s\n", job, safe(step, 0));
-	printf("%-16s %4s  %-7s %7s %9s %9s %9s\n", "NODE", "NUMA", "KIND", "TARGET", "ACHIEVED", "LAST", "PEAK");
+	printf("%-16s %4s  %-7s %7s %9s %10s %10s\n", "NODE", "NUMA", "KIND", "TARGET", "ACHIEVED", "LAST", "PEAK");
 	json_object_object_foreach(nodes, node, entry) {
 		if (!json_object_is_type(entry, json_type_object)) {
 			printf("%-16s (malformed entry, skipped)\n", safe(node, 0));
@@ -342,11 +383,9 @@ int cmd_report(int argc, char **argv)
 	int opt, rc, unit_kib;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":hj:", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&c, "report", argc, argv, ":hj:", options)) != -1) {
 		switch (opt) {
 		case 'j':
-			if (jobarg)
-				cli_usage_error("report", "-j given twice; report one job per run");
 			jobarg = optarg;
 			break;
 		default:
@@ -400,6 +439,7 @@ int cmd_report(int argc, char **argv)
 		json_object_put(record);
 		return 1;
 	}
+	unit_kib = get(record, SMPOL_REC_UNIT_KIB, json_type_int) ? json_object_get_int(get(record, SMPOL_REC_UNIT_KIB, json_type_int)) : 4;
 	if (c.json) {
 		json_object *out = json_object_new_object(), *filtered = record;
 
@@ -413,11 +453,11 @@ int cmd_report(int argc, char **argv)
 			}
 			json_object_put(record);
 		}
+		json_decode_entries(get(filtered, SMPOL_REC_STEPS, json_type_object), unit_kib);
 		json_object_object_add(out, "job", json_object_new_string(job));
 		json_object_object_add(out, SMPOL_RECORD_KEY, filtered);
 		return cli_print_json(out);
 	}
-	unit_kib = get(record, SMPOL_REC_UNIT_KIB, json_type_int) ? json_object_get_int(get(record, SMPOL_REC_UNIT_KIB, json_type_int)) : 4;
 	local = local_topology(steps, &c.host, &topo, host, sizeof(host));
 	json_object_object_foreach(steps, key, nodes) {
 		if (*step && strcmp(key, step))

@@ -84,7 +84,7 @@ static void format_u32(uint32_t v, char *buf, size_t len)
 static void print_node(const struct smpol_topology *topo, const struct smpol_node *n, const struct kernel_state *k)
 {
 	const struct smpol_access *a = smpol_node_access(n);
-	char cpus[64], total[16] = "-", free_[16] = "-", tier[12] = "-", weight[12] = "-";
+	char cpus[64], total[24] = "-", free_[24] = "-", tier[12] = "-", weight[12] = "-";
 	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64], used[16];
 	enum smpol_bw_source source = SMPOL_BW_NONE;
 
@@ -104,7 +104,7 @@ static void print_node(const struct smpol_topology *topo, const struct smpol_nod
 	format_u32(a ? a->write_lat : 0, wlat, sizeof(wlat));
 	format_initiators(a, inits, sizeof(inits));
 	format_u32(n->has_memory ? local_bandwidth(topo, k, n, &source) : 0, used, sizeof(used));
-	printf("%-4d %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", n->id,
+	printf("%-4d %-7s %-9s %10s %10s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", n->id,
 	       smpol_node_kind_name(n->kind), cpus, total, free_, tier, rbw, wbw, rlat, wlat,
 	       inits, weight, used, n->has_memory ? smpol_bw_source_name(source) : "-");
 }
@@ -162,11 +162,15 @@ static void print_text(const struct smpol_topology *topo, const struct kernel_st
 	smpol_bitmap_format_list(&topo->online, online, sizeof(online));
 	smpol_bitmap_format_list(&topo->possible, possible, sizeof(possible));
 	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->host.fsroot);
-	printf("%-4s %-7s %-9s %8s %8s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", "NODE", "KIND", "CPUS",
+	printf("%-4s %-7s %-9s %10s %10s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", "NODE", "KIND", "CPUS",
 	       "MEMTOTAL", "MEMFREE", "TIER", "RD_MB/s", "WR_MB/s", "RD_ns", "WR_ns", "INITIATORS",
 	       "WEIGHT", "PLAN_BW", "SOURCE");
 	for (i = 0; i < topo->nnodes; i++)
 		print_node(topo, &topo->nodes[i], k);
+	printf("\nsizes in binary units (1 GiB = 2^30 bytes); bandwidth in decimal MB/s (10^6 bytes per\n"
+	       "second, as HMAT gives it); latency in ns. TIER: the kernel's memory tier\n"
+	       "(memory_tierN in /sys/devices/virtual/memory_tiering): a lower id is a faster tier, and\n"
+	       "the kernel demotes pages from it to a higher one.\n");
 	printf("\nkind:\n");
 	for (i = 0; i < topo->nnodes; i++)
 		printf("  node%d %s: %s\n", topo->nodes[i].id,
@@ -343,7 +347,7 @@ int cmd_show(int argc, char **argv)
 	int opt, rc;
 
 	cli_common_init(&c);
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1)
+	while ((opt = cli_getopt(&c, "show", argc, argv, ":h", options)) != -1)
 		cli_common_option(&c, "show", opt, argc, argv, usage);
 	cli_no_operands(&c, "show", argc, argv);
 
@@ -354,6 +358,10 @@ int cmd_show(int argc, char **argv)
 	k.error[0] = '\0';
 	smpol_wi_read(&c.host, &k.table, k.error, sizeof(k.error));
 	cli_site_read(&c, &site);
+	if (!cli_site_usable(&c, &site, "show")) {
+		smpol_topology_free(&topo);
+		return 1;
+	}
 	if (cli_site_bandwidth(&site, &topo, &k.bw, &k.origin) < 0) {
 		fprintf(stderr, "mpolctl show: out of memory\n");
 		smpol_topology_free(&topo);

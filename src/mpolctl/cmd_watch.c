@@ -33,6 +33,8 @@ enum { OPT_SETTLE = 0x200, OPT_SCAN, OPT_ONCE, OPT_DRY_RUN, OPT_APPLY_SYSTEM, OP
         OPT_GROW_CPUSET };
 
 #define CHILD_OUTPUT_MAX (1 << 20)
+/* a rebalance moves at most --rate MB/s; one that takes longer than this is stuck */
+#define CHILD_TIMEOUT_S 3600
 #define MAX_ARGS 24
 
 static volatile sig_atomic_t stop_requested;
@@ -114,7 +116,7 @@ static void parse_args(int argc, char **argv, struct watch_args *a)
 	cli_common_init(&a->c);
 	a->settle = 5;
 	a->scan = 10;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((opt = cli_getopt(&a->c, "watch", argc, argv, ":h", options)) != -1) {
 		switch (opt) {
 		case OPT_SETTLE:
 			a->settle = (unsigned)cli_number("watch", "--settle", optarg, 0, 0, 3600);
@@ -163,7 +165,7 @@ static void run_self(char **argv)
 		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 1);
 	}
 	watch_log(LOG_INFO, "running mpolctl%s", cmd);
-	rc = smpol_run_capture(argv, CHILD_OUTPUT_MAX, &out, err, sizeof(err));
+	rc = smpol_run_capture(argv, CHILD_OUTPUT_MAX, CHILD_TIMEOUT_S, &out, err, sizeof(err));
 	if (out && *out)
 		for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			watch_log(LOG_INFO, "  %s", line);

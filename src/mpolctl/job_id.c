@@ -58,7 +58,14 @@ int job_id_parse(const char *text, bool allow_array, struct job_id *id, char *er
 		return smpol_fail(err, errlen, EINVAL, "%s names no step: after the dot give a number, batch, extern "
 				  "or interactive", q);
 	id->job = (uint32_t)job;
-	snprintf(id->job_text, sizeof(id->job_text), "%.*s", (int)(dot ? (size_t)(dot - text) : strlen(text)), text);
-	snprintf(id->step, sizeof(id->step), "%s", dot ? dot + 1 : "");
+	/* written as Slurm writes them ("01" is job 1): sacct's output is matched to it */
+	if (id->array)
+		snprintf(id->job_text, sizeof(id->job_text), "%u_%u", id->job, id->array_task);
+	else
+		snprintf(id->job_text, sizeof(id->job_text), "%u", id->job);
+	if (dot && step <= STEP_ID_MAX)
+		snprintf(id->step, sizeof(id->step), "%u", step);
+	else
+		snprintf(id->step, sizeof(id->step), "%s", dot ? dot + 1 : "");
 	return 0;
 }

@@ -19,8 +19,8 @@ struct job_id {
 	uint32_t job;            /* JOB, or ARRAY for ARRAY_TASK */
 	bool array;              /* ARRAY_TASK */
 	uint32_t array_task;
-	char job_text[24];       /* the job part as Slurm's commands take it: "1234", "1234_7" */
-	char step[24];           /* "" when none was given, else "0", "batch", ... */
+	char job_text[24];       /* the job part as Slurm writes it: "1234", "1234_7" ("01" is "1") */
+	char step[24];           /* "" when none was given, else "0" ("00" too), "batch", ... */
 };
 
 /* Parse text; allow_array: accept ARRAY_TASK. -EINVAL with a sentence quoting it. */

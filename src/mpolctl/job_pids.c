@@ -11,6 +11,8 @@
 #include "run_cmd.h"
 
 #define LISTPIDS_MAX_OUTPUT (16 << 20)
+/* scontrol asks slurmd, which answers at once or not at all */
+#define LISTPIDS_TIMEOUT_S 60
 
 int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *err, size_t errlen)
 {
@@ -70,7 +72,7 @@ int job_pids_list(const char *jobstep, struct job_pid **pids, int *npids, char *
 	char *out = NULL;
 	int rc;
 
-	rc = smpol_run_capture(argv, LISTPIDS_MAX_OUTPUT, &out, err, errlen);
+	rc = smpol_run_capture(argv, LISTPIDS_MAX_OUTPUT, LISTPIDS_TIMEOUT_S, &out, err, errlen);
 	if (rc < 0) {
 		if (rc == -ENOENT)
 			smpol_fail(err, errlen, ENOENT, "scontrol is not installed: cannot find the job's processes");

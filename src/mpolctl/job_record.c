@@ -9,6 +9,8 @@
 
 /* AdminComment is a text column (64 KiB); leave room for the JobID and separators. */
 #define SACCT_MAX (256 * 1024)
+/* sacct answers in seconds; a slurmdbd that does not answer must not hang the admin */
+#define SACCT_TIMEOUT_S 120
 
 int job_record_field(const char *job, const char *field, char **comment, char *err, size_t errlen)
 {
@@ -20,7 +22,7 @@ int job_record_field(const char *job, const char *field, char **comment, char *e
 
 	*comment = NULL;
 	snprintf(format, sizeof(format), "JobID,%s", field);
-	rc = smpol_run_capture(argv, SACCT_MAX, &out, err, errlen);
+	rc = smpol_run_capture(argv, SACCT_MAX, SACCT_TIMEOUT_S, &out, err, errlen);
 	if (rc < 0)
 		return rc;
 	/* "JOBID|COMMENT\n": the comment is everything after the first bar (it may hold

@@ -5,6 +5,7 @@ src_mpolctl_mpolctl_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/li
 src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/main.c src/mpolctl/commands.h \
 	src/mpolctl/cli.c src/mpolctl/cli.h \
+	src/mpolctl/terminal.c src/mpolctl/terminal.h \
 	src/mpolctl/site.c src/mpolctl/site.h \
 	src/mpolctl/cmd_show.c \
 	src/mpolctl/cmd_plan.c \

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "error.h"
+#include "terminal.h"
 
 struct verb {
 	const char *name;
@@ -26,25 +27,40 @@ static const struct verb verbs[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: mpolctl [--version] [--help] VERB [ARGS]\n\nverbs:\n");
+	fprintf(out, "usage: mpolctl [--version] [--help] [--json] VERB [ARGS]\n\nverbs:\n");
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
-	fprintf(out, "\n'mpolctl VERB --help' describes a verb; man mpolctl(8) has the details.\n");
+	fprintf(out, "\n--json before the verb counts as after it (mpolctl --json show).\n"
+		"'mpolctl VERB --help' describes a verb; man mpolctl(8) has the details.\n");
+}
+
+/* `mpolctl --json show` as scontrol takes it: --json before the verb moves after it. */
+static void verb_first(int argc, char **argv)
+{
+	int moved = 0;
+
+	while (1 + moved < argc && !strcmp(argv[1 + moved], "--json"))
+		moved++;
+	if (!moved || 1 + moved == argc)
+		return;
+	argv[1] = argv[1 + moved];
+	for (int i = 2; i < 2 + moved; i++)
+		argv[i] = "--json";
 }
 
 int main(int argc, char **argv)
 {
 	char q[SMPOL_QUOTE_LEN];
 
+	terminal_filter_install();
+	verb_first(argc, argv);
 	cli_begin(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return cli_finish(2);
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
-	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		cli_help(NULL, usage);
 	if (!strcmp(argv[1], "--version")) {
 		printf("mpolctl %s\n", PACKAGE_VERSION);
 		return 0;

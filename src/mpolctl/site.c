@@ -41,6 +41,19 @@ void cli_site_read(const struct cli_common *c, struct cli_site *s)
 	}
 }
 
+bool cli_site_usable(const struct cli_common *c, const struct cli_site *s, const char *verb)
+{
+	/* no line in a file that was read: the plugin's defaults, as documented */
+	if (!s->line_rc || (!s->line.file[0] && (!c->plugstack || s->line_rc == -ENOMSG)))
+		return true;
+	if (s->line.file[0])
+		cli_error(verb, "%s; the plugin refuses this line (jobs that ask for it fail), so nothing is shown "
+			  "as if it applied: correct it (mpolctl check reports it too)", s->why);
+	else
+		cli_error(verb, "--plugstack: %s", s->why);
+	return false;
+}
+
 int cli_site_bandwidth(const struct cli_site *s, const struct smpol_topology *topo, struct smpol_bw_table *t,
 		       struct smpol_bw_origin *origin)
 {

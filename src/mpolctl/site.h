@@ -28,6 +28,15 @@ struct cli_site {
 /* Read the line and apply c's --bandwidth and --statedir. Never fails. */
 void cli_site_read(const struct cli_common *c, struct cli_site *s);
 
+/*
+ * cli_site_usable - whether a verb that acts as the plugin would may go on with s: 1
+ * when the line parsed, or when the file read has none (a node without the plugin, or
+ * an empty --plugstack FILE: the defaults, quietly); 0 after saying why on stderr when
+ * the line is there but the plugin would refuse it (its plans would be ones no job
+ * gets), or when the --plugstack FILE given cannot be read.
+ */
+bool cli_site_usable(const struct cli_common *c, const struct cli_site *s, const char *verb);
+
 /* The bandwidth table the plugin would use on this topology (bw_sources.h), without
  * the sources ranked above --max-source. 0 or -ENOMEM. */
 int cli_site_bandwidth(const struct cli_site *s, const struct smpol_topology *topo, struct smpol_bw_table *t,

@@ -6,8 +6,9 @@
 # one repeat keep it to seconds.
 
 TK_TMP=$(mktemp -d)
-TK_ARGS=(--size 16M --repeats 1 --plugstack /dev/null --statedir "$TK_TMP/state")
+TK_ARGS=(--size 16M --repeats 1 --plugstack "$TK_TMP/plugstack.conf" --statedir "$TK_TMP/state")
 mkdir -m 0700 "$TK_TMP/state"
+: >"$TK_TMP/plugstack.conf"   # no line: the plugin's defaults, not this host's line
 
 if [ ! -x "$MPOLCTL" ]; then
 	t_fail "calibrate: mpolctl" "$MPOLCTL is missing (build first)"
@@ -27,7 +28,7 @@ else
 		t_pass "calibrate: one progress line per pair on stderr" ||
 		t_fail "calibrate: one progress line per pair" "$(cat "$TK_TMP/err")"
 	t_expect_match "calibrate: the table is written" '^measured 0 0 [1-9][0-9]* [1-9][0-9]*$' "$(cat "$TK_TMP/t.bw" 2>&1)"
-	out=$("$MPOLCTL" plan --json --bandwidth "$TK_TMP/t.bw" --plugstack /dev/null 2>&1)
+	out=$("$MPOLCTL" plan --json --bandwidth "$TK_TMP/t.bw" --plugstack "$TK_TMP/plugstack.conf" 2>&1)
 	t_expect_match "calibrate: plan uses the table (source measured)" '"bandwidth_source":"measured"' \
 		"$(jq -c '.plans[0]' <<<"$out" 2>&1)"
 
@@ -36,14 +37,14 @@ else
 	"$MPOLCTL" calibrate "${TK_ARGS[@]}" --output "$TK_TMP/t.bw" >"$TK_TMP/out" 2>&1
 	t_expect_match "calibrate: override lines are kept" '^override 0 0 12345 12345$' "$(cat "$TK_TMP/t.bw")"
 	t_expect_match "calibrate: it says so" 'wrote .* \(1 override line kept\)' "$(cat "$TK_TMP/out")"
-	out=$("$MPOLCTL" show --json --bandwidth "$TK_TMP/t.bw" --plugstack /dev/null 2>&1)
+	out=$("$MPOLCTL" show --json --bandwidth "$TK_TMP/t.bw" --plugstack "$TK_TMP/plugstack.conf" 2>&1)
 	t_expect_match "calibrate: show gives the override its precedence" \
 		'"initiator":0,"target":0,"read":12345,"write":12345,"bandwidth":12345,"source":"override"' \
 		"$(jq -c '.bandwidth.pairs[]' <<<"$out" 2>&1)"
 
 	# a table of another machine is refused, with a sentence, and HMAT is used
 	sed 's/^node 0 cpus=[^ ]*/node 0 cpus=0-4095/' "$TK_TMP/t.bw" >"$TK_TMP/foreign.bw"
-	out=$("$MPOLCTL" plan --bandwidth "$TK_TMP/foreign.bw" --plugstack /dev/null 2>&1)
+	out=$("$MPOLCTL" plan --bandwidth "$TK_TMP/foreign.bw" --plugstack "$TK_TMP/plugstack.conf" 2>&1)
 	t_expect_match "calibrate: a foreign table is refused" \
 		'warning: node 0 has other CPUs here than where the table was measured; HMAT is used instead' "$out"
 

@@ -196,7 +196,7 @@ tc_usage "rebalance --pid given the same process twice" "--pid names process 7 t
 tc_usage "rebalance --job 216_3: an array task is refused with what to give" \
 	"'216_3' is an array task: give its own job id \(squeue -o %A" rebalance --job 216_3
 tc_usage "rebalance --job 17.4294967295: no such step" "'17.4294967295' names no step" rebalance --job 17.4294967295
-tc_usage "report -j twice: refused, not the last silently used" "-j given twice; report one job per run" report -j 216 -j 217
+tc_usage "report -j twice: refused, not the last silently used" "-j/--job given twice: give it once" report -j 216 -j 217
 tc_usage "report -j 17_x: a bad array task" "'17_x' is not a job id" report -j 17_x
 PATH="$TC_TMP/bin:$PATH" tc_run report -j 216_3
 if [ "$TC_RC" -eq 1 ] && grep -q "job 216_3: sacct failed" <<<"$TC_ERR"; then

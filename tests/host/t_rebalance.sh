@@ -24,10 +24,11 @@ rb_hold() {
 	rb_wait_for "$RB_TMP/$name.out" '^ready' || RB_PID=
 }
 
-# rb_wait_for FILE REGEX: up to 10 s for REGEX to appear in FILE.
+# rb_wait_for FILE REGEX: up to 60 s for REGEX to appear in FILE (a bound, not a
+# measure: on a loaded 2-core machine the holder took over 10 s to touch 1 GiB).
 rb_wait_for() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 600); do
 		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done

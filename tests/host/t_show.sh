@@ -121,7 +121,7 @@ else
 	ts_usage "show: unknown option" "unknown option '--bogus'" show --bogus
 	ts_usage "show: stray argument" "unexpected argument 'node0'" show node0
 	ts_usage "show: --fsroot without a value" "option '--fsroot' needs a value" show --fsroot
-	ts_usage "show: --fsroot that does not exist" "'/nonexistent/root'.*No such file" show --fsroot /nonexistent/root
+	ts_usage "show: --fsroot that does not exist" "'/nonexistent/root': no such directory" show --fsroot /nonexistent/root
 	ts_usage "show: --fsroot that is a file" "is not a directory" show --fsroot /etc/hostname
 	ts_usage "show: --fsroot empty" "empty" show --fsroot ""
 	MPOL_FSROOT=/nonexistent/root ts_usage "show: bad MPOL_FSROOT" "MPOL_FSROOT '/nonexistent/root'" show

@@ -69,7 +69,7 @@ pid_alive() {
 	# comm is cut at 15 characters (slurmd-wlm etc. are exec'd as slurmd).
 	[[ $comm == "${2:0:15}"* ]] || return 1
 	# Ours name the cluster directory on their command line or in SLURM_CONF.
-	cat "/proc/$pid/cmdline" "/proc/$pid/environ" 2>/dev/null | tr '\0' '\n' | grep -qF "$DIR/" || return 1
+	grep -qF "$DIR/" <<<"$(cat "/proc/$pid/cmdline" "/proc/$pid/environ" 2>/dev/null | tr '\0' '\n')" || return 1
 	state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
 	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
@@ -116,7 +116,7 @@ wait_for() {
 	return 1
 }
 
-port_free() { ! ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+port_free() { [ -z "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; }
 
 # Nodes a cluster may have: each is a slurmd with its own port.
 MAX_NODES=64
@@ -314,7 +314,7 @@ start_mariadb() {
 		--skip-name-resolve </dev/null >/dev/null 2>&1 &
 	wait_for 30 "MariaDB on port $((PORT_BASE + 2))" mysql_root -e 'select 1' ||
 		die "MariaDB did not start; see $DIR/mysql/mariadb.log"
-	if [ $fresh = 1 ] || ! mysql_root -e "select 1 from mysql.user where user='slurm'" | grep -q 1; then
+	if [ $fresh = 1 ] || ! grep -q 1 <<<"$(mysql_root -e "select 1 from mysql.user where user='slurm'")"; then
 		# The database is made here, not by slurmdbd: Slurm 24.11's slurmdbd reuses the
 		# connection whose first connect failed for want of it, and with MariaDB 11.8's
 		# client library its next query fails (error 5027) and slurmdbd exits.
@@ -342,7 +342,7 @@ accounting_users() {
 	local list
 	list=$(sacctmgr -n -P list user format=user) || die "sacctmgr does not answer; see $DIR/log/slurmdbd.log"
 	grep -qx "$TEST_USER" <<<"$list" && return 0
-	sacctmgr -n -P list cluster format=cluster | grep -qx mpol || sacctmgr -i add cluster mpol >/dev/null
+	grep -qx mpol <<<"$(sacctmgr -n -P list cluster format=cluster)" || sacctmgr -i add cluster mpol >/dev/null
 	sacctmgr -i add account tests Description="slurm-mempolicy tests" Organization=tests >/dev/null
 	sacctmgr -i add user "$TEST_USER" account=tests >/dev/null ||
 		die "cannot add $TEST_USER to accounting; see $DIR/log/slurmdbd.log"

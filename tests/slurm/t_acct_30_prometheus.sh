@@ -63,15 +63,76 @@ else
 		t_fail "prometheus: after the job, its metrics and file are gone" "scraped: ${after:0:300}; files: $(ls -A "$promdir")"
 	fi
 	rm -f "$OUTDIR/prom.$$"
+
+	# Scraped in a loop while 6 steps write every second: every page parses, and
+	# node_exporter logs no error (it reads every *.prom, hidden temporaries included).
+	elog=$MPOL_CLUSTER_DIR/log/node-exporter.log
+	emark=$(log_mark "$elog")
+	for i in 1 2 3 4 5 6; do
+		timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 1 --mem-interleave=weighted "$PY" -c "$(toucher 16 6)" \
+			>/dev/null 2>&1 &
+	done
+	scrapes=0 bad=0
+	for ((i = 0; i < 40; i++)); do
+		"$PY" - "$port" <<'PYEOF' || bad=$((bad + 1))
+import sys, urllib.request
+from prometheus_client.parser import text_string_to_metric_families
+page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+list(text_string_to_metric_families(page))
+PYEOF
+		scrapes=$((scrapes + 1))
+		sleep 0.2
+	done
+	wait
+	errors=$(log_since "$elog" "$emark" | grep -i 'level=error\|failed' || true)
+	if [ $bad = 0 ] && [ -z "$errors" ]; then
+		t_pass "prometheus: $scrapes scrapes while 6 steps write: every page parses, node_exporter logs no error"
+	else
+		t_fail "prometheus: scrapes while 6 steps write: every page parses, node_exporter logs no error" \
+			"$bad of $scrapes pages did not parse; log: ${errors:0:400}"
+	fi
 fi
 kill "$exporter" 2>/dev/null
 wait "$exporter" 2>/dev/null
+
+# What a dead step left (a file naming a writer that is gone, a temporary, a FIFO of
+# our name) is swept by the next step on the node; files not ours stay.
+plugstack "prometheus_dir=$promdir"
+sh -c 'exit 0' & dead=$!
+wait $dead
+printf '# slurm-mempolicy writer %d 1\nslurm_mempolicy_drift_ratio{jobid="1",step="0"} 0\n' "$dead" >"$promdir/slurm_mempolicy_1_0.prom"
+cp "$promdir/slurm_mempolicy_1_0.prom" "$promdir/.slurm_mempolicy_1_1.tmp"
+mkfifo "$promdir/slurm_mempolicy_2_0.prom"
+echo 'other 1' >"$promdir/other.prom"
+run_job srun -w "$HOST" -n 1 --mem-interleave=weighted true
+left=$(ls -A "$promdir" | tr '\n' ' ')
+if [ $RC -eq 0 ] && [ "$left" = "other.prom " ]; then
+	t_pass "prometheus: the next step sweeps a dead step's file, temporary and a FIFO; other files stay"
+else
+	t_fail "prometheus: the next step sweeps a dead step's file, temporary and a FIFO; other files stay" \
+		"exit $RC: $OUT; left: $left"
+fi
+rm -f "$promdir/other.prom"
+
+# A directory others may write: refused, no job fails, slurmd's log says why.
+chmod 0777 "$promdir"
+mark=$(log_mark "$SLURMD_LOG")
+run_job srun -w "$HOST" -n 1 --mem-interleave=weighted "$PY" -c "$(toucher 8 1.5)"
+if [ $RC -eq 0 ] && [ -z "$(ls -A "$promdir")" ] &&
+	grep -q "metrics: the metrics directory $promdir must belong to uid 0 and be writable by no one else" \
+		<<<"$(log_since "$SLURMD_LOG" "$mark")"; then
+	t_pass "prometheus: a directory others may write gets no file, fails no job, and is named in slurmd's log"
+else
+	t_fail "prometheus: a directory others may write gets no file, fails no job, and is named in slurmd's log" \
+		"exit $RC: $OUT; files: $(ls -A "$promdir"); log: $(log_since "$SLURMD_LOG" "$mark" | grep mem_interleave | tail -n 3)"
+fi
+chmod 0755 "$promdir"
 
 # A directory that is not there: the job runs, slurmd's log says why there are no metrics.
 mark=$(log_mark "$SLURMD_LOG")
 plugstack "prometheus_dir=$promdir/missing"
 run_job srun -w "$HOST" -n 1 --mem-interleave=weighted "$PY" -c "$(toucher 8 1.5)"
-if [ $RC -eq 0 ] && log_since "$SLURMD_LOG" "$mark" | grep -q "metrics: cannot write the step's metrics into $promdir/missing"; then
+if [ $RC -eq 0 ] && grep -q "metrics: the metrics directory $promdir/missing: No such file" <<<"$(log_since "$SLURMD_LOG" "$mark")"; then
 	t_pass "prometheus: a missing directory fails no job and is named in slurmd's log"
 else
 	t_fail "prometheus: a missing directory fails no job and is named in slurmd's log" \

@@ -30,7 +30,7 @@ job=$(acct_job "$OUT")
 sleep 1
 got=$(sacct -n -P -X -o JobID,AdminComment -j "$job" 2>/dev/null | sed -n "s/^$job|//p")
 if [ $RC -eq 0 ] && [ "$got" = "$js1" ] && [ "$(js1_nodes "$got")" = "['$HOST']" ] &&
-	log_since "$SLURMD_LOG" "$mark" | grep -q "jobstats summary"; then
+	grep -q "jobstats summary" <<<"$(log_since "$SLURMD_LOG" "$mark")"; then
 	t_pass "a JS1: summary in AdminComment is left byte for byte and decodes; slurmd's log says why"
 else
 	t_fail "a JS1: summary in AdminComment is left byte for byte and decodes; slurmd's log says why" \
@@ -44,7 +44,7 @@ if ! grep -q '^AccountingStoreFlags=.*job_extra' "$SLURM_CONF"; then
 	mark=$(log_mark "$SLURMD_LOG")
 	plugstack record=extra
 	run_job srun -w "$HOST" -n 1 --mem-interleave=weighted true
-	if [ $RC -eq 0 ] && log_since "$SLURMD_LOG" "$mark" | grep -q "record=extra needs Slurm 23.02"; then
+	if [ $RC -eq 0 ] && grep -q "record=extra needs Slurm 23.02" <<<"$(log_since "$SLURMD_LOG" "$mark")"; then
 		t_pass "record=extra on $(slurmctld -V | sed 's/^slurm[^0-9]*//'): the job runs, slurmd's log says it needs 23.02"
 	else
 		t_fail "record=extra before 23.02: the job runs, slurmd's log says it needs 23.02" \

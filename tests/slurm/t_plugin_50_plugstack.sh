@@ -25,7 +25,7 @@ for entry in "${bad_args[@]}"; do
 		t_fail "plugstack '$arg': a job without the option still runs" "exit $RC: $OUT"
 	fi
 	log=$(log_since "$SLURMD_LOG" "$mark")
-	if grep 'mem_interleave: ' <<<"$log" | grep -qF -- "$part"; then
+	if grep -qF -- "$part" <<<"$(grep 'mem_interleave: ' <<<"$log")"; then
 		t_pass "plugstack '$arg': slurmd's log says why"
 	else
 		t_fail "plugstack '$arg': slurmd's log says \"$part\"" \

@@ -20,7 +20,7 @@ if [ $RC -eq 0 ] && grep -q "^during=$before\$" <<<"$OUT" &&
 else
 	t_fail "malformed journal: the step runs on the node's weights ($before), sysfs untouched" "exit $RC: $OUT"
 fi
-if log_since "$SLURMD_LOG" "$mark" | grep -q 'mem_interleave: .*malformed'; then
+if grep -q 'mem_interleave: .*malformed' <<<"$(log_since "$SLURMD_LOG" "$mark")"; then
 	t_pass "malformed journal: slurmd's log says the journal is malformed"
 else
 	t_fail "malformed journal: slurmd's log says the journal is malformed" \

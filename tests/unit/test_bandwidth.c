@@ -19,6 +19,7 @@
 #include "placement.h"
 #include "plan.h"
 #include "step_state.h"
+#include "wi.h"
 
 /* The captured guest's nodes: CPU nodes 0 (CPUs 0-1) and 1 (2-3), memory 0-2. */
 #define GUEST_NODES \

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <sys/un.h>
@@ -249,6 +250,13 @@ static void test_spool(void **state)
 	assert_int_equal(smpol_spool_get(&fx->host, "9.0", &job, step, sizeof(step), &got, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "9.0.json"));
 	unlink(path);
+	/* a FIFO is named, not waited on (the alarm fails a reader that blocks) */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(smpol_spool_get(&fx->host, "9.0", &job, step, sizeof(step), &got, err, sizeof(err)), -EBADMSG);
+	alarm(0);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(path);
 	/* bounded: the oldest go */
 	for (uint32_t j = 100; j < 100 + SMPOL_SPOOL_MAX + 2; j++)
 		assert_int_equal(smpol_spool_put(&fx->host, j, "0", a, &dropped, err, sizeof(err)), 0);
@@ -336,10 +344,35 @@ static void test_printable(void **state)
 	assert_string_equal(smpol_text_printable("node07", buf, sizeof(buf)), "node07");
 	assert_string_equal(smpol_text_printable("a\033[2Jb", buf, sizeof(buf)), "a\\e[2Jb");
 	assert_string_equal(smpol_text_printable("x\ny\t\\z\x7f", buf, sizeof(buf)), "x\\ny\\t\\\\z\\x7f");
+	/* every other C0 control, not only the named ones: a bare CR rewrites the line */
+	assert_string_equal(smpol_text_printable("a\rb\x01\x07\x1f", buf, sizeof(buf)), "a\\x0db\\x01\\x07\\x1f");
 	/* U+009B (CSI as one character) and a plain UTF-8 letter */
 	assert_string_equal(smpol_text_printable("\xc2\x9b" "31m \xc3\xa9", buf, sizeof(buf)), "\\x9b31m \xc3\xa9");
 	assert_string_equal(smpol_text_printable(NULL, buf, sizeof(buf)), "");
 	assert_string_equal(smpol_text_printable("0123456789abcdef", buf, 10), "012345...");
+	/* bytes that are not UTF-8: a lone 0x9b (CSI to a Latin-1 terminal), a surrogate,
+	 * an overlong '/', a character cut short */
+	assert_string_equal(smpol_text_printable("a\x9b" "1m\xff", buf, sizeof(buf)), "a\\x9b1m\\xff");
+	assert_string_equal(smpol_text_printable("\xed\xa0\x80|\xc0\xaf|\xe2\x82", buf, sizeof(buf)),
+			    "\\xed\\xa0\\x80|\\xc0\\xaf|\\xe2\\x82");
+	assert_string_equal(smpol_text_printable("\xe2\x82\xac \xf0\x9f\x98\x80", buf, sizeof(buf)), "\xe2\x82\xac \xf0\x9f\x98\x80");
+}
+
+static void test_utf8_len(void **state)
+{
+	(void)state;
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"a", 1), 1);
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xc3\xa9", 2), 2);
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xe2\x82\xac", 3), 3);
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xf4\x8f\xbf\xbf", 4), 4);   /* U+10FFFF */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xe2\x82\xac", 2), 0);        /* cut short */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\x80", 1), 0);                /* continuation */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xc1\xbf", 2), 0);            /* overlong */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xe0\x9f\xbf", 3), 0);        /* overlong */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0);        /* surrogate */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xf4\x90\x80\x80", 4), 0);    /* beyond U+10FFFF */
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"\xff", 1), 0);
+	assert_int_equal(smpol_utf8_len((const unsigned char *)"", 0), 0);
 }
 
 int main(void)
@@ -352,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_printable),
+		cmocka_unit_test(test_utf8_len),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "fake_tree.h"
 #include "placement.h"
+#include "wi.h"
 
 /* A node as a fixture shows it, and the inputs of one decision on it. */
 struct node_view {

@@ -315,6 +315,29 @@ static void test_budget_exhausted(void **state)
 	json_object_put(e);
 }
 
+/* A record of exactly the budget is kept as it is; one byte less folds it. */
+static void test_budget_is_inclusive(void **state)
+{
+	json_object *e = make_entry(700, 300, NULL);
+	char err[SMPOL_ERRLEN], *roomy = NULL, *exact = NULL, *tight = NULL;
+	size_t ours;
+	int rc;
+
+	(void)state;
+	assert_int_equal(smpol_record_merge("", "0", "n1", e, 8192, &roomy, err, sizeof(err)), 0);
+	/* our object alone, as fit_budget measures it: the field is {"mempolicy":OBJECT} */
+	assert_memory_equal(roomy, "{\"mempolicy\":", strlen("{\"mempolicy\":"));
+	ours = strlen(roomy) - strlen("{\"mempolicy\":}");
+	assert_int_equal(smpol_record_merge("", "0", "n1", e, ours, &exact, err, sizeof(err)), 0);
+	assert_string_equal(exact, roomy);
+	rc = smpol_record_merge("", "0", "n1", e, ours - 1, &tight, err, sizeof(err));
+	assert_true(rc == -E2BIG || (rc == 0 && strcmp(tight, roomy) != 0));
+	free(roomy);
+	free(exact);
+	free(tight);
+	json_object_put(e);
+}
+
 /* found by tests/fuzz: a damaged count (1e999, negative) in a step being summarized
  * was summed into "inf" or a wrapped number, and the record became invalid JSON */
 static void test_summary_skips_damaged_counts(void **state)
@@ -682,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_lost_update_detected_and_repaired),
 		cmocka_unit_test(test_many_nodes_summarized),
 		cmocka_unit_test(test_budget_exhausted),
+		cmocka_unit_test(test_budget_is_inclusive),
 		cmocka_unit_test(test_summary_skips_damaged_counts),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_store_racing_writers),

@@ -1,18 +1,23 @@
 /* test_sampling.c - the sums of a step's placement samples and their node_exporter
  * textfile form. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "error.h"
+#include "proc_stat.h"
 #include "prom_textfile.h"
 #include "sampling.h"
 
@@ -140,23 +145,111 @@ static void test_prom_textfile(void **state)
 	body[n] = '\0';
 	fclose(f);
 	assert_non_null(strstr(body, "step=\"batch\""));
+	/* the writer named for the sweep, in a comment line node_exporter ignores */
+	assert_memory_equal(body, "# slurm-mempolicy writer ", strlen("# slurm-mempolicy writer "));
 	/* no temporary left beside it */
-	snprintf(path, sizeof(path), "%s/.slurm_mempolicy_77_batch.prom", dir);
+	snprintf(path, sizeof(path), "%s/.slurm_mempolicy_77_batch.tmp", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	/* one a killed writer left (even a FIFO) is replaced, never opened */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(smpol_prom_write(dir, 77, "batch", &s, err, sizeof(err)), 0);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(smpol_prom_remove(dir, 77, "batch", err, sizeof(err)), 0);
 	assert_int_equal(smpol_prom_remove(dir, 77, "batch", err, sizeof(err)), 0);
 	/* a directory that is not there: the sentence names it */
 	assert_int_equal(smpol_prom_write("/nonexistent/metrics", 77, "0", &s, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "/nonexistent/metrics"));
+	/* one that others may write, or no directory at all: refused */
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(smpol_prom_write(dir, 77, "0", &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "writable by no one else"));
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(smpol_prom_write("/dev/null", 77, "0", &s, err, sizeof(err)), -ENOTDIR);
 	rmdir(dir);
 	smpol_sampling_free(&s);
 	free(u);
+}
+
+/* put NAME in dir with TEXT, modified `age` seconds ago */
+static void plant(const char *dir, const char *name, const char *text, time_t age)
+{
+	char path[4200];
+	struct timespec t[2] = { { time(NULL) - age, 0 }, { time(NULL) - age, 0 } };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+static bool present(const char *dir, const char *name)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+/* The sweep removes what a dead step left (its writer gone, a temporary, an older
+ * release's file a day old, a FIFO of our name) and keeps a live step's file, a young
+ * file without a writer and everything not ours. */
+static void test_prom_sweep(void **state)
+{
+	char dir[] = "/tmp/mpol-prom-sweep.XXXXXX", err[SMPOL_ERRLEN], path[4200], line[96];
+	struct smpol_sampling s;
+	uint64_t start;
+	pid_t dead = fork();
+	int removed;
+
+	(void)state;
+	if (dead == 0)
+		_exit(0);
+	assert_true(dead > 0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(smpol_sampling_init(&s, 1, err, sizeof(err)), 0);
+	assert_int_equal(smpol_prom_write(dir, 5, "0", &s, err, sizeof(err)), 0);
+	/* the reaped child started after this process: its pid with our start time names no one */
+	assert_int_equal(smpol_proc_stat(getpid(), &start, NULL, NULL, 0), 0);
+	snprintf(line, sizeof(line), "# slurm-mempolicy writer %d %llu\n", (int)dead, (unsigned long long)start);
+	plant(dir, "slurm_mempolicy_6_0.prom", line, 0);
+	plant(dir, ".slurm_mempolicy_6_1.tmp", line, 0);
+	plant(dir, "slurm_mempolicy_7_0.prom", "slurm_mempolicy_drift_ratio 0\n", 2 * SMPOL_PROM_UNOWNED_STALE_S);
+	plant(dir, "slurm_mempolicy_8_0.prom", "slurm_mempolicy_drift_ratio 0\n", 60);
+	plant(dir, "node_other.prom", line, 2 * SMPOL_PROM_UNOWNED_STALE_S);
+	snprintf(path, sizeof(path), "%s/slurm_mempolicy_9_0.prom", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(smpol_prom_sweep(dir, &removed, err, sizeof(err)), 0);
+	alarm(0);
+	assert_int_equal(removed, 4);
+	assert_true(present(dir, "slurm_mempolicy_5_0.prom"));
+	assert_false(present(dir, "slurm_mempolicy_6_0.prom"));
+	assert_false(present(dir, ".slurm_mempolicy_6_1.tmp"));
+	assert_false(present(dir, "slurm_mempolicy_7_0.prom"));
+	assert_true(present(dir, "slurm_mempolicy_8_0.prom"));
+	assert_true(present(dir, "node_other.prom"));
+	assert_false(present(dir, "slurm_mempolicy_9_0.prom"));
+	assert_int_equal(chmod(dir, 0775), 0);
+	assert_int_equal(smpol_prom_sweep(dir, &removed, err, sizeof(err)), -EPERM);
+	assert_int_equal(chmod(dir, 0755), 0);
+	for (const char *const *n = (const char *const[]){ "slurm_mempolicy_5_0.prom", "slurm_mempolicy_8_0.prom",
+							   "node_other.prom", NULL }; *n; n++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+		unlink(path);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	smpol_sampling_free(&s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_target_from_matching_plan),
+		cmocka_unit_test(test_prom_sweep),
 		cmocka_unit_test(test_policy_without_plan),
 		cmocka_unit_test(test_prom_textfile),
 	};

@@ -18,6 +18,7 @@
 #include "migration.h"
 #include "step_state.h"
 #include "task_target.h"
+#include "wi.h"
 
 struct fixture {
 	char *dir;                     /* the state directory */

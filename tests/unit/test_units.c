@@ -65,8 +65,8 @@ static void test_parse_overflow(void **state)
 static void test_format(void **state)
 {
 	static const struct { uint64_t kib; const char *text; } cases[] = {
-		{ 0, "0K" }, { 512, "512K" }, { 1024, "1M" }, { 1048576, "1G" },
-		{ 1536 * 1024, "1.5G" }, { 1073741824, "1T" }, { 1503, "1.5M" },
+		{ 0, "0 KiB" }, { 512, "512 KiB" }, { 1024, "1 MiB" }, { 1048576, "1 GiB" },
+		{ 1536 * 1024, "1.5 GiB" }, { 1073741824, "1 TiB" }, { 1503, "1.5 MiB" },
 	};
 	char buf[16];
 

@@ -37,7 +37,9 @@ fi
 make -C "$build" -j"$(nproc)" src/libsmpol/libsmpol.la >>"$log" 2>&1 || missing libsmpol
 make -C "$build" -j"$(nproc)" LDFLAGS=-all-static src/mpolctl/mpolctl >>"$log" 2>&1 || missing mpolctl
 
-cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$top/src/libsmpol" -include "$build/config.h" -static)
+smpol_includes=()  # libsmpol's folders, as Makefile.am puts them on the include path
+for d in "$top"/src/libsmpol/*/; do smpol_includes+=(-I"${d%/}"); done
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror "${smpol_includes[@]}" -include "$build/config.h" -static)
 mkdir -p "$build/guest-bin"
 cc_prog() { # cc_prog NAME LIBS...
 	local name=$1

@@ -91,8 +91,8 @@ fetch_one() { # fetch_one KEY
 	mkdir "$tmp/root"
 	for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$tmp/root"; done
 	local vmlinuz config
-	vmlinuz=$(find "$tmp/root/boot" "$tmp/root/usr/lib/modules" -maxdepth 2 \( -name 'vmlinuz*' \) -type f 2>/dev/null | head -n 1)
-	config=$(find "$tmp/root/boot" "$tmp/root/usr/lib/modules" -maxdepth 2 \( -name 'config-*' -o -name config \) -type f 2>/dev/null | head -n 1)
+	vmlinuz=$(find "$tmp/root/boot" "$tmp/root/usr/lib/modules" -maxdepth 2 \( -name 'vmlinuz*' \) -type f -print -quit 2>/dev/null)
+	config=$(find "$tmp/root/boot" "$tmp/root/usr/lib/modules" -maxdepth 2 \( -name 'config-*' -o -name config \) -type f -print -quit 2>/dev/null)
 	if [ -z "$vmlinuz" ]; then
 		rm -rf "$tmp"
 		echo "fetch-kernels: $k: no vmlinuz in ${pkgs[*]}" >&2

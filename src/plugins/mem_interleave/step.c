@@ -7,8 +7,10 @@
 #include <slurm/slurm.h>
 
 #include "accounting.h"
+#include "lease_place.h"
 #include "plugin.h"
 #include "pmbind.h"
+#include "prom_textfile.h"
 #include "release.h"
 #include "sysfs.h"
 #include "wi.h"
@@ -79,7 +81,7 @@ static const struct smpol_bitmap *span_of_step(spank_t sp, const struct mi_step 
 /*
  * A step killed while holding the lease left its weights behind, and its kept
  * placement: put the journaled table back before this step reads or compares it
- * (whatever its mode wants), and drop the dead steps' kept placements.
+ * (whatever its mode wants), and drop the dead steps' kept placements and metrics.
  */
 static void recover_dead_steps(struct mi_step *s)
 {
@@ -99,35 +101,12 @@ static void recover_dead_steps(struct mi_step *s)
 		LOG_STEP(s, slurm_error, "%s", err);
 	else if (removed)
 		LOG_STEP(s, slurm_info, "removed %d kept placement(s) of steps that died", removed);
-}
-
-/*
- * Decide, and where the decision wants the weights lease, try it and decide again. A
- * refused lease means another step holds the table and may have written it after it
- * was read: read it again, so the tasks' environment names the weights they run on.
- */
-static int decide(struct mi_step *s, struct smpol_place_in *in, struct smpol_wi_table *table,
-		  char *table_err, size_t table_errlen)
-{
-	char err[SMPOL_ERRLEN];
-	int rc;
-
-	rc = smpol_place(in, &s->pl);
-	if (rc < 0 || !s->pl.lease_wanted)
-		return rc;
-	in->lease = SMPOL_LEASE_HELD;
-	if (smpol_lease_owner_self(&s->owner, err, sizeof(err)) < 0 ||
-	    smpol_lease_acquire(&s->site.host, &s->owner, &s->pl.want, &s->pl.want_nodes, err, sizeof(err)) < 0) {
-		LOG_STEP(s, slurm_info, "weights not written: %s", err);
-		in->lease = SMPOL_LEASE_NOT_HELD;
-		in->lease_note = err;
-		table_err[0] = '\0';
-		smpol_wi_read(&s->site.host, table, table_err, table_errlen);
-		in->table_error = table_err[0] ? table_err : NULL;
-	}
-	s->lease_held = in->lease == SMPOL_LEASE_HELD;
-	smpol_placement_free(&s->pl);
-	return smpol_place(in, &s->pl);
+	if (!s->site.prometheus_dir[0])
+		return;
+	if (smpol_prom_sweep(s->site.prometheus_dir, &removed, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "metrics: %s", err);
+	else if (removed)
+		LOG_STEP(s, slurm_info, "metrics: removed %d file(s) of steps that died", removed);
 }
 
 /* Keep the decision on the node for mpolctl rebalance and watch. */
@@ -218,6 +197,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	struct smpol_place_in in = { 0 };
 	struct smpol_wi_table table;
 	struct smpol_bitmap span;
+	struct smpol_lease_try lease;   /* in points into it: lives as long as in */
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
 	bool pmbind = false;
 	uid_t uid = 0;
@@ -267,7 +247,6 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.site_default = s->site_default,
 		.site = &s->site,
 		.topo = &s->topo,
-		.table = &table,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = cores_cover_node(sp, s, S_JOB_ALLOC_CORES),
 		.lease = SMPOL_LEASE_UNTRIED,
@@ -277,8 +256,11 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
 		.span_cpus = span_of_step(sp, s, &span),
 	};
-	if (decide(s, &in, &table, table_err, sizeof(table_err)) < 0)
+	if (smpol_place_with_lease(&in, &table, &s->owner, &s->pl, &lease) < 0)
 		return step_fail(s, "", "out of memory while planning");
+	if (lease.refused[0])
+		LOG_STEP(s, slurm_info, "weights not written: %s", lease.refused);
+	s->lease_held = lease.held;
 	if (s->pl.failure[0])
 		return step_fail(s, "", s->pl.failure);
 	if (!s->pl.active) {

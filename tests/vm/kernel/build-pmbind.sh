@@ -8,6 +8,7 @@
 #   tests/vm/kernel/build-pmbind.sh --cached      exit 0 when a build is cached, else 1
 #   tests/vm/kernel/build-pmbind.sh --nr          print process_mbind's syscall number
 #   tests/vm/kernel/build-pmbind.sh --prune       remove other builds but the newest 3
+#   tests/vm/kernel/build-pmbind.sh --path        print where this patch and config's build goes
 #
 # Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}, a link
 # to kernels/pmbind-builds/ID, one build per patch and config (ID: their hashes'), so
@@ -41,7 +42,7 @@ refresh=0
 case ${1:-} in
 --nr) syscall_nr; exit 0 ;;
 --refresh) refresh=1 ;;
---cached | --prune | "") ;;
+--cached | --prune | --path | "") ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 *) echo "build-pmbind: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 esac
@@ -76,6 +77,7 @@ if [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
 	} 9>"$cache/pmbind.lock"
 fi
 if [ "${1:-}" = --cached ]; then cached; exit; fi
+if [ "${1:-}" = --path ]; then echo "$out"; exit 0; fi
 if [ "${1:-}" = --prune ]; then prune_old_builds; exit 0; fi
 if [ $refresh = 0 ] && cached; then
 	use
@@ -158,7 +160,7 @@ mkdir "$tmp/build"
 make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" allnoconfig >>"$log" 2>&1 ||
 	fail_build "make allnoconfig with pmbind.config failed"
 # Kconfig drops an option whose dependencies are not met, silently: say which.
-lost=$(grep -v '^#' "$fragment" | grep . | while IFS= read -r line; do
+lost=$({ grep -v -e '^#' -e '^$' "$fragment" || true; } | while IFS= read -r line; do
 	if [ "${line#*=}" = n ]; then
 		! grep -q "^${line%%=*}=" "$tmp/build/.config" || echo "$line"
 	else

@@ -4,8 +4,8 @@
  *               [--lease STATEDIR] [--bandwidth FILE|hmat] -- PROG [ARGS]
  *
  * The same libsmpol calls as the plugin: slurmstepd's part (topology of "/", the
- * weights table, the placement decision smpol_place, and with --lease the sysfs
- * weights lease), then the task's part (slurm_spank_task_init: its CPU affinity,
+ * weights table, the placement decision with the sysfs weights lease under --lease:
+ * smpol_place_with_lease), then the task's part (slurm_spank_task_init: its CPU affinity,
  * smpol_placement_pick, smpol_apply_plan). --cpus stands in for task/affinity,
  * --algorithm for the plugstack argument algorithm=, --lease STATEDIR for a site with
  * sysfs=always on a node the job owns (without it: sysfs=never, so a weighted step
@@ -33,7 +33,7 @@
 #include "bitmap.h"
 #include "bw_sources.h"
 #include "error.h"
-#include "lease.h"
+#include "lease_place.h"
 #include "placement.h"
 #include "plan.h"
 #include "site_config.h"
@@ -135,31 +135,6 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	return 0;
 }
 
-/* slurmstepd's part: decide, and where the decision wants the lease, try it and
- * decide again (as step.c does: a refused lease runs on the node's weights). */
-static int decide(const struct launch *l, struct smpol_place_in *in, struct smpol_placement *pl,
-		  struct smpol_lease_owner *owner, bool *held, char *err, size_t errlen)
-{
-	*held = false;
-	if (smpol_place(in, pl) < 0)
-		return 1;
-	if (!pl->lease_wanted)
-		return 0;
-	memset(owner, 0, sizeof(*owner));
-	owner->job_id = 1;
-	owner->uid = getuid();
-	in->lease = SMPOL_LEASE_HELD;
-	if (smpol_lease_owner_self(owner, err, errlen) != 0 ||
-	    smpol_lease_acquire(&l->site.host, owner, &pl->want, &pl->want_nodes, err, errlen) != 0) {
-		fprintf(stderr, "mpol-launch: weights not written: %s\n", err);
-		in->lease = SMPOL_LEASE_NOT_HELD;
-		in->lease_note = err;
-	}
-	*held = in->lease == SMPOL_LEASE_HELD;
-	smpol_placement_free(pl);
-	return smpol_place(in, pl) < 0;
-}
-
 /* The task's part: its affinity picks the plan, then the policy is set and exported. */
 static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 		      const struct smpol_placement *pl, char *err, size_t errlen)
@@ -210,7 +185,8 @@ int main(int argc, char **argv)
 	struct smpol_wi_table table;
 	struct smpol_placement pl;
 	struct smpol_place_in in;
-	struct smpol_lease_owner owner;
+	struct smpol_lease_owner owner = { .job_id = 1, .uid = getuid() };
+	struct smpol_lease_try lease;
 	struct smpol_bw_table bw = { 0 };
 	struct smpol_bw_origin origin;
 	struct smpol_bitmap span;
@@ -244,14 +220,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	in = (struct smpol_place_in){
-		.spec = l.spec, .site = &l.site, .topo = &topo, .table = &table,
+		.spec = l.spec, .site = &l.site, .topo = &topo,
 		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
 		.lease = SMPOL_LEASE_UNTRIED, .bandwidth = l.bandwidth ? &bw : NULL, .span_cpus = &span,
 	};
-	if (decide(&l, &in, &pl, &owner, &held, err, sizeof(err)) != 0) {
+	/* slurmstepd's part, as step.c calls it */
+	if (smpol_place_with_lease(&in, &table, &owner, &pl, &lease) != 0) {
 		fprintf(stderr, "mpol-launch: out of memory\n");
 		return 1;
 	}
+	if (lease.refused[0])
+		fprintf(stderr, "mpol-launch: weights not written: %s\n", lease.refused);
+	held = lease.held;
 	if (pl.failure[0]) {
 		fprintf(stderr, "mpol-launch: %s\n", pl.failure);
 		return 1;

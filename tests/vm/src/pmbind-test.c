@@ -7,7 +7,7 @@
  * with nmask always PMBIND_MAXNODE (1024) bits. Usage:
  *
  *   pmbind-test NR enosys            NR answers ENOSYS (a kernel without the patch)
- *   pmbind-test NR probe             the calls smpol_pmbind_probe (src/libsmpol/pmbind.c) makes
+ *   pmbind-test NR probe             the calls smpol_pmbind_probe (src/libsmpol/pages/pmbind.c) makes
  *   pmbind-test NR faults NODES      a target's untouched region gets weighted interleave
  *                                    over NODES; then the target touches it
  *   pmbind-test NR move NODES        a target's touched region (on node 0) gets weighted

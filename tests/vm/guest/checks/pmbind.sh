@@ -90,7 +90,7 @@ run_test input
 for p in $saved; do echo "${p#*:}" >$WI/node${p%%:*}; done
 expect_eq weights-restored "${saved# }" "$(for n in 0 1 2; do read -r v <$WI/node$n; printf '%s:%s ' $n "$v"; done | sed 's/ $//')"
 
-# mpolctl's own probe (src/libsmpol/pmbind.c) accepts the number on this kernel.
+# mpolctl's own probe (src/libsmpol/pages/pmbind.c) accepts the number on this kernel.
 if need_prog mpolctl && need_prog jq-get; then
 	page-touch 4 --hold >/tmp/pt.out 2>&1 &
 	t=0

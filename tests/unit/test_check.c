@@ -1,0 +1,125 @@
+/* test_check.c - mpolctl check's HMAT inspection (smpol_check_hmat) on fixture trees
+ * changed in memory, one finding at a time: each finding appears for its fault, on its
+ * node, and not on a sound tree. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "checks.h"
+#include "error.h"
+#include "fake_tree.h"
+#include "topology.h"
+
+struct fixture {
+	struct smpol_topology topo;
+	struct smpol_bw_origin origin;
+	struct smpol_findings found;
+};
+
+/* linux-7.3-boot: DRAM nodes 0-1 at 224000 MB/s, a memory-only node2 at 64000 MB/s. */
+static int setup(void **state)
+{
+	struct fixture *fx = test_calloc(1, sizeof(*fx));
+	char err[SMPOL_ERRLEN] = "";
+
+	if (!fx || smpol_topology_read(fake_host(fixture_path("linux-7.3-boot"), NULL), &fx->topo, err, sizeof(err)))
+		fail_msg("reading linux-7.3-boot: %s", err);
+	fx->origin.acpi_rc = -ENOENT;
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	smpol_findings_free(&fx->found);
+	smpol_topology_free(&fx->topo);
+	test_free(fx);
+	return 0;
+}
+
+static struct smpol_access *access_of(struct fixture *fx, int node, int class)
+{
+	return &((struct smpol_node *)smpol_topology_node(&fx->topo, node))->access[class];
+}
+
+/* How many findings with this code and severity name this node. */
+static int count(const struct fixture *fx, const char *code, enum smpol_severity sev, int node)
+{
+	int n = 0;
+
+	for (int i = 0; i < fx->found.n; i++)
+		n += !strcmp(fx->found.v[i].code, code) && fx->found.v[i].severity == sev && fx->found.v[i].node == node;
+	return n;
+}
+
+static void check(struct fixture *fx)
+{
+	smpol_check_hmat(&fx->topo, &fx->origin, &fx->found);
+	assert_int_equal(fx->found.oom, 0);
+}
+
+static void test_sound_tree(void **state)
+{
+	struct fixture *fx = *state;
+
+	check(fx);
+	for (int node = 0; node < 3; node++) {
+		assert_int_equal(count(fx, "hmat-present", SMPOL_SEV_OK, node), 1);
+		assert_int_equal(count(fx, "hmat-bandwidth-zero", SMPOL_SEV_WARNING, node), 0);
+		assert_int_equal(count(fx, "hmat-rw-ratio", SMPOL_SEV_WARNING, node), 0);
+		assert_int_equal(count(fx, "hmat-access-mismatch", SMPOL_SEV_WARNING, node), 0);
+	}
+}
+
+/* A write bandwidth of 0 beside a read bandwidth (either way round), or latencies with
+ * no bandwidth: the firmware left a number out. */
+static void test_bandwidth_zero(void **state)
+{
+	struct fixture *fx = *state;
+
+	access_of(fx, 2, 1)->write_bw = 0;
+	access_of(fx, 0, 1)->read_bw = 0;
+	access_of(fx, 1, 1)->read_bw = access_of(fx, 1, 1)->write_bw = 0;
+	check(fx);
+	for (int node = 0; node < 3; node++)
+		assert_int_equal(count(fx, "hmat-bandwidth-zero", SMPOL_SEV_WARNING, node), 1);
+}
+
+/* Writes faster than reads by over a quarter: read and write swapped? */
+static void test_rw_ratio(void **state)
+{
+	struct fixture *fx = *state;
+
+	access_of(fx, 2, 1)->read_bw = 20000;
+	check(fx);
+	assert_int_equal(count(fx, "hmat-rw-ratio", SMPOL_SEV_WARNING, 2), 1);
+	assert_int_equal(count(fx, "hmat-rw-ratio", SMPOL_SEV_WARNING, 0), 0);
+}
+
+/* access0 (any initiator) worse than access1 (CPU initiators) contradicts itself. */
+static void test_access_mismatch(void **state)
+{
+	struct fixture *fx = *state;
+
+	access_of(fx, 2, 0)->read_bw = access_of(fx, 2, 0)->write_bw = 32000;
+	check(fx);
+	assert_int_equal(count(fx, "hmat-access-mismatch", SMPOL_SEV_WARNING, 2), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sound_tree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bandwidth_zero, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_ratio, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_access_mismatch, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
