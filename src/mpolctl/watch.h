@@ -6,7 +6,7 @@
 
 #include "host.h"
 
-/* One line on stderr and one in syslog for every action (cmd_watch.c). */
+/* One line on stderr and one in syslog for every action (watch_log.c). */
 void watch_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
