@@ -28,7 +28,7 @@
 #include "acct_write.h"
 #include "apply.h"
 #include "numa_maps.h"
-#include "plugin.h"
+#include "mi_log.h"
 #include "prom_textfile.h"
 #include "record.h"
 #include "record_gather.h"

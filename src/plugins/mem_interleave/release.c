@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <slurm/slurm.h>
 
-#include "plugin.h"
+#include "mi_log.h"
 #include "release.h"
 
 /* What SPANK_PLUGIN(mem_interleave, 1) defines, but with plugin_version writable. */
