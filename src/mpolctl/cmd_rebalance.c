@@ -32,6 +32,7 @@
 #include "site.h"
 #include "site_config.h"
 #include "spec.h"
+#include "step_name.h"
 #include "step_state.h"
 #include "task_ref.h"
 #include "task_target.h"
@@ -300,7 +301,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	char mode[64];
 	int rc;
 
-	if (jp && job_step_number(jp->step, &step) < 0)
+	if (jp && smpol_step_number(jp->step, &step, NULL, 0) < 0)
 		step = SMPOL_NO_STEP;
 	in.kept = smpol_step_state_find(now->kept, now->nkept, tg->t.pid, tg->t.start, jp ? jp->job : 0, step);
 	if (!in.kept && !in.spec) {

@@ -33,6 +33,7 @@
 #include "record.h"
 #include "record_gather.h"
 #include "sampling.h"
+#include "step_name.h"
 #include "task_ref.h"
 
 #define FIRST_SAMPLE_S 1
@@ -248,7 +249,7 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
 	a->in = *sp;
 	node_name(sp, a->node, sizeof(a->node));
-	acct_slurm_step_key(sp->step_id, a->step, sizeof(a->step));
+	smpol_step_name(sp->step_id, a->step, sizeof(a->step));
 	a->w = (struct acct_write){ sp->site, sp->job_id, a->step, sp->step_nnodes };
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
 		const struct smpol_node *n = &sp->topo->nodes[i];
