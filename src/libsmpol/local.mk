@@ -15,6 +15,7 @@ smpol_base = \
 	src/libsmpol/base/error.c src/libsmpol/base/error.h \
 	src/libsmpol/base/number.c src/libsmpol/base/number.h \
 	src/libsmpol/base/host.c src/libsmpol/base/host.h \
+	src/libsmpol/base/array.c src/libsmpol/base/array.h \
 	src/libsmpol/base/bitmap.c src/libsmpol/base/bitmap.h \
 	src/libsmpol/base/sysfs.c src/libsmpol/base/sysfs.h \
 	src/libsmpol/base/words.c src/libsmpol/base/words.h \

@@ -27,6 +27,7 @@
 #include "acct_slurm.h"
 #include "acct_write.h"
 #include "apply.h"
+#include "array.h"
 #include "numa_maps.h"
 #include "mi_log.h"
 #include "prom_textfile.h"
@@ -70,7 +71,8 @@ struct acct {
 	pthread_t thread;
 	bool running, stop;
 	struct task *tasks;
-	int ntasks, cap;
+	int ntasks;
+	size_t cap;
 	int ended;              /* tasks of tasks[] that ended */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
@@ -285,20 +287,17 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 
 void accounting_task_begin(struct acct *a, pid_t pid)
 {
+	struct task *bigger;
+
 	if (!a)
 		return;
 	pthread_mutex_lock(&a->lock);
-	if (a->ntasks == a->cap) {
-		int cap = a->cap ? a->cap * 2 : 16;
-		struct task *bigger = realloc(a->tasks, sizeof(*bigger) * (size_t)cap);
-
-		if (!bigger) {
-			pthread_mutex_unlock(&a->lock);
-			return;         /* this task goes unsampled; the others still count */
-		}
-		a->tasks = bigger;
-		a->cap = cap;
+	bigger = smpol_array_room(a->tasks, &a->cap, (size_t)a->ntasks, sizeof(*a->tasks), 16);
+	if (!bigger) {
+		pthread_mutex_unlock(&a->lock);
+		return;         /* this task goes unsampled; the others still count */
 	}
+	a->tasks = bigger;
 	a->tasks[a->ntasks].pid = pid;
 	a->tasks[a->ntasks].ended = false;
 	/* pinned now, while it surely is the task: the sampler places its mappings later */
