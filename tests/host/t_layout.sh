@@ -69,3 +69,9 @@ users=$(grep -l '^#include "plugin.h"' "$PLUGIN_SRC"/*.c | xargs -n1 basename | 
 [ "$users" = "local.c options.c plugin.c step.c task.c " ] &&
 	t_pass "layout: only the dispatcher and its callees include plugin.h ($users)" ||
 	t_fail "layout: only the dispatcher and its callees include plugin.h" "included by: $users"
+# Every source file opens with a comment saying what it is.
+bare=$(for f in "$here"/../../src/*/*.[ch] "$here"/../../src/*/*/*.[ch]; do
+	[ -f "$f" ] && ! head -1 "$f" | grep -q '^/\*' && echo "${f#"$here"/../../}"
+done | tr '\n' ' ')
+[ -z "$bare" ] && t_pass "layout: every file under src/ opens with a comment" ||
+	t_fail "layout: every file under src/ opens with a comment" "without one: $bare"
