@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,18 +110,7 @@ static void usage(FILE *out)
 }
 
 /* Every action: one line on stderr and one in syslog. */
-static void log_action(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_action(const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "mpolctl rebalance: %s\n", msg);
-	syslog(LOG_INFO, "rebalance: %s", msg);
-}
+#define log_action(...) cli_log("rebalance", LOG_INFO, __VA_ARGS__)
 
 struct args {
 	struct cli_common c;

@@ -14,6 +14,6 @@ src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/cmd_report.c src/mpolctl/job_record.c src/mpolctl/job_record.h \
 	src/mpolctl/cmd_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_pids.h \
 	src/mpolctl/rebalance_report.c src/mpolctl/rebalance_report.h \
-	src/mpolctl/cmd_watch.c src/mpolctl/watch.h src/mpolctl/watch_migration.c src/mpolctl/watch_log.c \
+	src/mpolctl/cmd_watch.c src/mpolctl/watch.h src/mpolctl/watch_migration.c \
 	src/mpolctl/cmd_calibrate.c \
 	src/mpolctl/cmd_check.c

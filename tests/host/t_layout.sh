@@ -11,23 +11,26 @@ OBJS=$MPOL_BUILD/src/plugins/mem_interleave/.libs
 # calls_one_way WHAT DIR PREFIX: among the objects DIR/PREFIX*.o, who calls whom (a
 # file's undefined symbols that a sibling defines); no two files may call each other.
 calls_one_way() {
-	local what=$1 dir=$2 prefix=$3 circle="" edges="" o p a b e
+	local what=$1 dir=$2 prefix=$3 circle="" edges="" o a b e
+	local -A undef=() defs=()
 	for o in "$dir/$prefix"*.o; do
 		a=$(basename "$o" .o); a=${a#"$prefix"}
-		for p in "$dir/$prefix"*.o; do
-			b=$(basename "$p" .o); b=${b#"$prefix"}
-			[ "$a" != "$b" ] || continue
-			if [ -n "$(comm -12 <(nm -u "$o" | awk '{ print $2 }' | sort -u) \
-				<(nm --defined-only "$p" | awk '$2 == "T" { print $3 }' | sort -u))" ]; then
-				edges="$edges $a->$b"
-			fi
+		undef[$a]=$(nm -u "$o" | awk '{ print $2 }' | sort -u)
+		defs[$a]=$(nm --defined-only "$o" | awk '$2 == "T" { print $3 }' | sort -u)
+	done
+	for a in "${!undef[@]}"; do
+		for b in "${!defs[@]}"; do
+			[ "$a" != "$b" ] && [ -n "${defs[$b]}" ] || continue
+			[ -z "$(comm -12 <(echo "${undef[$a]}") <(echo "${defs[$b]}"))" ] || edges="$edges $a->$b"
 		done
 	done
+	edges=$(tr ' ' '\n' <<<"$edges" | sed '/^$/d' | sort | tr '\n' ' ')
+	edges=" ${edges% }"
 	for e in $edges; do
 		a=${e%%->*} b=${e##*->}
 		case " $edges " in *" $b->$a "*) circle="$circle $a<->$b" ;; esac
 	done
-	if [ -z "$edges" ]; then
+	if [ -z "${edges// /}" ]; then
 		t_fail "layout: $what call each other one way only" "no calls found between $dir/$prefix*.o"
 	elif [ -z "$circle" ]; then
 		t_pass "layout: $what call each other one way only ($edges )"
