@@ -1,3 +1,5 @@
+/* run_cmd.c - run a program without a shell and capture its output (see run_cmd.h):
+ * one poll loop drains stdout and stderr together, so neither pipe fills and blocks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

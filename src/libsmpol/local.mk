@@ -15,6 +15,7 @@ smpol_base = \
 	src/libsmpol/base/error.c src/libsmpol/base/error.h \
 	src/libsmpol/base/number.c src/libsmpol/base/number.h \
 	src/libsmpol/base/host.c src/libsmpol/base/host.h \
+	src/libsmpol/base/array.c src/libsmpol/base/array.h \
 	src/libsmpol/base/bitmap.c src/libsmpol/base/bitmap.h \
 	src/libsmpol/base/sysfs.c src/libsmpol/base/sysfs.h \
 	src/libsmpol/base/words.c src/libsmpol/base/words.h \
@@ -70,5 +71,6 @@ smpol_record = \
 	src/libsmpol/record/record_store.c src/libsmpol/record/record_store.h \
 	src/libsmpol/record/record_gather.c src/libsmpol/record/record_gather.h \
 	src/libsmpol/record/record_spool.c src/libsmpol/record/record_spool.h \
+	src/libsmpol/record/step_name.c src/libsmpol/record/step_name.h \
 	src/libsmpol/record/sampling.c src/libsmpol/record/sampling.h \
 	src/libsmpol/record/prom_textfile.c src/libsmpol/record/prom_textfile.h

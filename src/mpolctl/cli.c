@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <syslog.h>
 
 #include <json-c/json.h>
 
@@ -46,6 +47,18 @@ void cli_error(const char *verb, const char *fmt, ...)
 	va_start(ap, fmt);
 	say_error(verb, fmt, ap);
 	va_end(ap);
+}
+
+void cli_log(const char *verb, int prio, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "mpolctl %s: %s\n", verb, msg);
+	syslog(prio, "%s: %s", verb, msg);
 }
 
 int cli_finish(int status)

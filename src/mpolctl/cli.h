@@ -111,6 +111,10 @@ int cli_finish(int status);
  * remembered for the JSON answer. */
 void cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* cli_log - an action of a verb that runs unattended (rebalance, watch): one line
+ * "mpolctl VERB: MESSAGE" on stderr and one "VERB: MESSAGE" in syslog at prio. */
+void cli_log(const char *verb, int prio, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* cli_usage_error - cli_error and a pointer to --help on stderr; exits 2. */
 void cli_usage_error(const char *verb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +33,7 @@
 #include "site.h"
 #include "site_config.h"
 #include "spec.h"
+#include "step_name.h"
 #include "step_state.h"
 #include "task_ref.h"
 #include "task_target.h"
@@ -112,18 +112,7 @@ static void usage(FILE *out)
 }
 
 /* Every action: one line on stderr and one in syslog. */
-static void log_action(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_action(const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "mpolctl rebalance: %s\n", msg);
-	syslog(LOG_INFO, "rebalance: %s", msg);
-}
+#define log_action(...) cli_log("rebalance", LOG_INFO, __VA_ARGS__)
 
 struct args {
 	struct cli_common c;
@@ -301,7 +290,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	char mode[64];
 	int rc;
 
-	if (jp && job_step_number(jp->step, &step) < 0)
+	if (jp && smpol_step_number(jp->step, &step, NULL, 0) < 0)
 		step = SMPOL_NO_STEP;
 	in.kept = smpol_step_state_find(now->kept, now->nkept, tg->t.pid, tg->t.start, jp ? jp->job : 0, step);
 	if (!in.kept && !in.spec) {

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,18 +72,6 @@ static void usage(FILE *out)
 		"                        passed to rebalance (see mpolctl rebalance --help);\n"
 		"                        --statedir and --fsroot to apply --system too\n"
 		"  -h, --help            show this help\n");
-}
-
-void watch_log(int prio, const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "mpolctl watch: %s\n", msg);
-	syslog(prio, "watch: %s", msg);
 }
 
 struct watch_args {

@@ -6,26 +6,7 @@
 #include "error.h"
 #include "job_id.h"
 #include "number.h"
-
-#define STEP_ID_MAX 0xffffffefU   /* above are Slurm's special steps */
-
-int job_step_number(const char *step, uint32_t *id)
-{
-	static const struct { const char *name; uint32_t id; } special[] = {
-		{ "batch", 0xfffffffbU }, { "extern", 0xfffffffcU }, { "interactive", 0xfffffffaU },
-	};
-	uint64_t v;
-
-	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
-		if (!strcmp(step, special[i].name)) {
-			*id = special[i].id;
-			return 0;
-		}
-	if (smpol_number_parse(step, 0, 0, STEP_ID_MAX, &v, NULL, 0) < 0)
-		return -EINVAL;
-	*id = (uint32_t)v;
-	return 0;
-}
+#include "step_name.h"
 
 int job_id_parse(const char *text, bool allow_array, struct job_id *id, char *err, size_t errlen)
 {
@@ -54,7 +35,7 @@ int job_id_parse(const char *text, bool allow_array, struct job_id *id, char *er
 		return smpol_fail(err, errlen, EINVAL, "%s is not a job id: give JOBID or JOBID.STEP (JOBID 1-4294967295, "
 				  "STEP a number, batch, extern or interactive; e.g. 1234, 1234.0%s)", q,
 				  allow_array ? ", 1234_7.batch" : "");
-	if (dot && (strlen(dot + 1) >= sizeof(id->step) || job_step_number(dot + 1, &step) < 0))
+	if (dot && (strlen(dot + 1) >= sizeof(id->step) || smpol_step_number(dot + 1, &step, NULL, 0) < 0))
 		return smpol_fail(err, errlen, EINVAL, "%s names no step: after the dot give a number, batch, extern "
 				  "or interactive", q);
 	id->job = (uint32_t)job;

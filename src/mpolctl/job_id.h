@@ -2,7 +2,7 @@
  *
  *   JOB[.STEP]     JOB  = a whole number 1-4294967295 (digits only), or where the verb
  *                         allows it an array task ARRAY_TASK (1234_7)
- *                  STEP = a whole number, batch, extern or interactive
+ *                  STEP = a whole number, batch, extern or interactive (step_name.h)
  *
  * `report` takes array tasks (sacct knows a task by that name); `rebalance` does not:
  * scontrol listpids and a task's environment know only the array task's own job id
@@ -25,12 +25,5 @@ struct job_id {
 
 /* Parse text; allow_array: accept ARRAY_TASK. -EINVAL with a sentence quoting it. */
 int job_id_parse(const char *text, bool allow_array, struct job_id *id, char *err, size_t errlen);
-
-/*
- * job_step_number - Slurm's number for a step as listpids and job ids name it: "0",
- * "17", or batch/extern/interactive (the SLURM_BATCH_SCRIPT, SLURM_EXTERN_CONT and
- * SLURM_INTERACTIVE_STEP values slurm.h has had since 20.11). -EINVAL otherwise.
- */
-int job_step_number(const char *step, uint32_t *id);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
 #include "job_pids.h"
 #include "run_cmd.h"
@@ -16,8 +17,9 @@
 
 int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *err, size_t errlen)
 {
-	struct job_pid *out = NULL;
-	int n = 0, cap = 0, row = 0;
+	struct job_pid *out = NULL, *bigger;
+	int n = 0, row = 0;
+	size_t cap = 0;
 	const char *line = text;
 
 	*pids = NULL;
@@ -44,17 +46,12 @@ int job_pids_parse(const char *text, struct job_pid **pids, int *npids, char *er
 			return smpol_fail(err, errlen, EBADMSG, "scontrol listpids printed an unexpected row %d: '%.80s'",
 					 row, buf);
 		}
-		if (n == cap) {
-			struct job_pid *bigger;
-
-			cap = cap ? 2 * cap : 64;
-			bigger = realloc(out, (size_t)cap * sizeof(*out));
-			if (!bigger) {
-				free(out);
-				return smpol_fail(err, errlen, ENOMEM, "out of memory for %d pids", cap);
-			}
-			out = bigger;
+		bigger = smpol_array_room(out, &cap, (size_t)n, sizeof(*out), 64);
+		if (!bigger) {
+			free(out);
+			return smpol_fail(err, errlen, ENOMEM, "out of memory for %d pids", n + 1);
 		}
+		out = bigger;
 		out[n].pid = (pid_t)pid;
 		out[n].job = (uint32_t)job;
 		snprintf(out[n].step, sizeof(out[n].step), "%s", step);

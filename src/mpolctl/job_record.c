@@ -1,3 +1,5 @@
+/* job_record.c - read a job's AdminComment (or Extra) through sacct (see
+ * job_record.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,10 +4,11 @@
 
 #include <sys/types.h>
 
+#include "cli.h"
 #include "host.h"
 
-/* One line on stderr and one in syslog for every action (cmd_watch.c). */
-void watch_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line on stderr and one in syslog for every action. */
+#define watch_log(prio, ...) cli_log("watch", prio, __VA_ARGS__)
 
 /*
  * watch_scan_migrations - the tasks of running steps (their kept placements) whose

@@ -2,11 +2,42 @@
 # mem_interleave.so (what slurmstepd loads) carries none of libsmpol-admin's code (a
 # running task's target, migration and hotplug events, cpusets, running commands; the
 # page walks that region-aware placement needs live in libsmpol), exports only what the
-# SPANK loader looks up, and the plugin's files call each other one way only.
+# SPANK loader looks up, and the plugin's files (and mpolctl's) call each other one way only.
 
 SO=$MPOL_BUILD/src/plugins/mem_interleave/.libs/mem_interleave.so
 ADMIN=$MPOL_BUILD/src/libsmpol-admin/.libs/libsmpol-admin.a
 OBJS=$MPOL_BUILD/src/plugins/mem_interleave/.libs
+
+# calls_one_way WHAT DIR PREFIX: among the objects DIR/PREFIX*.o, who calls whom (a
+# file's undefined symbols that a sibling defines); no two files may call each other.
+calls_one_way() {
+	local what=$1 dir=$2 prefix=$3 circle="" edges="" o a b e
+	local -A undef=() defs=()
+	for o in "$dir/$prefix"*.o; do
+		a=$(basename "$o" .o); a=${a#"$prefix"}
+		undef[$a]=$(nm -u "$o" | awk '{ print $2 }' | sort -u)
+		defs[$a]=$(nm --defined-only "$o" | awk '$2 == "T" { print $3 }' | sort -u)
+	done
+	for a in "${!undef[@]}"; do
+		for b in "${!defs[@]}"; do
+			[ "$a" != "$b" ] && [ -n "${defs[$b]}" ] || continue
+			[ -z "$(comm -12 <(echo "${undef[$a]}") <(echo "${defs[$b]}"))" ] || edges="$edges $a->$b"
+		done
+	done
+	edges=$(tr ' ' '\n' <<<"$edges" | sed '/^$/d' | sort | tr '\n' ' ')
+	edges=" ${edges% }"
+	for e in $edges; do
+		a=${e%%->*} b=${e##*->}
+		case " $edges " in *" $b->$a "*) circle="$circle $a<->$b" ;; esac
+	done
+	if [ -z "${edges// /}" ]; then
+		t_fail "layout: $what call each other one way only" "no calls found between $dir/$prefix*.o"
+	elif [ -z "$circle" ]; then
+		t_pass "layout: $what call each other one way only ($edges )"
+	else
+		t_fail "layout: $what call each other one way only" "circles:$circle (calls:$edges)"
+	fi
+}
 
 if [ ! -f "$SO" ] || [ ! -f "$ADMIN" ]; then
 	t_fail "layout: plugin and admin library built" "missing $SO or $ADMIN (build with Slurm first)"
@@ -26,29 +57,24 @@ else
 	exported=$(nm -D --defined-only "$SO" | awk '{ print $3 }' | grep -v -E '^(slurm_spank_[a-z_]+|plugin_(name|type|version)|spank_plugin_version)$' | tr '\n' ' ')
 	[ -z "$exported" ] && t_pass "layout: the plugin exports only slurm_spank_* and plugin_*" ||
 		t_fail "layout: the plugin exports only slurm_spank_* and plugin_*" "also exported: $exported"
-	# Who calls whom among the plugin's objects (a file's undefined symbols that a
-	# sibling defines): no two files may call each other.
-	circle="" edges=""
-	for o in "$OBJS"/mem_interleave_la-*.o; do
-		a=$(basename "$o" .o); a=${a#mem_interleave_la-}
-		for p in "$OBJS"/mem_interleave_la-*.o; do
-			b=$(basename "$p" .o); b=${b#mem_interleave_la-}
-			[ "$a" != "$b" ] || continue
-			if [ -n "$(comm -12 <(nm -u "$o" | awk '{ print $2 }' | sort -u) \
-				<(nm --defined-only "$p" | awk '$2 == "T" { print $3 }' | sort -u))" ]; then
-				edges="$edges $a->$b"
-			fi
-		done
-	done
-	for e in $edges; do
-		a=${e%%->*} b=${e##*->}
-		case " $edges " in *" $b->$a "*) circle="$circle $a<->$b" ;; esac
-	done
-	if [ -z "$edges" ]; then
-		t_fail "layout: the plugin's files call each other one way only" "no calls found between $OBJS/*.o"
-	elif [ -z "$circle" ]; then
-		t_pass "layout: the plugin's files call each other one way only ($edges )"
-	else
-		t_fail "layout: the plugin's files call each other one way only" "circles:$circle (calls:$edges)"
-	fi
+	calls_one_way "the plugin's files" "$OBJS" mem_interleave_la-
 fi
+# mpolctl's verbs and their helpers: the same rule.
+if ls "$MPOL_BUILD"/src/mpolctl/mpolctl-*.o >/dev/null 2>&1; then
+	calls_one_way "mpolctl's files" "$MPOL_BUILD/src/mpolctl" mpolctl-
+else
+	t_fail "layout: mpolctl's files call each other one way only" "no $MPOL_BUILD/src/mpolctl/mpolctl-*.o"
+fi
+# plugin.h is the dispatcher's (plugin.c) and its callees': the record's files and
+# release.c log through mi_log.h and never see the step context.
+PLUGIN_SRC=$here/../../src/plugins/mem_interleave
+users=$(grep -l '^#include "plugin.h"' "$PLUGIN_SRC"/*.c | xargs -n1 basename | sort | tr '\n' ' ')
+[ "$users" = "local.c options.c plugin.c step.c task.c " ] &&
+	t_pass "layout: only the dispatcher and its callees include plugin.h ($users)" ||
+	t_fail "layout: only the dispatcher and its callees include plugin.h" "included by: $users"
+# Every source file opens with a comment saying what it is.
+bare=$(for f in "$here"/../../src/*/*.[ch] "$here"/../../src/*/*/*.[ch]; do
+	[ -f "$f" ] && ! head -1 "$f" | grep -q '^/\*' && echo "${f#"$here"/../../}"
+done | tr '\n' ' ')
+[ -z "$bare" ] && t_pass "layout: every file under src/ opens with a comment" ||
+	t_fail "layout: every file under src/ opens with a comment" "without one: $bare"

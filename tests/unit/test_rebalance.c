@@ -326,7 +326,6 @@ static void test_job_id(void **state)
 					   "00000000000017" };
 	struct job_id id;
 	char err[SMPOL_ERRLEN];
-	uint32_t step;
 
 	(void)state;
 	assert_int_equal(job_id_parse("17.batch", false, &id, err, sizeof(err)), 0);
@@ -348,12 +347,6 @@ static void test_job_id(void **state)
 		if (job_id_parse(bad[i], true, &id, err, sizeof(err)) != -EINVAL || !err[0])
 			fail_msg("'%s' was accepted as a job id", bad[i]);
 	}
-	assert_int_equal(job_step_number("batch", &step), 0);
-	assert_int_equal(step, 0xfffffffbU);
-	assert_int_equal(job_step_number("3", &step), 0);
-	assert_int_equal(step, 3);
-	assert_int_equal(job_step_number("4294967295", &step), -EINVAL);
-	assert_int_equal(job_step_number("+3", &step), -EINVAL);
 }
 
 #define UEV(s) s, sizeof(s)

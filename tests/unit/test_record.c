@@ -15,6 +15,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_store.h"
+#include "step_name.h"
 
 /* One node's entry: two NUMA nodes, target 3:1, achieved 700:300 pages. */
 static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
@@ -691,11 +692,43 @@ static void test_store_into_nameless_summary(void **state)
 	json_object_put(e);
 }
 
+/* One table of step names for the record's keys and mpolctl's job ids: each name
+ * gives back its number, and Slurm's special steps their words. */
+static void test_step_names(void **state)
+{
+	static const char *const bad[] = { "+3", "-1", "4294967295", "4294967280", "0x3", "", "Batch", "3 " };
+	static const uint32_t steps[] = { 0, 17, SMPOL_STEP_MAX, SMPOL_STEP_BATCH, SMPOL_STEP_EXTERN,
+					  SMPOL_STEP_INTERACTIVE };
+	char name[32], err[SMPOL_ERRLEN];
+	uint32_t step;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		smpol_step_name(steps[i], name, sizeof(name));
+		assert_int_equal(smpol_step_number(name, &step, err, sizeof(err)), 0);
+		assert_int_equal(step, steps[i]);
+	}
+	smpol_step_name(SMPOL_STEP_BATCH, name, sizeof(name));
+	assert_string_equal(name, "batch");
+	smpol_step_name(0xfffffffcU, name, sizeof(name));
+	assert_string_equal(name, "extern");
+	smpol_step_name(0xfffffffaU, name, sizeof(name));
+	assert_string_equal(name, "interactive");
+	smpol_step_name(4, name, sizeof(name));
+	assert_string_equal(name, "4");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (smpol_step_number(bad[i], &step, err, sizeof(err)) != -EINVAL || !strstr(err, "names no step"))
+			fail_msg("'%s' was taken as a step", bad[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_fields),
 		cmocka_unit_test(test_entry_spanning_plan),
+		cmocka_unit_test(test_step_names),
 		cmocka_unit_test(test_entry_without_samples),
 		cmocka_unit_test(test_merge_empty),
 		cmocka_unit_test(test_merge_keeps_plain_text),

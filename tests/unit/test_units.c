@@ -1,13 +1,16 @@
-/* test_units.c - strict size parsing (--mem) and short size formatting. */
+/* test_units.c - strict size parsing (--mem), short size formatting, and the byte
+ * counts of growing arrays. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "array.h"
 #include "error.h"
 #include "units.h"
 
@@ -103,6 +106,38 @@ static void test_format_exact(void **state)
 	assert_int_equal(smpol_format_size_exact(65536, buf, 3), -ENOSPC);
 }
 
+/* An array grows to `first`, then doubles; a size that would overflow is refused with
+ * the array and its capacity untouched. */
+static void test_array_room(void **state)
+{
+	size_t cap = 0, big;
+	int *v = NULL, *grown;
+
+	(void)state;
+	v = smpol_array_room(v, &cap, 0, sizeof(*v), 4);
+	assert_non_null(v);
+	assert_int_equal(cap, 4);
+	assert_ptr_equal(smpol_array_room(v, &cap, 3, sizeof(*v), 4), v);
+	assert_int_equal(cap, 4);
+	for (int i = 0; i < 100; i++) {
+		grown = smpol_array_room(v, &cap, (size_t)i, sizeof(*v), 4);
+		assert_non_null(grown);
+		v = grown;
+		v[i] = i;
+	}
+	assert_int_equal(cap, 128);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(v[i], i);
+	big = SIZE_MAX / 2 + 1;
+	assert_null(smpol_array_room(v, &cap, big, sizeof(*v), 4));
+	assert_int_equal(cap, 128);
+	/* twice this many 16-byte elements is exactly 2^64 bytes, 0 once wrapped */
+	cap = (SIZE_MAX >> 5) + 1;
+	assert_null(smpol_array_room(v, &cap, cap, 16, 4));
+	assert_int_equal(cap, (SIZE_MAX >> 5) + 1);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_parse_overflow),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_format_exact),
+		cmocka_unit_test(test_array_room),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

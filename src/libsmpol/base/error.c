@@ -1,3 +1,4 @@
+/* error.c - the error sentence and quoting what a user gave (see error.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "acpi_hmat.h"
+#include "array.h"
 #include "acpi_table.h"
 #include "error.h"
 
@@ -40,15 +41,11 @@ struct raw_list {
 
 static int append(struct raw_list *l, uint32_t init, uint32_t target, uint32_t read, uint32_t write)
 {
-	struct raw *grown;
+	struct raw *grown = smpol_array_room(l->v, &l->cap, l->n, sizeof(*l->v), 64);
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		grown = realloc(l->v, l->cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		l->v = grown;
-	}
+	if (!grown)
+		return -ENOMEM;
+	l->v = grown;
 	l->v[l->n] = (struct raw){ { init, target, read, write }, l->n };
 	l->n++;
 	return 0;

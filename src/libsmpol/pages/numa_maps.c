@@ -1,3 +1,5 @@
+/* numa_maps.c - parse /proc/PID/numa_maps into pages per node and policy (see
+ * numa_maps.h). */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "error.h"
 #include "pages.h"
 #include "pmbind.h"
@@ -102,8 +103,9 @@ static bool wanted_mapping(const char *perms, const char *path)
 int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, int *nregions,
 			     char *err, size_t errlen)
 {
-	struct smpol_region *r = NULL;
-	int n = 0, cap = 0, lineno = 0;
+	struct smpol_region *r = NULL, *bigger;
+	int n = 0, lineno = 0;
+	size_t cap = 0;
 	bool kept = false;             /* the last mapping header was appended to r */
 	const char *line = text;
 
@@ -148,17 +150,12 @@ int smpol_pages_regions_parse(const char *text, struct smpol_region **regions, i
 			snprintf(path, sizeof(path), "%s", buf + used);
 		if (!wanted_mapping(perms, path) || end == start)
 			continue;
-		if (n == cap) {
-			struct smpol_region *bigger;
-
-			cap = cap ? 2 * cap : 32;
-			bigger = realloc(r, (size_t)cap * sizeof(*r));
-			if (!bigger) {
-				free(r);
-				return smpol_fail(err, errlen, ENOMEM, "out of memory for %d mappings", cap);
-			}
-			r = bigger;
+		bigger = smpol_array_room(r, &cap, (size_t)n, sizeof(*r), 32);
+		if (!bigger) {
+			free(r);
+			return smpol_fail(err, errlen, ENOMEM, "out of memory for %d mappings", n + 1);
 		}
+		r = bigger;
 		r[n].start = (uintptr_t)start;
 		r[n].end = (uintptr_t)end;
 		r[n].rss_kb = 0;

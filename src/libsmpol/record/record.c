@@ -1,3 +1,5 @@
+/* record.c - build, merge and read the placement record in AdminComment (see
+ * record.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "error.h"
 #include "record_spool.h"
 #include "statedir.h"
@@ -53,7 +54,8 @@ int smpol_spool_list(const struct smpol_host *h, char ***names, int *n, char *er
 	struct spooled *all = NULL;
 	char dir[4200], path[4300];
 	struct dirent *d;
-	int count = 0, cap = 0;
+	int count = 0;
+	size_t cap = 0;
 	DIR *dp;
 
 	*names = NULL;
@@ -72,16 +74,14 @@ int smpol_spool_list(const struct smpol_host *h, char ***names, int *n, char *er
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (count == cap) {
-			struct spooled *more = realloc(all, sizeof(*all) * (size_t)(cap = cap ? cap * 2 : 16));
+		struct spooled *more = smpol_array_room(all, &cap, (size_t)count, sizeof(*all), 16);
 
-			if (!more) {
-				free(all);
-				closedir(dp);
-				return smpol_fail(err, errlen, ENOMEM, "out of memory listing %s", dir);
-			}
-			all = more;
+		if (!more) {
+			free(all);
+			closedir(dp);
+			return smpol_fail(err, errlen, ENOMEM, "out of memory listing %s", dir);
 		}
+		all = more;
 		snprintf(all[count].name, sizeof(all[count].name), "%s", name);
 		all[count++].mtime = st.st_mtim;
 	}

@@ -1,3 +1,5 @@
+/* record_store.c - the read, merge, write and read-back protocol that keeps a node's
+ * entry in a shared comment (see record_store.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>

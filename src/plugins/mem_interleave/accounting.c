@@ -28,12 +28,14 @@
 #include "acct_tree.h"
 #include "acct_write.h"
 #include "apply.h"
+#include "array.h"
 #include "numa_maps.h"
-#include "plugin.h"
+#include "mi_log.h"
 #include "prom_textfile.h"
 #include "record.h"
 #include "record_gather.h"
 #include "sampling.h"
+#include "step_name.h"
 #include "task_ref.h"
 
 #define FIRST_SAMPLE_S 1
@@ -68,7 +70,8 @@ struct acct {
 	pthread_t thread;
 	bool running, stop;
 	struct task *tasks;
-	int ntasks, cap;
+	int ntasks;
+	size_t cap;
 	int ended;              /* tasks of tasks[] that ended */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
@@ -245,7 +248,7 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
 	a->in = *sp;
 	node_name(sp, a->node, sizeof(a->node));
-	acct_slurm_step_key(sp->step_id, a->step, sizeof(a->step));
+	smpol_step_name(sp->step_id, a->step, sizeof(a->step));
 	a->w = (struct acct_write){ sp->site, sp->job_id, a->step, sp->step_nnodes };
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
 		const struct smpol_node *n = &sp->topo->nodes[i];
@@ -288,20 +291,17 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 
 void accounting_task_begin(struct acct *a, pid_t pid)
 {
+	struct task *bigger;
+
 	if (!a)
 		return;
 	pthread_mutex_lock(&a->lock);
-	if (a->ntasks == a->cap) {
-		int cap = a->cap ? a->cap * 2 : 16;
-		struct task *bigger = realloc(a->tasks, sizeof(*bigger) * (size_t)cap);
-
-		if (!bigger) {
-			pthread_mutex_unlock(&a->lock);
-			return;         /* this task goes unsampled; the others still count */
-		}
-		a->tasks = bigger;
-		a->cap = cap;
+	bigger = smpol_array_room(a->tasks, &a->cap, (size_t)a->ntasks, sizeof(*a->tasks), 16);
+	if (!bigger) {
+		pthread_mutex_unlock(&a->lock);
+		return;         /* this task goes unsampled; the others still count */
 	}
+	a->tasks = bigger;
 	a->tasks[a->ntasks].pid = pid;
 	a->tasks[a->ntasks].ended = false;
 	/* pinned now, while it surely is the task: the sampler places its mappings later */

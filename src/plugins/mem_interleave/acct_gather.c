@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "acct_gather.h"
-#include "plugin.h"
+#include "error.h"
+#include "mi_log.h"
 #include "record_gather.h"
 
 /* After the last sender is cut off, connections it already made are taken for this

@@ -7,7 +7,7 @@
 
 #include "acct_regions.h"
 #include "apply.h"
-#include "plugin.h"
+#include "mi_log.h"
 #include "region_place.h"
 
 /* What is kept of one task between samples. */

@@ -20,6 +20,13 @@
 #include "acct_slurm.h"
 #include "error.h"
 #include "record.h"
+#include "step_name.h"
+
+/* libsmpol names Slurm's special steps without slurm.h (step_name.h): the numbers
+ * must be this Slurm's. */
+_Static_assert(SMPOL_STEP_BATCH == SLURM_BATCH_SCRIPT, "SLURM_BATCH_SCRIPT changed");
+_Static_assert(SMPOL_STEP_EXTERN == SLURM_EXTERN_CONT, "SLURM_EXTERN_CONT changed");
+_Static_assert(SMPOL_STEP_INTERACTIVE == SLURM_INTERACTIVE_STEP, "SLURM_INTERACTIVE_STEP changed");
 
 /* slurm_protocol_api.h (22.05 to 24.11): not in the public headers, exported by
  * libslurmfull; mpi/pmi2 and mpi/pmix use it between the nodes of a step. */
@@ -206,16 +213,4 @@ int acct_slurm_forward(const char *host, const char *path, const char *message, 
 		return smpol_fail(err, errlen, EHOSTUNREACH, "the step's collector on %s did not take the entry (%s)",
 				 host, slurm_strerror ? slurm_strerror(rc) : "error");
 	return 0;
-}
-
-void acct_slurm_step_key(uint32_t step_id, char *buf, size_t len)
-{
-	if (step_id == SLURM_BATCH_SCRIPT)
-		snprintf(buf, len, "batch");
-	else if (step_id == SLURM_EXTERN_CONT)
-		snprintf(buf, len, "extern");
-	else if (step_id == SLURM_INTERACTIVE_STEP)
-		snprintf(buf, len, "interactive");
-	else
-		snprintf(buf, len, "%u", step_id);
 }

@@ -38,7 +38,4 @@ int acct_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t 
  * unreachable, anything else), with a sentence. */
 int acct_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen);
 
-/* The step as the record names it: "0", "batch", "extern", "interactive". */
-void acct_slurm_step_key(uint32_t step_id, char *buf, size_t len);
-
 #endif

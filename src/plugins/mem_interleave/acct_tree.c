@@ -10,7 +10,7 @@
 #include "apply.h"
 #include "child_place.h"
 #include "numa_maps.h"
-#include "plugin.h"
+#include "mi_log.h"
 
 /* A process a task started, between samples. */
 struct child {

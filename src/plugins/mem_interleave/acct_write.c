@@ -10,7 +10,7 @@
 
 #include "acct_slurm.h"
 #include "acct_write.h"
-#include "plugin.h"
+#include "mi_log.h"
 #include "record_spool.h"
 #include "statedir.h"
 

@@ -7,7 +7,7 @@ src_plugins_mem_interleave_mem_interleave_la_LDFLAGS = $(AM_LDFLAGS) -module -av
 	-Wl,--version-script=$(top_srcdir)/src/plugins/mem_interleave/exports.map
 EXTRA_src_plugins_mem_interleave_mem_interleave_la_DEPENDENCIES = src/plugins/mem_interleave/exports.map
 src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
-	src/plugins/mem_interleave/plugin.c src/plugins/mem_interleave/plugin.h \
+	src/plugins/mem_interleave/plugin.c src/plugins/mem_interleave/plugin.h src/plugins/mem_interleave/mi_log.h \
 	src/plugins/mem_interleave/release.c src/plugins/mem_interleave/release.h \
 	src/plugins/mem_interleave/options.c \
 	src/plugins/mem_interleave/local.c \

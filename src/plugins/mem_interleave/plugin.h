@@ -17,6 +17,8 @@
  *              node's writes and spool; acct_slurm.c, the record's Slurm I/O;
  *              acct_regions.c, region-aware steps' large mappings at each sample;
  *              acct_tree.c, each task's process tree: children follow their CPUs)
+ * This header is the dispatcher's and its callees' (options, local, step, task);
+ * files that only log include mi_log.h.
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H
@@ -27,13 +29,12 @@
 #include "bw_sources.h"
 #include "error.h"
 #include "lease.h"
+#include "mi_log.h"
 #include "placement.h"
 #include "site_config.h"
 #include "spec.h"
 #include "step_state.h"
 #include "topology.h"
-
-#define MI_LOG "mem_interleave: "
 
 /* The user's option, as parsed in this process (any context). */
 struct mi_option {

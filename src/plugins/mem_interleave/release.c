@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <slurm/slurm.h>
 
-#include "plugin.h"
+#include "mi_log.h"
 #include "release.h"
 
 /* What SPANK_PLUGIN(mem_interleave, 1) defines, but with plugin_version writable. */
@@ -54,6 +54,10 @@ void release_adopt(long api_version)
 							   SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 }
 
+/* Why a constructor: it runs inside dlopen, before Slurm's loader compares
+ * plugin_version with its own release and refuses a mismatch without calling any of
+ * our code. Setting it here to a known running release lets the plugin load and
+ * explain the mismatch instead (the top of this file). */
 __attribute__((constructor)) static void adopt_running_release(void)
 {
 	if (slurm_api_version)
