@@ -44,7 +44,7 @@ int job_id_parse(const char *text, bool allow_array, struct job_id *id, char *er
 		snprintf(id->job_text, sizeof(id->job_text), "%u_%u", id->job, id->array_task);
 	else
 		snprintf(id->job_text, sizeof(id->job_text), "%u", id->job);
-	if (dot && step <= STEP_ID_MAX)
+	if (dot && step <= SMPOL_STEP_MAX)
 		snprintf(id->step, sizeof(id->step), "%u", step);
 	else
 		snprintf(id->step, sizeof(id->step), "%s", dot ? dot + 1 : "");
