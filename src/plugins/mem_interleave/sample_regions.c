@@ -1,14 +1,13 @@
-/* acct_regions.c - place the large mappings of a region-aware step's tasks at each
- * sample (see acct_regions.h). */
+/* sample_regions.c - place the large mappings of a region-aware step's tasks at each
+ * sample (see sample_regions.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <slurm/slurm.h>
 
-#include "acct_regions.h"
 #include "apply.h"
 #include "mi_log.h"
 #include "region_place.h"
+#include "sample_regions.h"
 
 /* What is kept of one task between samples. */
 struct region_task {
@@ -18,7 +17,7 @@ struct region_task {
 	struct smpol_region_memory m;
 };
 
-struct acct_regions {
+struct sample_regions {
 	const struct smpol_placement *pl;
 	const struct smpol_topology *topo;
 	long pmbind_nr;
@@ -28,10 +27,10 @@ struct acct_regions {
 	int ntasks;
 };
 
-struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
+struct sample_regions *sample_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
 				      long pmbind_nr, uint32_t job_id, const char *step_key)
 {
-	struct acct_regions *ar;
+	struct sample_regions *ar;
 
 	if (!pl->min_region_kb || pl->regions_by == SMPOL_REGIONS_NONE || !topo)
 		return NULL;
@@ -41,7 +40,7 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
 			    step_key);
 		return NULL;
 	}
-	*ar = (struct acct_regions){ .pl = pl, .topo = topo, .pmbind_nr = pmbind_nr, .job_id = job_id };
+	*ar = (struct sample_regions){ .pl = pl, .topo = topo, .pmbind_nr = pmbind_nr, .job_id = job_id };
 	snprintf(ar->step, sizeof(ar->step), "%s", step_key);
 	return ar;
 }
@@ -51,7 +50,7 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
  * moved to another socket's CPUs (mpolctl watch's case) gets that socket's plan: its
  * large mappings are all placed again. Cheap: one sched_getaffinity per sample.
  */
-static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, struct region_task *rt,
+static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, struct region_task *rt,
 		     char *err, size_t errlen)
 {
 	const struct smpol_plan *p;
@@ -74,7 +73,7 @@ static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, st
 	return 0;
 }
 
-void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t)
+void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t)
 {
 	struct smpol_region_sample s;
 	struct region_task *rt;
@@ -110,7 +109,7 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 	}
 }
 
-void acct_regions_free(struct acct_regions *ar)
+void sample_regions_free(struct sample_regions *ar)
 {
 	if (!ar)
 		return;
