@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "array.h"
 #include "mi_log.h"
 #include "region_place.h"
 #include "sample_regions.h"
@@ -24,7 +25,8 @@ struct sample_regions {
 	uint32_t job_id;
 	char step[16];
 	struct region_task *tasks;
-	int ntasks;
+	int ntasks;                     /* tasks seen so far */
+	size_t cap;                     /* room in tasks */
 };
 
 struct sample_regions *sample_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
@@ -83,7 +85,7 @@ void sample_regions_sample(struct sample_regions *ar, int index, const struct sm
 	if (!ar || index < 0)
 		return;
 	if (index >= ar->ntasks) {
-		struct region_task *more = realloc(ar->tasks, sizeof(*more) * (size_t)(index + 1));
+		struct region_task *more = smpol_array_room(ar->tasks, &ar->cap, (size_t)index, sizeof(*more), 16);
 
 		if (!more)
 			return;         /* tried again at the next sample */
