@@ -78,3 +78,9 @@ bare=$(for f in "$here"/../../src/*/*.[ch] "$here"/../../src/*/*/*.[ch]; do
 done | tr '\n' ' ')
 [ -z "$bare" ] && t_pass "layout: every file under src/ opens with a comment" ||
 	t_fail "layout: every file under src/ opens with a comment" "without one: $bare"
+# slurm.h (Slurm's API, whose structures change between releases) is included by the
+# record's Slurm I/O and the release check alone; the rest of the plugin needs spank.h.
+slurm_users=$(grep -l '^#include <slurm/slurm.h>' "$PLUGIN_SRC"/*.[ch] | xargs -n1 basename | sort | tr '\n' ' ')
+[ "$slurm_users" = "record_slurm.c release.c " ] &&
+	t_pass "layout: only record_slurm.c and release.c include slurm.h" ||
+	t_fail "layout: only record_slurm.c and release.c include slurm.h" "included by: $slurm_users"

@@ -64,7 +64,7 @@ UNIT_TESTS += tests/unit/test_plugin
 tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c tests/unit/fake_tree.c tests/unit/fake_tree.h tests/unit/task_policy.h
 tests_unit_test_plugin_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_plugin_LDADD = $(UNIT_LIBS_COMMON)
-# Children follow their CPUs: the sampler's tree walk (acct_tree.c, #included) on real forked processes.
+# Children follow their CPUs: the sampler's tree walk (sample_tree.c, #included) on real forked processes.
 UNIT_TESTS += tests/unit/test_children
 tests_unit_test_children_SOURCES = tests/unit/test_children.c tests/unit/task_policy.h
 tests_unit_test_children_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave

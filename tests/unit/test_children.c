@@ -1,5 +1,5 @@
 /* test_children.c - children follow their CPUs: slurmstepd's sampler walk over a task's
- * process tree (acct_tree.c) with real forked processes pinned by sched_setaffinity.
+ * process tree (sample_tree.c) with real forked processes pinned by sched_setaffinity.
  *
  * This host has one NUMA node, so the decision runs on a hand-built topology that
  * puts the first two CPUs on CPU nodes 0 and 1 (each with memory): a process pinned to
@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
-#include "acct_tree.c"
+#include "sample_tree.c"
 
 /* ---- fakes ---------------------------------------------------------------- */
 
@@ -278,19 +278,19 @@ static void stop(struct tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static struct acct_tree *tree_for(const struct node *n)
+static struct sample_tree *tree_for(const struct node *n)
 {
-	struct acct_tree_in in = { .pl = &n->pl, .topo = &n->topo, .job_id = 7, .uid = geteuid(), .step = "0" };
-	struct acct_tree *t = acct_tree_new(&in);
+	struct sample_tree_in in = { .pl = &n->pl, .topo = &n->topo, .job_id = 7, .uid = geteuid(), .step = "0" };
+	struct sample_tree *t = sample_tree_new(&in);
 
 	assert_non_null(t);
 	return t;
 }
 
-static void sample(struct acct_tree *at, const struct tree *t, struct smpol_sampling *s)
+static void sample(struct sample_tree *at, const struct tree *t, struct smpol_sampling *s)
 {
 	smpol_sampling_begin(s);
-	acct_tree_sample(at, &t->pid[TASK], 1, s);
+	sample_tree_sample(at, &t->pid[TASK], 1, s);
 	smpol_sampling_end(s, 1);
 }
 
@@ -306,7 +306,7 @@ static void test_children_follow_their_cpus(void **state)
 	struct node *n = *state;
 	struct smpol_sampling s;
 	struct tree *tp = &n->procs;
-	struct acct_tree *at;
+	struct sample_tree *at;
 	const struct smpol_plan *plans;
 	char err[SMPOL_ERRLEN], before[sizeof(logbuf)];
 	int nplans, spanning = 0;
@@ -329,7 +329,7 @@ static void test_children_follow_their_cpus(void **state)
 	if (tp->pid[OTHER_USER])
 		assert_non_null(strstr(line_about(tp->pid[OTHER_USER]), "runs as uid 65534, not the job's 0: left alone"));
 	assert_int_equal(said_about(tp->pid[SPANS]), 1);
-	plans = acct_tree_plans(at, &nplans);
+	plans = sample_tree_plans(at, &nplans);
 	for (int i = 0; i < nplans; i++)
 		spanning += plans[i].nserved == 2;
 	assert_int_equal(spanning, 1);
@@ -340,7 +340,7 @@ static void test_children_follow_their_cpus(void **state)
 	sample(at, tp, &s);
 	assert_string_equal(logbuf, before);
 
-	acct_tree_free(at);
+	sample_tree_free(at);
 	smpol_sampling_free(&s);
 	stop(tp);
 }
@@ -353,7 +353,7 @@ static void test_region_aware_child_is_placed(void **state)
 	struct node *n = *state;
 	struct smpol_sampling s;
 	struct tree *tp = &n->procs;
-	struct acct_tree *at;
+	struct sample_tree *at;
 	char err[SMPOL_ERRLEN];
 	const char *line;
 	unsigned long pages, moved, stuck;
@@ -375,7 +375,7 @@ static void test_region_aware_child_is_placed(void **state)
 	assert_true(pages >= 512);
 	assert_int_equal(moved + stuck, 0);
 	assert_non_null(strstr(line_about(tp->pid[OWN_POLICY]), "left alone"));
-	acct_tree_free(at);
+	sample_tree_free(at);
 	smpol_sampling_free(&s);
 	stop(tp);
 }

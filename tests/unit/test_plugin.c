@@ -1,7 +1,7 @@
 /* test_plugin.c - mem_interleave.so's callbacks without a cluster.
  *
  * Links the plugin's sources with fake spank_* and slurm_* functions (messages
- * captured) and a fake accounting, then drives init -> option callback ->
+ * captured) and a fake placement record, then drives init -> option callback ->
  * init_post_opt -> task_init -> exit one case at a time, on a copy of a captured
  * sysfs tree. The task's policy is set for real (the kernel keeps only the nodes it
  * has) and checked with get_mempolicy.
@@ -27,8 +27,8 @@
 #include <slurm/spank.h>
 
 #include "task_policy.h"   /* first: <linux/mempolicy.h> before kernel.h */
-#include "accounting.h"
 #include "fake_tree.h"
+#include "record_step.h"
 #include "statedir.h"
 /* The plugin's files are included, not linked, so that each case can start from the
  * fresh per-process state a real srun or slurmstepd starts with (plugin.c's step,
@@ -39,7 +39,7 @@
 #include "local.c"
 #include "step.c"
 #include "task.c"
-#include "acct_regions.c"
+#include "sample_regions.c"
 
 #define NEW_KERNEL "linux-7.3-boot"
 #define OLD_KERNEL "linux-6.1-boot"
@@ -63,8 +63,8 @@ static struct {
 	int step_begins, task_begins, task_ends, step_ends;
 	const char *job_env_node_name;     /* SLURMD_NODENAME in the job's environment */
 	const char *job_env_step_nodes;    /* SLURM_STEP_NODELIST in the job's environment */
-	char step_nodes_seen[4096];        /* what accounting was handed as the step's nodes */
-	struct step_placement placement;
+	char step_nodes_seen[4096];        /* what the record was handed as the step's nodes */
+	struct record_step_in placement;
 	bool placement_sysfs;
 	char *slurm_version;       /* S_SLURM_VERSION, NULL = not available */
 } fake;
@@ -183,10 +183,10 @@ FAKE_LOG(slurm_error)
 FAKE_LOG(slurm_info)
 FAKE_LOG(slurm_verbose)
 
-/* The step's accounting context: any non-NULL pointer the fake hands back. */
-static int fake_acct;
+/* The step's record context: any non-NULL pointer the fake hands back. */
+static int fake_record;
 
-int accounting_step_begin(const struct step_placement *sp, struct acct **acct, char *err, size_t errlen)
+int record_step_begin(const struct record_step_in *sp, struct record_step **rec, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
@@ -194,31 +194,31 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acct, c
 	fake.placement = *sp;
 	/* the step's node list lives only during the call */
 	snprintf(fake.step_nodes_seen, sizeof(fake.step_nodes_seen), "%s", sp->step_nodelist ? sp->step_nodelist : "");
-	*acct = (struct acct *)&fake_acct;
+	*rec = (struct record_step *)&fake_record;
 	return 0;
 }
 
-void accounting_task_begin(struct acct *acct, pid_t pid)
+void record_step_task_begin(struct record_step *rec, pid_t pid)
 {
-	assert_ptr_equal(acct, &fake_acct);
+	assert_ptr_equal(rec, &fake_record);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_begins++;
 }
 
-void accounting_task_end(struct acct *acct, pid_t pid)
+void record_step_task_end(struct record_step *rec, pid_t pid)
 {
-	assert_ptr_equal(acct, &fake_acct);
+	assert_ptr_equal(rec, &fake_record);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_ends++;
 }
 
-void accounting_step_end(struct acct **acct)
+void record_step_end(struct record_step **rec)
 {
-	if (*acct) {
-		assert_ptr_equal(*acct, &fake_acct);
+	if (*rec) {
+		assert_ptr_equal(*rec, &fake_record);
 		fake.step_ends++;
 	}
-	*acct = NULL;
+	*rec = NULL;
 }
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -628,7 +628,7 @@ static void test_sampler_places_regions(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
-	struct acct_regions *ar;
+	struct sample_regions *ar;
 	struct smpol_task_ref t;
 	char err[SMPOL_ERRLEN];
 	int fds[2];
@@ -662,23 +662,23 @@ static void test_sampler_places_regions(void **state)
 		struct smpol_placement plain = step.pl;
 
 		plain.min_region_kb = 0;
-		assert_null(acct_regions_new(&plain, &step.topo, 0, 42, "0"));
+		assert_null(sample_regions_new(&plain, &step.topo, 0, 42, "0"));
 	}
-	ar = acct_regions_new(&step.pl, &step.topo, 0, 42, "0");
+	ar = sample_regions_new(&step.pl, &step.topo, 0, 42, "0");
 	assert_non_null(ar);
 	fake.log[0] = '\0';
 	for (int i = 0; i < 3; i++)
-		acct_regions_sample(ar, 0, &t);
+		sample_regions_sample(ar, 0, &t);
 	/* once either way: placed (and then nothing to do), or refused (and then quiet) */
 	assert_int_equal(log_count("placed 1 of 1 large mapping(s) (0 by process_mbind)") +
 			 log_count("large mappings not placed"), 1);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	fake.log[0] = '\0';
-	acct_regions_sample(ar, 0, &t);
+	sample_regions_sample(ar, 0, &t);
 	assert_string_equal(fake.log, "");
-	acct_regions_free(ar);
-	acct_regions_free(NULL);
+	sample_regions_free(ar);
+	sample_regions_free(NULL);
 	smpol_task_unpin(&t);
 	slurm_spank_exit(NULL, 0, NULL);
 }

@@ -80,7 +80,7 @@ int smpol_proc_tree(const char *procroot, pid_t pid, int max, struct smpol_proc_
  * smpol_numa_maps_read_tree - pid and every descendant (smpol_proc_tree), at most
  * max_procs, summed into u; processes that exit meanwhile are skipped. -ENOENT/-ESRCH
  * only when pid itself is gone. (The sampler reads its trees process by process,
- * acct_tree.c; bench/sampling times one read of a whole tree.)
+ * sample_tree.c; bench/sampling times one read of a whole tree.)
  */
 int smpol_numa_maps_read_tree(const char *procroot, pid_t pid, int max_procs,
 			     struct smpol_numa_usage *u, char *err, size_t errlen);

@@ -1,5 +1,5 @@
 /* region_place.h - region-aware placement of a running task's large mappings, one
- * sample at a time (placement.h says why; slurmstepd's sampler calls it, accounting.c).
+ * sample at a time (placement.h says why; slurmstepd's sampler calls it, record_step.c).
  *
  * At each sample the task's private anonymous mappings are read and those of at least
  * min_region bytes placed on the task's plan:

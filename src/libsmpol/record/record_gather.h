@@ -23,7 +23,7 @@
  * (i-1)/k, a node with children collects its subtree's entries first and delivers them
  * in one message. Two levels up to 4096 nodes, no slurmd takes more than k deliveries
  * per round. The plugin hands entries up after each sample, while the tasks run
- * (accounting.c), so a step's end usually has nothing left to deliver.
+ * (record_step.c), so a step's end usually has nothing left to deliver.
  */
 #ifndef SMPOL_RECORD_GATHER_H
 #define SMPOL_RECORD_GATHER_H

@@ -5,7 +5,7 @@
  * scontrol listpids' STEPID column). The numbers are those slurm.h has had since
  * 20.11 (SLURM_BATCH_SCRIPT, SLURM_EXTERN_CONT, SLURM_INTERACTIVE_STEP); libsmpol
  * includes no Slurm header, so the plugin checks them against slurm.h when it is
- * compiled (acct_slurm.c).
+ * compiled (record_slurm.c).
  */
 #ifndef SMPOL_STEP_NAME_H
 #define SMPOL_STEP_NAME_H

@@ -13,11 +13,11 @@ src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
 	src/plugins/mem_interleave/local.c \
 	src/plugins/mem_interleave/step.c \
 	src/plugins/mem_interleave/task.c \
-	src/plugins/mem_interleave/accounting.c src/plugins/mem_interleave/accounting.h \
-	src/plugins/mem_interleave/acct_gather.c src/plugins/mem_interleave/acct_gather.h \
-	src/plugins/mem_interleave/acct_regions.c src/plugins/mem_interleave/acct_regions.h \
-	src/plugins/mem_interleave/acct_slurm.c src/plugins/mem_interleave/acct_slurm.h \
-	src/plugins/mem_interleave/acct_tree.c src/plugins/mem_interleave/acct_tree.h \
-	src/plugins/mem_interleave/acct_write.c src/plugins/mem_interleave/acct_write.h
+	src/plugins/mem_interleave/record_step.c src/plugins/mem_interleave/record_step.h \
+	src/plugins/mem_interleave/record_collector.c src/plugins/mem_interleave/record_collector.h \
+	src/plugins/mem_interleave/sample_regions.c src/plugins/mem_interleave/sample_regions.h \
+	src/plugins/mem_interleave/record_slurm.c src/plugins/mem_interleave/record_slurm.h \
+	src/plugins/mem_interleave/record_write.c src/plugins/mem_interleave/record_write.h \
+	src/plugins/mem_interleave/sample_tree.c src/plugins/mem_interleave/sample_tree.h
 endif
 EXTRA_DIST += src/plugins/mem_interleave/exports.map

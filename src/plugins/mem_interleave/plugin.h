@@ -9,14 +9,14 @@
  *              (calls local.c for help)
  *   local.c    srun/sbatch/salloc (the user): help, the verbose line
  *   step.c     slurmstepd (root): site config, topology, the placement decision, the
- *              weights lease, the kept placement (calls accounting.c)
+ *              weights lease, the kept placement (calls record_step.c)
  *   release.c  every context: is this the Slurm release the plugin was built for
  *   task.c     each task (the user, after task/affinity): apply and export
- *   accounting.c  slurmstepd (root): samples and the placement record (calls
- *              acct_gather.c, the step's record collector; acct_write.c, this
- *              node's writes and spool; acct_slurm.c, the record's Slurm I/O;
- *              acct_regions.c, region-aware steps' large mappings at each sample;
- *              acct_tree.c, each task's process tree: children follow their CPUs)
+ *   record_step.c  slurmstepd (root): samples and the placement record (calls
+ *              record_collector.c, the step's record collector; record_write.c, this
+ *              node's writes and spool; record_slurm.c, the record's Slurm I/O;
+ *              sample_regions.c, region-aware steps' large mappings at each sample;
+ *              sample_tree.c, each task's process tree: children follow their CPUs)
  * This header is the dispatcher's and its callees' (options, local, step, task);
  * files that only log include mi_log.h.
  */
@@ -63,7 +63,7 @@ struct mi_step {
 	uint32_t local_tasks;                  /* tasks of this step on this node */
 	uint32_t job_nnodes;                   /* S_JOB_NNODES: the step's nodes, for the record */
 	char node_name[256];                   /* this node as slurmd names it, for the record */
-	struct acct *acct;                     /* the placement record (accounting.h) */
+	struct record_step *record;            /* the placement record (record_step.h) */
 };
 
 /* options.c */

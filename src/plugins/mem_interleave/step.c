@@ -4,14 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <slurm/slurm.h>
 
-#include "accounting.h"
 #include "lease_place.h"
 #include "plugin.h"
 #include "pmbind.h"
 #include "prom_textfile.h"
+#include "record_step.h"
 #include "release.h"
+#include "step_name.h"
 #include "sysfs.h"
 #include "wi.h"
 
@@ -125,7 +125,7 @@ static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 
 static void begin_accounting(spank_t sp, struct mi_step *s)
 {
-	struct step_placement in = {
+	struct record_step_in in = {
 		.job_id = s->owner.job_id,
 		.step_id = s->owner.step_id,
 		.uid = s->owner.uid,
@@ -145,7 +145,7 @@ static void begin_accounting(spank_t sp, struct mi_step *s)
 	/* where the step's first node is: the job's copy, used only to route to it */
 	if (spank_getenv(sp, "SLURM_STEP_NODELIST", nodelist, sizeof(nodelist)) == ESPANK_SUCCESS)
 		in.step_nodelist = nodelist;
-	if (accounting_step_begin(&in, &s->acct, err, sizeof(err)) < 0)
+	if (record_step_begin(&in, &s->record, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_error, "placement record: %s", err);
 }
 
@@ -219,7 +219,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	s->spec = opt->given ? opt->spec : s->site.default_spec;
 	s->site_default = !opt->given;
 	/* The extern step runs no user tasks. */
-	if (s->owner.step_id == SLURM_EXTERN_CONT || s->spec.mode == SMPOL_MODE_NONE ||
+	if (s->owner.step_id == SMPOL_STEP_EXTERN || s->spec.mode == SMPOL_MODE_NONE ||
 	    s->spec.mode == SMPOL_MODE_UNSET || s->spec.mode == SMPOL_MODE_HELP)
 		return 0;
 	s->active = true;
@@ -280,7 +280,7 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 
 	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
-	accounting_task_begin(s->acct, pid);
+	record_step_task_begin(s->record, pid);
 	if (!s->kept_written)
 		return 0;
 	if (smpol_step_state_add_task(&s->kept, pid, err, sizeof(err)) < 0)
@@ -298,7 +298,7 @@ int step_task_exit(spank_t sp, struct mi_step *s)
 
 	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
-	accounting_task_end(s->acct, pid);
+	record_step_task_end(s->record, pid);
 	return 0;
 }
 
@@ -319,7 +319,7 @@ int step_exit(struct mi_step *s)
 		LOG_STEP(s, slurm_error, "%s", err);
 	s->kept_written = false;
 	smpol_step_state_free(&s->kept);
-	accounting_step_end(&s->acct);
+	record_step_end(&s->record);
 	smpol_placement_free(&s->pl);
 	smpol_bw_free(&s->bandwidth);
 	if (s->have_topo)

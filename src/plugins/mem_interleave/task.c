@@ -1,6 +1,6 @@
 /* task.c - each task, as the user, after task/affinity bound it: pick the plan of the
  * task's CPUs, set the policy, tell the task what it got. A region-aware step's task
- * stays local; slurmstepd's sampler gives its large mappings the plan (accounting.c). */
+ * stays local; slurmstepd's sampler gives its large mappings the plan (record_step.c). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* acct_write.c - slurmstepd (root): this node's writes of placement records (see
- * acct_write.h). */
+/* record_write.c - slurmstepd (root): this node's writes of placement records (see
+ * record_write.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "acct_slurm.h"
-#include "acct_write.h"
 #include "mi_log.h"
+#include "record_slurm.h"
 #include "record_spool.h"
+#include "record_write.h"
 #include "statedir.h"
 
 /* A step whose record went to the spool because slurmctld did not answer tries again
@@ -26,7 +26,7 @@
  * flock, so that steps on one node never race each other. Returns the lock's fd, or
  * -1 when it cannot be had (then the confirming reads guard the record).
  */
-static int lock_node_writers(const struct acct_write *w)
+static int lock_node_writers(const struct record_write *w)
 {
 	char err[SMPOL_ERRLEN];
 	int fd;
@@ -48,22 +48,22 @@ static double ms_since(const struct timespec *t0)
 }
 
 /* Store entries ({NODE:ENTRY}) of job/step into the record field, under the node
- * lock. 0 or -errno (acct_slurm_store's). */
-static int store_entries(const struct acct_write *w, uint32_t job, const char *step, json_object *entries,
+ * lock. 0 or -errno (record_slurm_store's). */
+static int store_entries(const struct record_write *w, uint32_t job, const char *step, json_object *entries,
 			 bool sole_writer, struct smpol_store_result *res, char *err, size_t errlen)
 {
 	int rc, lock_fd = lock_node_writers(w);
 
 	/* under the node lock, the steps of a one-node step's job all take turns here;
 	 * without it, this node's other steps may race even a step's only writer */
-	rc = acct_slurm_store(w->site->record, job, step, entries, sole_writer && lock_fd >= 0,
+	rc = record_slurm_store(w->site->record, job, step, entries, sole_writer && lock_fd >= 0,
 			      lock_fd < 0 || w->step_nnodes > 1, res, err, errlen);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
 	return rc;
 }
 
-bool acct_write_entries(const struct acct_write *w, json_object *entries, bool sole_writer, const char *how)
+bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how)
 {
 	struct smpol_store_result res = { 0 };
 	struct timespec t0;
@@ -96,7 +96,7 @@ bool acct_write_entries(const struct acct_write *w, json_object *entries, bool s
 
 /* Deliver spooled record name; own: this step's (its end retries it). 0 delivered, else
  * the store's error. */
-static int deliver_spooled(const struct acct_write *w, const char *name)
+static int deliver_spooled(const struct record_write *w, const char *name)
 {
 	char step[32], err[SMPOL_ERRLEN];
 	json_object *entries = NULL;
@@ -123,7 +123,7 @@ static int deliver_spooled(const struct acct_write *w, const char *name)
 	return rc;
 }
 
-void acct_write_deliver_others(const struct acct_write *w)
+void record_write_deliver_others(const struct record_write *w)
 {
 	char **names = NULL, own[64];
 	int n = 0, tried = 0;
@@ -141,7 +141,7 @@ void acct_write_deliver_others(const struct acct_write *w)
 	free(names);
 }
 
-void acct_write_retry_own(const struct acct_write *w)
+void record_write_retry_own(const struct record_write *w)
 {
 	char own[64];
 	int rc = -ECONNREFUSED;

@@ -1,4 +1,4 @@
-/* acct_slurm.c - slurmstepd (root): the placement record through Slurm (see acct_slurm.h).
+/* record_slurm.c - slurmstepd (root): the placement record through Slurm (see record_slurm.h).
  *
  * Slurm's client API is resolved at load time from the libslurmfull that slurmstepd
  * itself runs on; the plugin never links libslurm. Weak, so that a process without
@@ -7,7 +7,7 @@
  * job` + `scontrol update` on the test cluster, with no fork from slurmstepd, no
  * PATH to trust and no parsing of scontrol's text to read the comment back.
  * (sacctmgr, the only writer once the job has ended, turns '"' into '`' and so cannot
- * carry JSON: the record must be written while the job runs, see accounting_task_end.)
+ * carry JSON: the record must be written while the job runs, see record_step_task_end.)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +17,9 @@
 #include <slurm/slurm_errno.h>
 #include <slurm/slurm_version.h>
 
-#include "acct_slurm.h"
 #include "error.h"
 #include "record.h"
+#include "record_slurm.h"
 #include "step_name.h"
 
 /* libsmpol names Slurm's special steps without slurm.h (step_name.h): the numbers
@@ -65,7 +65,7 @@ static const char *field_name(enum smpol_record_target t)
 	return t == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment";
 }
 
-int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen)
+int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen)
 {
 	if (target == SMPOL_RECORD_NONE)
 		return 0;
@@ -146,12 +146,12 @@ static void no_pause(void *ctx, int attempt)
 	(void)attempt;
 }
 
-int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
+int record_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
 		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen)
 {
 	struct field f = { target, job };
 	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : no_pause, &f };
-	int rc = acct_slurm_check(target, err, errlen);
+	int rc = record_slurm_check(target, err, errlen);
 
 	if (rc < 0 || target == SMPOL_RECORD_NONE)
 		return rc;
@@ -160,7 +160,7 @@ int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *
 					STORE_ATTEMPTS, sole_writer ? 0 : 2, res, err, errlen);
 }
 
-int acct_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)
+int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)
 {
 	/* hostlist_t is a pointer type up to 24.05, a struct type from 24.11 on */
 	__typeof__(slurm_hostlist_create(NULL)) hl;
@@ -187,7 +187,7 @@ int acct_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t 
 	return rc;
 }
 
-int acct_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen)
+int record_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen)
 {
 	char *nodes = strdup(host), *addr = strdup(path);
 	int rc;

@@ -1,10 +1,10 @@
-/* acct_write.h - slurmstepd (root): this node's writes of placement records. The
+/* record_write.h - slurmstepd (root): this node's writes of placement records. The
  * node's writers (its steps, a step's collector) take turns under a flock on
  * STATEDIR/record.lock; what slurmctld does not take because it does not answer waits
  * in the spool (record_spool.h) until the step's end or the node's next steps deliver
  * it. */
-#ifndef MEM_INTERLEAVE_ACCT_WRITE_H
-#define MEM_INTERLEAVE_ACCT_WRITE_H
+#ifndef MEM_INTERLEAVE_RECORD_WRITE_H
+#define MEM_INTERLEAVE_RECORD_WRITE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 
 #include "site_config.h"
 
-struct acct_write {
+struct record_write {
 	const struct smpol_site_config *site;   /* record=, statedir */
 	uint32_t job;
 	const char *step;                      /* as the record names it */
@@ -24,13 +24,13 @@ struct acct_write {
  * step's collector that got every entry (one read, one write, when it holds the node
  * lock). Logs the outcome; true when they went to the spool because slurmctld did
  * not answer. */
-bool acct_write_entries(const struct acct_write *w, json_object *entries, bool sole_writer, const char *how);
+bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how);
 
 /* Deliver this step's spooled record, every 2 s for up to 3 min while slurmctld does
  * not answer. */
-void acct_write_retry_own(const struct acct_write *w);
+void record_write_retry_own(const struct record_write *w);
 
 /* Deliver a few spooled records of earlier steps (a step start's share). */
-void acct_write_deliver_others(const struct acct_write *w);
+void record_write_deliver_others(const struct record_write *w);
 
 #endif

@@ -1,4 +1,4 @@
-/* acct_tree.h - the sampler's walk of each task's process tree (slurmstepd, root): the
+/* sample_tree.h - the sampler's walk of each task's process tree (slurmstepd, root): the
  * task and every process it started, sampled one by one; children follow their CPUs.
  *
  * At each sample, each task's plan by its CPUs joins the plans in use (a spanning
@@ -13,8 +13,8 @@
  * policy of its own once. Only the sampler thread calls these (and the step's end,
  * after joining it, reads the plans).
  */
-#ifndef MEM_INTERLEAVE_ACCT_TREE_H
-#define MEM_INTERLEAVE_ACCT_TREE_H
+#ifndef MEM_INTERLEAVE_SAMPLE_TREE_H
+#define MEM_INTERLEAVE_SAMPLE_TREE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,9 +27,9 @@
 /* processes followed per task (the task and its descendants) */
 #define TREE_MAX 256
 
-struct acct_tree;
+struct sample_tree;
 
-struct acct_tree_in {
+struct sample_tree_in {
 	const struct smpol_placement *pl;
 	const struct smpol_topology *topo;
 	bool pmbind;                   /* process_mbind configured and probed */
@@ -40,16 +40,16 @@ struct acct_tree_in {
 };
 
 /* NULL on ENOMEM. */
-struct acct_tree *acct_tree_new(const struct acct_tree_in *in);
+struct sample_tree *sample_tree_new(const struct sample_tree_in *in);
 
 /* One sample of the trees of the live tasks into s (between smpol_sampling_begin and
  * _end); children that went away are forgotten. */
-void acct_tree_sample(struct acct_tree *t, const pid_t *tasks, int ntasks, struct smpol_sampling *s);
+void sample_tree_sample(struct sample_tree *t, const pid_t *tasks, int ntasks, struct smpol_sampling *s);
 
 /* The plans the step's processes ran on: the placement's, then the combined plans and
  * children's plans seen (for the record). */
-const struct smpol_plan *acct_tree_plans(const struct acct_tree *t, int *nplans);
+const struct smpol_plan *sample_tree_plans(const struct sample_tree *t, int *nplans);
 
-void acct_tree_free(struct acct_tree *t);
+void sample_tree_free(struct sample_tree *t);
 
 #endif

@@ -1,4 +1,4 @@
-/* acct_gather.c - the step's record collector thread (see acct_gather.h). */
+/* record_collector.c - the step's record collector thread (see record_collector.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -10,16 +10,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "acct_gather.h"
 #include "error.h"
 #include "mi_log.h"
+#include "record_collector.h"
 #include "record_gather.h"
 
 /* After the last sender is cut off, connections it already made are taken for this
  * long: slurmd connects and writes within one call. */
 #define DRAIN_MS 50
 
-struct acct_gather {
+struct record_collector {
 	struct smpol_gather *sock;
 	uint32_t job, expected;
 	char step[32];
@@ -35,7 +35,7 @@ struct acct_gather {
 	void *on_delivery_arg;
 };
 
-static void take(struct acct_gather *g)
+static void take(struct record_collector *g)
 {
 	char err[SMPOL_ERRLEN];
 	int rc, before, taken;
@@ -57,7 +57,7 @@ static void take(struct acct_gather *g)
 
 static void *gather_thread(void *arg)
 {
-	struct acct_gather *g = arg;
+	struct record_collector *g = arg;
 	struct pollfd p[2] = { { .fd = smpol_gather_fd(g->sock), .events = POLLIN },
 			       { .fd = g->wake[0], .events = POLLIN } };
 
@@ -72,11 +72,11 @@ static void *gather_thread(void *arg)
 	return NULL;
 }
 
-int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step, uint32_t expected,
-		      void (*on_delivery)(void *), void *on_delivery_arg, struct acct_gather **gp,
+int record_collector_start(const struct smpol_host *h, uint32_t job, const char *step, uint32_t expected,
+		      void (*on_delivery)(void *), void *on_delivery_arg, struct record_collector **gp,
 		      char *err, size_t errlen)
 {
-	struct acct_gather *g = calloc(1, sizeof(*g));
+	struct record_collector *g = calloc(1, sizeof(*g));
 	int rc;
 
 	*gp = NULL;
@@ -98,7 +98,7 @@ int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step
 	if (rc == 0 && (rc = pthread_create(&g->thread, NULL, gather_thread, g)) != 0)
 		rc = smpol_fail(err, errlen, rc, "cannot start the record collector thread: %s", strerror(rc));
 	if (rc != 0) {
-		acct_gather_free(g);
+		record_collector_free(g);
 		return rc;
 	}
 	g->running = true;
@@ -106,7 +106,7 @@ int acct_gather_start(const struct smpol_host *h, uint32_t job, const char *step
 	return 0;
 }
 
-static void stop_thread(struct acct_gather *g)
+static void stop_thread(struct record_collector *g)
 {
 	if (!g->running)
 		return;
@@ -130,7 +130,7 @@ static json_object *with_own(json_object *entries, const char *node, json_object
 	return all;
 }
 
-json_object *acct_gather_peek(struct acct_gather *g, const char *node, json_object *own, bool *complete,
+json_object *record_collector_peek(struct record_collector *g, const char *node, json_object *own, bool *complete,
 			      int *mark)
 {
 	json_object *all;
@@ -143,7 +143,7 @@ json_object *acct_gather_peek(struct acct_gather *g, const char *node, json_obje
 	return all;
 }
 
-void acct_gather_handed_on(struct acct_gather *g, int mark)
+void record_collector_handed_on(struct record_collector *g, int mark)
 {
 	pthread_mutex_lock(&g->lock);
 	if (mark > g->handed_on)
@@ -151,7 +151,7 @@ void acct_gather_handed_on(struct acct_gather *g, int mark)
 	pthread_mutex_unlock(&g->lock);
 }
 
-int acct_gather_new_deliveries(struct acct_gather *g)
+int record_collector_new_deliveries(struct record_collector *g)
 {
 	int n;
 
@@ -161,8 +161,8 @@ int acct_gather_new_deliveries(struct acct_gather *g)
 	return n;
 }
 
-json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_object *own, int wait_ms,
-				struct acct_gather_end *end)
+json_object *record_collector_finish(struct record_collector *g, const char *node, json_object *own, int wait_ms,
+				struct record_collector_end *end)
 {
 	struct timespec deadline;
 	json_object *entries;
@@ -198,7 +198,7 @@ json_object *acct_gather_finish(struct acct_gather *g, const char *node, json_ob
 	return entries;
 }
 
-void acct_gather_free(struct acct_gather *g)
+void record_collector_free(struct record_collector *g)
 {
 	if (!g)
 		return;

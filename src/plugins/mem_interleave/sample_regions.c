@@ -1,14 +1,14 @@
-/* acct_regions.c - place the large mappings of a region-aware step's tasks at each
- * sample (see acct_regions.h). */
+/* sample_regions.c - place the large mappings of a region-aware step's tasks at each
+ * sample (see sample_regions.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <slurm/slurm.h>
 
-#include "acct_regions.h"
 #include "apply.h"
+#include "array.h"
 #include "mi_log.h"
 #include "region_place.h"
+#include "sample_regions.h"
 
 /* What is kept of one task between samples. */
 struct region_task {
@@ -19,20 +19,21 @@ struct region_task {
 	struct smpol_region_memory m;
 };
 
-struct acct_regions {
+struct sample_regions {
 	const struct smpol_placement *pl;
 	const struct smpol_topology *topo;
 	long pmbind_nr;
 	uint32_t job_id;
 	char step[16];
 	struct region_task *tasks;
-	int ntasks;
+	int ntasks;                     /* tasks seen so far */
+	size_t cap;                     /* room in tasks */
 };
 
-struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
+struct sample_regions *sample_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
 				      long pmbind_nr, uint32_t job_id, const char *step_key)
 {
-	struct acct_regions *ar;
+	struct sample_regions *ar;
 
 	if (!pl->min_region_kb || pl->regions_by == SMPOL_REGIONS_NONE || !topo)
 		return NULL;
@@ -42,7 +43,7 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
 			    step_key);
 		return NULL;
 	}
-	*ar = (struct acct_regions){ .pl = pl, .topo = topo, .pmbind_nr = pmbind_nr, .job_id = job_id };
+	*ar = (struct sample_regions){ .pl = pl, .topo = topo, .pmbind_nr = pmbind_nr, .job_id = job_id };
 	snprintf(ar->step, sizeof(ar->step), "%s", step_key);
 	return ar;
 }
@@ -52,7 +53,7 @@ struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const st
  * moved to another socket's CPUs (mpolctl watch's case) gets that socket's plan: its
  * large mappings are all placed again. Cheap: one sched_getaffinity per sample.
  */
-static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, struct region_task *rt,
+static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, struct region_task *rt,
 		     char *err, size_t errlen)
 {
 	struct smpol_plan p;
@@ -78,7 +79,7 @@ static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, st
 	return 0;
 }
 
-void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t)
+void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t)
 {
 	struct smpol_region_sample s;
 	struct region_task *rt;
@@ -88,7 +89,7 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 	if (!ar || index < 0)
 		return;
 	if (index >= ar->ntasks) {
-		struct region_task *more = realloc(ar->tasks, sizeof(*more) * (size_t)(index + 1));
+		struct region_task *more = smpol_array_room(ar->tasks, &ar->cap, (size_t)index, sizeof(*more), 16);
 
 		if (!more)
 			return;         /* tried again at the next sample */
@@ -112,7 +113,7 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 	}
 }
 
-void acct_regions_free(struct acct_regions *ar)
+void sample_regions_free(struct sample_regions *ar)
 {
 	if (!ar)
 		return;

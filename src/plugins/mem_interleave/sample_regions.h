@@ -1,8 +1,8 @@
-/* acct_regions.h - the sampler's region-aware part (slurmstepd, root): at each sample,
+/* sample_regions.h - the sampler's region-aware part (slurmstepd, root): at each sample,
  * before it reads where the memory is, each task's large mappings are placed on its
  * plan (region_place.h). Only the sampler thread calls these. */
-#ifndef MEM_INTERLEAVE_ACCT_REGIONS_H
-#define MEM_INTERLEAVE_ACCT_REGIONS_H
+#ifndef MEM_INTERLEAVE_SAMPLE_REGIONS_H
+#define MEM_INTERLEAVE_SAMPLE_REGIONS_H
 
 #include <stdint.h>
 
@@ -10,16 +10,16 @@
 #include "task_ref.h"
 #include "topology.h"
 
-struct acct_regions;
+struct sample_regions;
 
 /* NULL (nothing to do) unless pl is region-aware with a way to place its mappings. */
-struct acct_regions *acct_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
+struct sample_regions *sample_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
 				      long pmbind_nr, uint32_t job_id, const char *step_key);
 
 /* One sample of the pinned task number `index` (the order tasks started in). Errors
  * are logged once per task; a task that ended is no error. */
-void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t);
+void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t);
 
-void acct_regions_free(struct acct_regions *ar);
+void sample_regions_free(struct sample_regions *ar);
 
 #endif

@@ -1,20 +1,20 @@
-/* accounting.h - the placement record of a step (slurmstepd side, root).
+/* record_step.h - the placement record of a step (slurmstepd side, root).
  *
  * The step side calls these in order with the context begin returned: begin after
  * planning, task_begin per task, task_end per task, end at step exit. A thread samples
  * the tasks' /proc/PID/numa_maps (and their descendants') about 1 s after the first
  * task starts, then every sample_interval seconds, after placing a region-aware step's
- * large mappings (acct_regions.h) and the processes the tasks started by their own
- * CPUs (acct_tree.h; sampling.h holds the sums; with
+ * large mappings (sample_regions.h) and the processes the tasks started by their own
+ * CPUs (sample_tree.h; sampling.h holds the sums; with
  * prometheus_dir each sample is also written for node_exporter, prom_textfile.h). By
  * slurm_spank_exit the tasks have been reaped, so the record holds the last sample
  * taken while they lived. When the last task on the node ends, the record goes to the
  * job's accounting field (record.h) through the Slurm API slurmstepd already runs on
- * (acct_slurm.c): in a step of several nodes every node hands its entry to the step's
- * first node, which writes them all at once (record_gather.h, acct_gather.c).
+ * (record_slurm.c): in a step of several nodes every node hands its entry to the step's
+ * first node, which writes them all at once (record_gather.h, record_collector.c).
  */
-#ifndef MEM_INTERLEAVE_ACCOUNTING_H
-#define MEM_INTERLEAVE_ACCOUNTING_H
+#ifndef MEM_INTERLEAVE_RECORD_STEP_H
+#define MEM_INTERLEAVE_RECORD_STEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,9 +26,9 @@
 #include "spec.h"
 #include "topology.h"
 
-/* What accounting needs of a step. Everything pointed to must live until
- * accounting_step_end (the step's context in plugin.c does). */
-struct step_placement {
+/* What the record needs of a step. Everything pointed to must live until
+ * record_step_end (the step's context in plugin.c does). */
+struct record_step_in {
 	uint32_t job_id;
 	uint32_t step_id;
 	uid_t uid;                             /* the job's user: the only one whose processes are placed */
@@ -46,21 +46,21 @@ struct step_placement {
 	                                        * hint only: the job can change it); NULL = unknown */
 };
 
-struct acct;
+struct record_step;
 
-/* slurmstepd (root), slurm_spank_init_post_opt, after planning: *acct is the step's
- * accounting, or NULL on error (the sentence says what is lost). */
-int accounting_step_begin(const struct step_placement *sp, struct acct **acct, char *err, size_t errlen);
+/* slurmstepd (root), slurm_spank_init_post_opt, after planning: *rec is the step's
+ * record, or NULL on error (the sentence says what is lost). */
+int record_step_begin(const struct record_step_in *sp, struct record_step **rec, char *err, size_t errlen);
 /* slurmstepd (root), slurm_spank_task_post_fork. */
-void accounting_task_begin(struct acct *acct, pid_t pid);
+void record_step_task_begin(struct record_step *rec, pid_t pid);
 /* slurmstepd (root), slurm_spank_task_exit. When the last task of the step on this
  * node has ended, the record is written here: slurmstepd reports the exits to srun
  * only after this callback, so the job is still running and slurmctld still accepts
  * the update. (From slurm_spank_exit the job may already have finished when srun was
  * quick, and slurmctld then refuses the update.) */
-void accounting_task_end(struct acct *acct, pid_t pid);
+void record_step_task_end(struct record_step *rec, pid_t pid);
 /* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, remove
- * the metrics file, free all; *acct becomes NULL. */
-void accounting_step_end(struct acct **acct);
+ * the metrics file, free all; *rec becomes NULL. */
+void record_step_end(struct record_step **rec);
 
 #endif

@@ -1,12 +1,12 @@
-/* acct_tree.c - one sample of each task's process tree; children follow their CPUs
- * (see acct_tree.h and child_place.h). */
+/* sample_tree.c - one sample of each task's process tree; children follow their CPUs
+ * (see sample_tree.h and child_place.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <slurm/slurm.h>
 
-#include "acct_tree.h"
+#include "sample_tree.h"
 #include "apply.h"
 #include "child_place.h"
 #include "numa_maps.h"
@@ -22,8 +22,8 @@ struct child {
 	struct smpol_region_memory m;
 };
 
-struct acct_tree {
-	struct acct_tree_in in;
+struct sample_tree {
+	struct sample_tree_in in;
 	char step[16];
 	struct smpol_plan *plans;       /* in use: the placement's, then what tasks and children took */
 	int nplans;
@@ -36,9 +36,9 @@ struct acct_tree {
 
 #define LOG_TREE(fn, t, fmt, ...) fn(MI_LOG "job %u step %s: " fmt, (t)->in.job_id, (t)->step, __VA_ARGS__)
 
-struct acct_tree *acct_tree_new(const struct acct_tree_in *in)
+struct sample_tree *sample_tree_new(const struct sample_tree_in *in)
 {
-	struct acct_tree *t = calloc(1, sizeof(*t));
+	struct sample_tree *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
@@ -55,7 +55,7 @@ struct acct_tree *acct_tree_new(const struct acct_tree_in *in)
 	return t;
 }
 
-const struct smpol_plan *acct_tree_plans(const struct acct_tree *t, int *nplans)
+const struct smpol_plan *sample_tree_plans(const struct sample_tree *t, int *nplans)
 {
 	*nplans = t->nplans;
 	return t->plans;
@@ -67,7 +67,7 @@ static void forget(struct child *c)
 	smpol_region_memory_free(&c->m);
 }
 
-void acct_tree_free(struct acct_tree *t)
+void sample_tree_free(struct sample_tree *t)
 {
 	if (!t)
 		return;
@@ -79,7 +79,7 @@ void acct_tree_free(struct acct_tree *t)
 }
 
 /* The plan for a process's CPUs now, kept among the plans in use: its index, or -1. */
-static int plan_of_cpus(struct acct_tree *t, const struct smpol_bitmap *cpus)
+static int plan_of_cpus(struct sample_tree *t, const struct smpol_bitmap *cpus)
 {
 	struct smpol_plan p;
 
@@ -89,7 +89,7 @@ static int plan_of_cpus(struct acct_tree *t, const struct smpol_bitmap *cpus)
 }
 
 /* Read one process's memory into t->u; its policy (of most anonymous pages) into policy. */
-static int read_usage(struct acct_tree *t, pid_t pid, char *policy, size_t len)
+static int read_usage(struct sample_tree *t, pid_t pid, char *policy, size_t len)
 {
 	smpol_numa_usage_init(&t->u);
 	if (smpol_numa_maps_read(NULL, pid, &t->u, NULL, 0) < 0)
@@ -99,7 +99,7 @@ static int read_usage(struct acct_tree *t, pid_t pid, char *policy, size_t len)
 }
 
 /* The child found as pid under parent: known already (the same process), or pinned now. */
-static struct child *child_of(struct acct_tree *t, pid_t pid, pid_t parent)
+static struct child *child_of(struct sample_tree *t, pid_t pid, pid_t parent)
 {
 	struct child *c, *more;
 	char err[SMPOL_ERRLEN];
@@ -136,7 +136,7 @@ static struct child *child_of(struct acct_tree *t, pid_t pid, pid_t parent)
 }
 
 /* Place the child on plans[idx] (one sample); the pages it holds are read again after. */
-static void place(struct acct_tree *t, struct child *c, int idx, const struct smpol_bitmap *cpus,
+static void place(struct sample_tree *t, struct child *c, int idx, const struct smpol_bitmap *cpus,
 		  const char *inherited)
 {
 	const struct smpol_plan *p = &t->plans[idx];
@@ -177,7 +177,7 @@ static void place(struct acct_tree *t, struct child *c, int idx, const struct sm
 
 /* One process the task started: placed by its own CPUs when they call for another
  * plan than the policy it inherited, then sampled. False when it is not the job's. */
-static bool sample_child(struct acct_tree *t, const struct smpol_proc_member *m, const char *task_policy,
+static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *m, const char *task_policy,
 			 struct smpol_sampling *s)
 {
 	bool region_aware = t->in.pl->min_region_kb > 0;
@@ -229,7 +229,7 @@ static bool under_job(const struct smpol_proc_member *members, const bool *ours,
 
 /* One task's tree: the task (its plan kept for the record and the targets), then the
  * processes it started. */
-static void sample_task(struct acct_tree *t, pid_t task, struct smpol_sampling *s)
+static void sample_task(struct sample_tree *t, pid_t task, struct smpol_sampling *s)
 {
 	struct smpol_bitmap cpus;
 	char task_policy[64];
@@ -247,7 +247,7 @@ static void sample_task(struct acct_tree *t, pid_t task, struct smpol_sampling *
 		t->ours[i] = under_job(t->members, t->ours, i) && sample_child(t, &t->members[i], task_policy, s);
 }
 
-void acct_tree_sample(struct acct_tree *t, const pid_t *tasks, int ntasks, struct smpol_sampling *s)
+void sample_tree_sample(struct sample_tree *t, const pid_t *tasks, int ntasks, struct smpol_sampling *s)
 {
 	int kept = 0;
 

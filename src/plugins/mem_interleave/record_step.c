@@ -1,4 +1,4 @@
-/* accounting.c - slurmstepd (root): sample where the step's memory lands while its
+/* record_step.c - slurmstepd (root): sample where the step's memory lands while its
  * tasks live, and hand the placement record to its writer at the end.
  *
  * One sampler thread per step: it sleeps until the first task starts, samples about
@@ -21,19 +21,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "accounting.h"
-#include "acct_gather.h"
-#include "acct_regions.h"
-#include "acct_slurm.h"
-#include "acct_tree.h"
-#include "acct_write.h"
 #include "apply.h"
 #include "array.h"
-#include "numa_maps.h"
 #include "mi_log.h"
+#include "numa_maps.h"
 #include "prom_textfile.h"
 #include "record.h"
+#include "record_collector.h"
 #include "record_gather.h"
+#include "record_slurm.h"
+#include "record_step.h"
+#include "record_write.h"
+#include "sample_regions.h"
+#include "sample_tree.h"
 #include "sampling.h"
 #include "step_name.h"
 #include "task_ref.h"
@@ -55,12 +55,12 @@
 struct task {
 	pid_t pid;
 	int pidfd;              /* -1 when pidfd_open is not available */
-	bool ended;             /* reported by accounting_task_end */
+	bool ended;             /* reported by record_step_task_end */
 	struct smpol_task_ref ref;      /* region-aware steps: pinned at its start, else pidfd -1 */
 };
 
-struct acct {
-	struct step_placement in;       /* pointers live until accounting_step_end */
+struct record_step {
+	struct record_step_in in;       /* pointers live until record_step_end */
 	char node[256];
 	char step[16];
 	const char *kinds[SMPOL_MAX_NODES];     /* static strings; NULL = unknown */
@@ -75,13 +75,13 @@ struct acct {
 	int ended;              /* tasks of tasks[] that ended */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
-	struct acct_tree *tree;         /* the tasks' process trees: the sampler thread's until joined */
+	struct sample_tree *tree;         /* the tasks' process trees: the sampler thread's until joined */
 
-	struct acct_gather *gather;     /* a node with children in the tree: their collector */
+	struct record_collector *gather;     /* a node with children in the tree: their collector */
 	bool deliveries_due;            /* the collector took entries the sampler may hand on */
 	char parent[256];               /* nodes but the first: where entries go, "" = none */
 	json_object *handed;            /* this node's entry as its parent last took it */
-	struct acct_write w;            /* this node's writes of the record */
+	struct record_write w;            /* this node's writes of the record */
 	bool written;
 	bool spooled;                   /* this step's record waits in the spool */
 };
@@ -96,9 +96,9 @@ static bool task_exited(const struct task *t)
 
 /* One sample of every live task (outside the lock: reading numa_maps takes time); a
  * region-aware step's large mappings are placed first, and the processes the tasks
- * started by their own CPUs (acct_tree.h), so the sample shows them. */
-static void take_sample(struct acct *a, const struct task *tasks, int ntasks, pid_t *live,
-			struct acct_regions *regions)
+ * started by their own CPUs (sample_tree.h), so the sample shows them. */
+static void take_sample(struct record_step *a, const struct task *tasks, int ntasks, pid_t *live,
+			struct sample_regions *regions)
 {
 	char err[SMPOL_ERRLEN];
 	int nlive = 0;
@@ -108,28 +108,28 @@ static void take_sample(struct acct *a, const struct task *tasks, int ntasks, pi
 		if (task_exited(&tasks[i]))
 			continue;
 		if (tasks[i].ref.pidfd >= 0)
-			acct_regions_sample(regions, i, &tasks[i].ref);
+			sample_regions_sample(regions, i, &tasks[i].ref);
 		live[nlive++] = tasks[i].pid;
 	}
-	acct_tree_sample(a->tree, live, nlive, &a->s);
+	sample_tree_sample(a->tree, live, nlive, &a->s);
 	smpol_sampling_end(&a->s, (int64_t)time(NULL));
 	if (a->s.n > 0 && a->in.site->prometheus_dir[0] &&
 	    smpol_prom_write(a->in.site->prometheus_dir, a->in.job_id, a->step, &a->s, err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u step %s: metrics: %s", a->in.job_id, a->step, err);
 }
 
-static void hand_over(struct acct *a);
+static void hand_over(struct record_step *a);
 
 static void *sampler(void *arg)
 {
-	struct acct *a = arg;
+	struct record_step *a = arg;
 	struct timespec next = { 0 };
 	unsigned interval = a->in.site->sample_interval;
 	bool sampled = false;
-	struct acct_regions *regions = acct_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
+	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
-	acct_write_deliver_others(&a->w);
+	record_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
 		struct task *copy;
@@ -176,11 +176,11 @@ static void *sampler(void *arg)
 		next.tv_sec += interval;
 	}
 	pthread_mutex_unlock(&a->lock);
-	acct_regions_free(regions);
+	sample_regions_free(regions);
 	return NULL;
 }
 
-static void acct_free(struct acct *a)
+static void record_free(struct record_step *a)
 {
 	for (int i = 0; i < a->ntasks; i++) {
 		if (a->tasks[i].pidfd >= 0)
@@ -188,17 +188,17 @@ static void acct_free(struct acct *a)
 		smpol_task_unpin(&a->tasks[i].ref);
 	}
 	free(a->tasks);
-	acct_gather_free(a->gather);
+	record_collector_free(a->gather);
 	json_object_put(a->handed);
 	smpol_sampling_free(&a->s);
-	acct_tree_free(a->tree);
+	sample_tree_free(a->tree);
 	pthread_cond_destroy(&a->wake);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
 }
 
 /* The node name as slurmd knows it, else the short host name. */
-static void node_name(const struct step_placement *sp, char *buf, size_t len)
+static void node_name(const struct record_step_in *sp, char *buf, size_t len)
 {
 	if (sp->node_name && *sp->node_name)
 		snprintf(buf, len, "%s", sp->node_name);
@@ -211,7 +211,7 @@ static void node_name(const struct step_placement *sp, char *buf, size_t len)
 /* The collector took children's entries: wake the sampler to hand them on. */
 static void entries_arrived(void *arg)
 {
-	struct acct *a = arg;
+	struct record_step *a = arg;
 
 	pthread_mutex_lock(&a->lock);
 	a->deliveries_due = true;
@@ -221,7 +221,7 @@ static void entries_arrived(void *arg)
 
 /* Who writes: the first node of several, for all; the others hand their entries up
  * the tree (record_gather.h), collecting their children's first; alone: itself. */
-static void choose_writer(struct acct *a)
+static void choose_writer(struct record_step *a)
 {
 	uint32_t n = a->in.step_nnodes, id = a->in.node_id, subtree;
 	char err[SMPOL_ERRLEN];
@@ -229,27 +229,27 @@ static void choose_writer(struct acct *a)
 	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
 		return;
 	subtree = smpol_gather_subtree(id, n);
-	if (subtree > 1 && acct_gather_start(&a->in.site->host, a->in.job_id, a->step, subtree,
+	if (subtree > 1 && record_collector_start(&a->in.site->host, a->in.job_id, a->step, subtree,
 					     id > 0 ? entries_arrived : NULL, a, &a->gather, err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u step %s: %s", a->in.job_id, a->step, err);
-	if (id > 0 && acct_slurm_nth_host(a->in.step_nodelist, smpol_gather_parent(id, n), a->parent,
+	if (id > 0 && record_slurm_nth_host(a->in.step_nodelist, smpol_gather_parent(id, n), a->parent,
 					  sizeof(a->parent)) < 0)
 		a->parent[0] = '\0';
 }
 
-int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, char *err, size_t errlen)
+int record_step_begin(const struct record_step_in *sp, struct record_step **acctp, char *err, size_t errlen)
 {
-	struct acct *a = calloc(1, sizeof(*a));
+	struct record_step *a = calloc(1, sizeof(*a));
 	pthread_condattr_t attr;
 	int span = 1, rc;
 
 	*acctp = NULL;
 	if (!a)
-		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
+		return smpol_fail(err, errlen, ENOMEM, "out of memory starting the placement record");
 	a->in = *sp;
 	node_name(sp, a->node, sizeof(a->node));
 	smpol_step_name(sp->step_id, a->step, sizeof(a->step));
-	a->w = (struct acct_write){ sp->site, sp->job_id, a->step, sp->step_nnodes };
+	a->w = (struct record_write){ sp->site, sp->job_id, a->step, sp->step_nnodes };
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
 		const struct smpol_node *n = &sp->topo->nodes[i];
 
@@ -264,23 +264,23 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 	pthread_cond_init(&a->wake, &attr);
 	pthread_condattr_destroy(&attr);
 	if (smpol_sampling_init(&a->s, span, err, errlen) < 0) {
-		acct_free(a);
+		record_free(a);
 		return -ENOMEM;
 	}
-	a->tree = acct_tree_new(&(struct acct_tree_in){ .pl = sp->pl, .topo = sp->topo, .pmbind = sp->pmbind,
+	a->tree = sample_tree_new(&(struct sample_tree_in){ .pl = sp->pl, .topo = sp->topo, .pmbind = sp->pmbind,
 							.pmbind_nr = sp->site->process_mbind_nr, .job_id = sp->job_id,
 							.uid = sp->uid, .step = a->step });
 	if (!a->tree) {
-		acct_free(a);
+		record_free(a);
 		return smpol_fail(err, errlen, ENOMEM, "out of memory starting placement accounting");
 	}
-	if (acct_slurm_check(sp->site->record, err, errlen) < 0)
+	if (record_slurm_check(sp->site->record, err, errlen) < 0)
 		slurm_error(MI_LOG "job %u step %s: placement record: %s", sp->job_id, a->step, err);
 	choose_writer(a);
 	a->in.step_nodelist = NULL;     /* the caller's buffer */
 	rc = pthread_create(&a->thread, NULL, sampler, a);
 	if (rc) {
-		acct_free(a);
+		record_free(a);
 		return smpol_fail(err, errlen, rc, "cannot start the placement sampler thread: %s; "
 				 "the step has no placement record", strerror(rc));
 	}
@@ -289,7 +289,7 @@ int accounting_step_begin(const struct step_placement *sp, struct acct **acctp, 
 	return 0;
 }
 
-void accounting_task_begin(struct acct *a, pid_t pid)
+void record_step_task_begin(struct record_step *a, pid_t pid)
 {
 	struct task *bigger;
 
@@ -321,11 +321,11 @@ void accounting_task_begin(struct acct *a, pid_t pid)
 }
 
 /* This node's entry, as the record holds it. */
-static int build_entry(struct acct *a, int ntasks, json_object **entry, char *err, size_t errlen)
+static int build_entry(struct record_step *a, int ntasks, json_object **entry, char *err, size_t errlen)
 {
 	const struct smpol_sampling *s = &a->s;
 	int nplans;
-	const struct smpol_plan *plans = acct_tree_plans(a->tree, &nplans);
+	const struct smpol_plan *plans = sample_tree_plans(a->tree, &nplans);
 	struct smpol_record_node in = {
 		.requested = smpol_mode_name(a->in.spec->mode),
 		.applied = smpol_applied_mode_name(a->in.spec->mode, a->in.pl->path),
@@ -350,7 +350,7 @@ static long ms_between(const struct timespec *a, const struct timespec *b)
 /* Hand entries ({NODE:ENTRY}) to this node's parent; false when it did not take them.
  * at_end: the tasks ended, a young step's parent that has no collector yet is asked
  * again, and a refusal means this node writes the entries itself. */
-static bool forward_entries(struct acct *a, json_object *entries, bool at_end)
+static bool forward_entries(struct record_step *a, json_object *entries, bool at_end)
 {
 	char path[128], err[SMPOL_ERRLEN], *msg;
 	struct timespec t0, now, refused = { 0 };
@@ -367,7 +367,7 @@ static bool forward_entries(struct acct *a, json_object *entries, bool at_end)
 	young = at_end && !a->handed && a->ntasks > 0 && ms_between(&a->first_task, &t0) < FORWARD_YOUNG_S * 1000;
 	while (msg) {
 		tries++;
-		rc = acct_slurm_forward(a->parent, path, msg, err, sizeof(err));
+		rc = record_slurm_forward(a->parent, path, msg, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (rc != -ENOENT || !young)
 			break;
@@ -393,7 +393,7 @@ static bool forward_entries(struct acct *a, json_object *entries, bool at_end)
 }
 
 /* Is entry (this node's own) what its parent last took? */
-static bool entry_handed(const struct acct *a, json_object *entry)
+static bool entry_handed(const struct record_step *a, json_object *entry)
 {
 	return a->handed && entry && json_object_equal(entry, a->handed);
 }
@@ -405,11 +405,11 @@ static bool entry_handed(const struct acct *a, json_object *entry)
  * about once per child and sample. A parent that does not take them (its collector not
  * up yet, or gone) leaves them to the step's end.
  */
-static void hand_over(struct acct *a)
+static void hand_over(struct record_step *a)
 {
 	json_object *entry = NULL, *entries = NULL;
 	char err[SMPOL_ERRLEN];
-	int ntasks, mark = 0, fresh = a->gather ? acct_gather_new_deliveries(a->gather) : 0;
+	int ntasks, mark = 0, fresh = a->gather ? record_collector_new_deliveries(a->gather) : 0;
 	bool complete = true;
 
 	if (!a->parent[0] || a->s.n == 0 || fresh < (int)smpol_gather_children(a->in.node_id, a->in.step_nnodes))
@@ -422,25 +422,25 @@ static void hand_over(struct acct *a)
 		return;
 	}
 	if (a->gather)
-		entries = acct_gather_peek(a->gather, a->node, entry, &complete, &mark);
+		entries = record_collector_peek(a->gather, a->node, entry, &complete, &mark);
 	else if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) < 0)
 		entries = NULL;
 	if (entries && complete && forward_entries(a, entries, false)) {
 		json_object_put(a->handed);
 		a->handed = json_object_get(entry);
 		if (a->gather)
-			acct_gather_handed_on(a->gather, mark);
+			record_collector_handed_on(a->gather, mark);
 	}
 	json_object_put(entries);
 	json_object_put(entry);
 }
 
 /* Stop the sampler and hand over the record, once. */
-static void finish(struct acct *a)
+static void finish(struct record_step *a)
 {
 	json_object *entry = NULL, *entries;
 	char err[SMPOL_ERRLEN], how[160] = "by this node";
-	struct acct_gather_end end = { 0 };
+	struct record_collector_end end = { 0 };
 	bool collects_all, nothing_new;
 
 	if (a->written)
@@ -466,7 +466,7 @@ static void finish(struct acct *a)
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		entries = acct_gather_finish(a->gather, a->node, entry, wait_ms, &end);
+		entries = record_collector_finish(a->gather, a->node, entry, wait_ms, &end);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (end.missing)
 			slurm_info(MI_LOG "job %u step %s: %d node(s) did not hand over their entries in %d ms; "
@@ -488,12 +488,12 @@ static void finish(struct acct *a)
 	nothing_new = entry_handed(a, entry) && end.new_deliveries == 0;
 	if (entries && json_object_object_length(entries) > 0 && !nothing_new &&
 	    (a->in.node_id == 0 || !forward_entries(a, entries, true)))
-		a->spooled = acct_write_entries(&a->w, entries, collects_all && end.missing == 0, how);
+		a->spooled = record_write_entries(&a->w, entries, collects_all && end.missing == 0, how);
 	json_object_put(entries);
 	json_object_put(entry);
 }
 
-void accounting_task_end(struct acct *a, pid_t pid)
+void record_step_task_end(struct record_step *a, pid_t pid)
 {
 	bool last = false;
 
@@ -514,9 +514,9 @@ void accounting_task_end(struct acct *a, pid_t pid)
 		finish(a);
 }
 
-void accounting_step_end(struct acct **ap)
+void record_step_end(struct record_step **ap)
 {
-	struct acct *a = *ap;
+	struct record_step *a = *ap;
 	char err[SMPOL_ERRLEN];
 
 	if (!a)
@@ -524,10 +524,10 @@ void accounting_step_end(struct acct **ap)
 	finish(a);
 	/* slurmstepd cannot report the step complete to an absent slurmctld either */
 	if (a->spooled)
-		acct_write_retry_own(&a->w);
+		record_write_retry_own(&a->w);
 	if (a->in.site->prometheus_dir[0] &&
 	    smpol_prom_remove(a->in.site->prometheus_dir, a->in.job_id, a->step, err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u step %s: metrics: %s", a->in.job_id, a->step, err);
-	acct_free(a);
+	record_free(a);
 	*ap = NULL;
 }

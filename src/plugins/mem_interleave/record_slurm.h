@@ -1,8 +1,8 @@
-/* acct_slurm.h - slurmstepd (root): the Slurm side of the placement record. Reads and
+/* record_slurm.h - slurmstepd (root): the Slurm side of the placement record. Reads and
  * writes the job's record field through slurmctld, and hands a node's entry to the
  * step's collector through slurmd (REQUEST_FORWARD_DATA, record_gather.h). */
-#ifndef MEM_INTERLEAVE_ACCT_SLURM_H
-#define MEM_INTERLEAVE_ACCT_SLURM_H
+#ifndef MEM_INTERLEAVE_RECORD_SLURM_H
+#define MEM_INTERLEAVE_RECORD_SLURM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,10 +15,10 @@
 
 /* Whether this build and process can write the record into target; -ENOSYS with a
  * sentence when not (no Slurm API in this process, or Extra before Slurm 23.02). */
-int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
+int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
 
 /*
- * acct_slurm_store - put entries ({NODE:ENTRY}) of job/step into the target field.
+ * record_slurm_store - put entries ({NODE:ENTRY}) of job/step into the target field.
  * sole_writer: this is the step's only writer (its collector): one read, one write.
  * Otherwise the read-write-confirm protocol of record_store.h; pause: whether
  * confirming reads pause (false when the node lock already orders every writer).
@@ -26,16 +26,16 @@ int acct_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
  * answer (try later), -ESRCH the job is gone or has ended (slurmctld never takes its
  * record now), -EEXIST the field is jobstats', others refused for good.
  */
-int acct_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
+int record_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
 		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen);
 
 /* Host `index` (0 = the first) of a Slurm host list ("n[3-5],m1", 1 -> "n4") into buf.
  * 0 or -EINVAL. */
-int acct_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len);
+int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len);
 
 /* Deliver message to the unix socket path on host through its slurmd. 0, -ENOENT
  * when nothing listens there (not yet, or no more), or -EHOSTUNREACH (slurmd
  * unreachable, anything else), with a sentence. */
-int acct_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen);
+int record_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen);
 
 #endif
