@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <slurm/slurm.h>
 
 #include "sample_tree.h"
 #include "apply.h"
