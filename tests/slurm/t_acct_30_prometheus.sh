@@ -68,9 +68,11 @@ else
 	# node_exporter logs no error (it reads every *.prom, hidden temporaries included).
 	elog=$MPOL_CLUSTER_DIR/log/node-exporter.log
 	emark=$(log_mark "$elog")
+	writers=()
 	for i in 1 2 3 4 5 6; do
 		timeout "$JOB_TIMEOUT" srun -w "$HOST" -n 1 --mem-interleave=weighted "$PY" -c "$(toucher 16 6)" \
 			>/dev/null 2>&1 &
+		writers+=($!)
 	done
 	scrapes=0 bad=0
 	for ((i = 0; i < 40; i++)); do
@@ -83,7 +85,7 @@ PYEOF
 		scrapes=$((scrapes + 1))
 		sleep 0.2
 	done
-	wait
+	wait "${writers[@]}"     # not a bare wait: node_exporter runs in the background too
 	errors=$(log_since "$elog" "$emark" | grep -i 'level=error\|failed' || true)
 	if [ $bad = 0 ] && [ -z "$errors" ]; then
 		t_pass "prometheus: $scrapes scrapes while 6 steps write: every page parses, node_exporter logs no error"
