@@ -19,7 +19,9 @@ inits=""
 for n in $VM_NODES; do [ "$(nth "$n" $VM_NODE_CPUS)" = - ] || inits="$inits $n"; done
 STATE=/tmp/bw-state
 mkdir -p -m 0700 $STATE
-NOSITE="--plugstack /dev/null"
+# no site configuration: an empty plugstack file (mpolctl refuses a device such as /dev/null)
+: >/tmp/plugstack-empty.conf
+NOSITE="--plugstack /tmp/plugstack-empty.conf"
 
 # 1. The raw ACPI HMAT: every pair, each its own number, in show's matrix.
 if mpolctl show --json $NOSITE >/tmp/show.json 2>/tmp/show.err; then

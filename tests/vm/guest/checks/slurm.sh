@@ -185,7 +185,7 @@ if [ -d $WI ]; then
 		timeout 60 mpolctl watch --scan 1 --settle 1 --once >/tmp/watch.out 2>&1
 		rc=$?
 		cat /tmp/watch.out
-		grep -q "task $m0 .*now runs on CPUs $c1 (node1's plan) while its memory follows node0's: rebalancing it" /tmp/watch.out &&
+		grep -q "task $m0 .*now runs on CPUs $c1 (the plan of CPU node(s) 1) while its memory follows node(s) 0's: rebalancing it" /tmp/watch.out &&
 			pass migration-detected || fail migration-detected "watch exit $rc: $(cat /tmp/watch.out)"
 		if grep -q "task $m1 \|pid $m1\|task $plain \|pid $plain" /tmp/watch.out; then
 			fail migration-others-untouched "watch named them: $(cat /tmp/watch.out)"
