@@ -38,6 +38,7 @@
 #include "local.c"
 #include "step.c"
 #include "task.c"
+#include "preload.c"
 #include "acct_regions.c"
 
 #define NEW_KERNEL "linux-7.3-boot"
@@ -54,7 +55,7 @@ static struct {
 	pid_t task_pid;
 	struct spank_option *registered[4];
 	int nregistered;
-	char env[8][2][256];
+	char env[16][2][1024];     /* the job's environment as the tasks will get it */
 	int nenv;
 	char log[16384];           /* every slurm_* message, one per line */
 	int step_begins, task_begins, task_ends, step_ends;
@@ -132,15 +133,34 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 	return ESPANK_SUCCESS;
 }
 
-/* The job's environment: what the user (or the batch script's environment) set. */
+spank_err_t spank_unsetenv(spank_t sp, const char *var)
+{
+	(void)sp;
+	for (int i = 0; i < fake.nenv; i++) {
+		if (!strcmp(fake.env[i][0], var)) {
+			memmove(fake.env[i], fake.env[i + 1], sizeof(fake.env[0]) * (size_t)(fake.nenv - i - 1));
+			fake.nenv--;
+			return ESPANK_SUCCESS;
+		}
+	}
+	return ESPANK_SUCCESS;
+}
+
+/* The job's environment: what the user (or the batch script's environment) set, and
+ * what the plugin set in it. */
 spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
 {
 	const char *val = !strcmp(var, "SLURMD_NODENAME") ? fake.job_env_node_name :
 			  !strcmp(var, "SLURM_STEP_NODELIST") ? fake.job_env_step_nodes : NULL;
 
 	(void)sp;
+	for (int i = 0; i < fake.nenv && !val; i++)
+		if (!strcmp(fake.env[i][0], var))
+			val = fake.env[i][1];
 	if (!val)
 		return ESPANK_ENV_NOEXIST;
+	if (strlen(val) >= (size_t)len)
+		return ESPANK_NOSPACE;
 	snprintf(buf, (size_t)len, "%s", val);
 	return ESPANK_SUCCESS;
 }
@@ -562,13 +582,14 @@ static void test_step_quiet_auto(void **state)
 static void test_step_region_aware(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
-	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "process_mbind_nr=500" };
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "process_mbind_nr=500",
+			 "preload=/nonexistent/mem_interleave_regions.so" };
 	struct smpol_step_state kept;
 	char err_kept[SMPOL_ERRLEN];
 	const char *err;
 	int rc;
 
-	start_step("verbose,weighted,min_region=64M", 4, argv);
+	start_step("verbose,weighted,min_region=64M", 5, argv);
 	assert_string_equal(step.failure, "");
 	assert_int_equal(step.pl.min_region_kb, 65536);
 	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
@@ -584,16 +605,106 @@ static void test_step_region_aware(void **state)
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
 	assert_non_null(strstr(err, "): local on node 0; mappings >= 64M: weighted interleave nodes 0,2 weights "));
 	assert_non_null(strstr(err, ", pages moved at each sample; "));
+	/* without the interposer the sampler places them, and the task is told why */
+	assert_non_null(strstr(err, "; the interposer /nonexistent/mem_interleave_regions.so cannot be read (No such "
+			       "file or directory): large allocations are placed by the sampler\n"));
+	assert_null(env_of("LD_PRELOAD"));
+	assert_null(env_of(SMPOL_REGION_ENV));
 	assert_int_equal(strchr(err, '\n')[1], '\0');
 	slurm_spank_exit(NULL, 0, NULL);
 	/* without min_region the same step interleaves the whole task */
 	next_step();
-	start_step("weighted", 4, argv);
+	start_step("weighted", 5, argv);
 	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_NONE);
 	with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_not_equal(task_policy(), MPOL_PREFERRED);
 	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* The interposer joins what the job preloads (a profiler keeps its place), with the
+ * task's plan in SLURM_MEM_INTERLEAVE_REGION_POLICY; a second task adds it once; a step
+ * that did not ask, or a site with preload=none, has both removed from the
+ * environment it inherited. */
+static void test_step_region_interposer(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char lib[4300], preload_arg[4400], joined[8800];
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", preload_arg };
+	char *argv_none[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "preload=none" };
+	const char *err;
+	FILE *f;
+	int rc;
+
+	snprintf(lib, sizeof(lib), "%s/mem_interleave_regions.so", fx->root);
+	snprintf(preload_arg, sizeof(preload_arg), "preload=%s", lib);
+	assert_non_null(f = fopen(lib, "w"));
+	fclose(f);
+	spank_setenv(NULL, "LD_PRELOAD", "/opt/darshan/lib/libdarshan.so libxalt_init.so", 1);
+	start_step("verbose,weighted,min_region=64M", 4, argv);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(task_policy(), MPOL_PREFERRED);
+	snprintf(joined, sizeof(joined), "/opt/darshan/lib/libdarshan.so:libxalt_init.so:%s", lib);
+	assert_string_equal(env_of("LD_PRELOAD"), joined);
+	/* 64 MiB, the plan's mode and nodes (region_env.h) */
+	assert_string_equal(env_of(SMPOL_REGION_ENV), "67108864 weighted 0,2");
+	assert_non_null(strstr(err, ", placed as they are allocated, else pages moved at each sample"));
+	assert_null(strstr(err, "placed by the sampler"));
+	/* the next task of the step: once */
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_string_equal(env_of("LD_PRELOAD"), joined);
+	slurm_spank_exit(NULL, 0, NULL);
+
+	/* a step without min_region in the same environment: the job's own preloads only */
+	next_step();
+	start_step("weighted", 4, argv);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("LD_PRELOAD"), "/opt/darshan/lib/libdarshan.so:libxalt_init.so");
+	assert_null(env_of(SMPOL_REGION_ENV));
+	slurm_spank_exit(NULL, 0, NULL);
+
+	/* preload=none: the sampler's, said so; an entry of ours (moved elsewhere) goes */
+	next_step();
+	spank_setenv(NULL, "LD_PRELOAD", "/old/place/mem_interleave_regions.so", 1);
+	spank_setenv(NULL, SMPOL_REGION_ENV, "1 weighted 0", 1);
+	start_step("verbose,weighted,min_region=64M", 4, argv_none);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(env_of("LD_PRELOAD"));
+	assert_null(env_of(SMPOL_REGION_ENV));
+	assert_non_null(strstr(err, "the site set preload=none: large allocations are placed by the sampler\n"));
+	assert_non_null(strstr(env_of("SLURM_MEM_INTERLEAVE_NOTE"), "the site set preload=none"));
+	slurm_spank_exit(NULL, 0, NULL);
+
+	/* a job that never asked: a stale policy and our entry leave, others stay */
+	next_step();
+	spank_setenv(NULL, "LD_PRELOAD", "libfoo_mem_interleave_regions.so:/x/mem_interleave_regions.so", 1);
+	spank_setenv(NULL, SMPOL_REGION_ENV, "1 weighted 0", 1);
+	start_step(NULL, 3, argv);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("LD_PRELOAD"), "libfoo_mem_interleave_regions.so");
+	assert_null(env_of(SMPOL_REGION_ENV));
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* LD_PRELOAD's entries: split by spaces and colons, ours dropped wherever it sits. */
+static void test_preload_list(void **state)
+{
+	char out[32];
+
+	(void)state;
+	assert_int_equal(preload_list("", "/l/mem_interleave_regions.so", "/l/mem_interleave_regions.so", out,
+				      sizeof(out)), 0);
+	assert_string_equal(out, "/l/mem_interleave_regions.so");
+	assert_int_equal(preload_list(" a.so::b.so  ", "/l/r.so", NULL, out, sizeof(out)), 0);
+	assert_string_equal(out, "a.so:b.so");
+	assert_int_equal(preload_list("/l/r.so a.so", "/l/r.so", "/l/r.so", out, sizeof(out)), 0);
+	assert_string_equal(out, "a.so:/l/r.so");
+	assert_int_equal(preload_list("a.so", "/l/r.so", "/a/very/long/path/that/does/not/fit/in/the/buffer.so", out,
+				      sizeof(out)), -ENOSPC);
 }
 
 /* Lines of the fake log holding `what`. */
@@ -1105,6 +1216,8 @@ int main(void)
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
 		T(test_step_region_aware),
+		T(test_step_region_interposer),
+		T(test_preload_list),
 		T(test_sampler_places_regions),
 		T(test_old_kernel_ladder),
 		T(test_old_kernel_strict),
