@@ -722,6 +722,8 @@ static int log_count(const char *what)
  * error logged once, not at every sample); a task that ended adds nothing. */
 static void test_sampler_places_regions(void **state)
 {
+	struct smpol_sampling smp;
+	struct smpol_numa_usage u;
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
 	struct acct_regions *ar;
@@ -762,17 +764,39 @@ static void test_sampler_places_regions(void **state)
 	}
 	ar = acct_regions_new(&step.pl, &step.topo, 0, 42, "0");
 	assert_non_null(ar);
+	assert_int_equal(smpol_sampling_init(&smp, 4, err, sizeof(err)), 0);
+	/* a round counts only with a task's pages in it */
+	smpol_numa_usage_init(&u);
+	u.anon[0] = 10;
+	u.max_node = 0;
+	u.nprocs = 1;
 	fake.log[0] = '\0';
-	for (int i = 0; i < 3; i++)
-		acct_regions_sample(ar, 0, &t);
+	for (int i = 0; i < 3; i++) {
+		smpol_sampling_begin(&smp);
+		acct_regions_sample(ar, 0, &t, &smp);
+		smpol_sampling_add(&smp, &u, step.pl.plans, step.pl.nplans, step.pl.path);
+		smpol_sampling_end(&smp, i);
+	}
 	/* once either way: placed (and then nothing to do), or refused (and then quiet) */
 	assert_int_equal(log_count("placed 1 of 1 large mapping(s) (0 by process_mbind)") +
 			 log_count("large mappings not placed"), 1);
+	/* the record's count: by the sampler (its pages moved), or pending (they could not
+	 * move here: this machine lacks the plan's node 2); never as allocated */
+	if (log_count("placed 1 of 1")) {
+		assert_true(smp.have_regions);
+		assert_int_equal(smp.regions.allocation, 0);
+		assert_int_equal(smp.regions.sampler + smp.regions.pending, 1);
+	} else {
+		assert_false(smp.have_regions);
+	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	fake.log[0] = '\0';
-	acct_regions_sample(ar, 0, &t);
+	smpol_sampling_begin(&smp);
+	acct_regions_sample(ar, 0, &t, &smp);
 	assert_string_equal(fake.log, "");
+	assert_false(smp.cur_have_regions);
+	smpol_sampling_free(&smp);
 	acct_regions_free(ar);
 	acct_regions_free(NULL);
 	smpol_task_unpin(&t);

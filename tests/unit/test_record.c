@@ -65,6 +65,24 @@ static void test_entry_fields(void **state)
 	assert_string_equal(json_object_to_json_string_ext(path_get(e, "plans", NULL, NULL), JSON_C_TO_STRING_PLAIN),
 			    "[{\"init\":0,\"nodes\":[0,1],\"w\":[3,1],\"share\":[0.75,0.25],\"bw\":\"measured\"}]");
 	assert_null(path_get(e, "note", NULL, NULL));
+	/* not region-aware: no count of large mappings */
+	assert_null(path_get(e, "regions", NULL, NULL));
+	json_object_put(e);
+}
+
+/* A region-aware step's large mappings, by how they were placed. */
+static void test_entry_regions(void **state)
+{
+	struct smpol_region_ways ways = { .allocation = 3, .sampler = 1, .pending = 2 };
+	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
+				       .max_node = -1, .regions = &ways };
+	json_object *e;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	assert_string_equal(json_object_to_json_string_ext(path_get(e, "regions", NULL, NULL), JSON_C_TO_STRING_PLAIN),
+			    "{\"alloc\":3,\"sampler\":1,\"pending\":2}");
 	json_object_put(e);
 }
 
@@ -677,6 +695,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_fields),
 		cmocka_unit_test(test_entry_without_samples),
+		cmocka_unit_test(test_entry_regions),
 		cmocka_unit_test(test_merge_empty),
 		cmocka_unit_test(test_merge_keeps_plain_text),
 		cmocka_unit_test(test_merge_keeps_foreign_json_object),

@@ -216,6 +216,8 @@ static int move_each(const struct smpol_task_ref *t, const struct smpol_region_o
 		s->moved += r.moved;
 		s->not_moved += smpol_rebalance_not_moved(&r);
 		s->exited = r.exited;
+		if (rc == 0 && r.moved < r.minimum)
+			s->unmoved++;
 		if (rc == 0 && o->by == SMPOL_REGIONS_MOVE && r.minimum && !r.moved)
 			remember_stuck(m, &todo[i], counts[i]);
 	}

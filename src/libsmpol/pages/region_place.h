@@ -70,6 +70,7 @@ struct smpol_region_sample {
 	int at_allocation;             /* with the plan's policy, not given it by the sampler */
 	int kept;                      /* on the plan by the sampler's earlier work, or by chance */
 	int placed;                    /* placed in this sample */
+	int unmoved;                   /* of them, with pages that could not all move */
 	int policies;                  /* of them, given the policy by process_mbind */
 	uint64_t pages;                /* pages counted in the mappings placed */
 	uint64_t minimum;              /* the fewest pages that could bring them on the plan */

@@ -135,6 +135,14 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 				add_node_key(k, i, json_object_new_string(in->kind[i]));
 		json_object_object_add(e, SMPOL_REC_KIND, k);
 	}
+	if (in->regions) {
+		json_object *r = json_object_new_object();
+
+		json_object_object_add(r, SMPOL_REC_ALLOCATION, json_object_new_int(in->regions->allocation));
+		json_object_object_add(r, SMPOL_REC_SAMPLER, json_object_new_int(in->regions->sampler));
+		json_object_object_add(r, SMPOL_REC_PENDING, json_object_new_int(in->regions->pending));
+		json_object_object_add(e, SMPOL_REC_REGIONS, r);
+	}
 	add_string(e, SMPOL_REC_NOTE, in->note);
 	*entry = e;
 	return canonical_form(entry, err, errlen);

@@ -103,7 +103,7 @@ static void take_sample(struct acct *a, const struct task *tasks, int ntasks, st
 		if (task_exited(&tasks[i]))
 			continue;
 		if (tasks[i].ref.pidfd >= 0)
-			acct_regions_sample(regions, i, &tasks[i].ref);
+			acct_regions_sample(regions, i, &tasks[i].ref, &a->s);
 		smpol_numa_usage_init(u);
 		/* ENOENT/ESRCH: it exited meanwhile; anything else: skip it this time */
 		if (smpol_numa_maps_read_tree(NULL, tasks[i].pid, TREE_MAX, u, err, sizeof(err)) < 0)
@@ -331,6 +331,7 @@ static int build_entry(struct acct *a, int ntasks, json_object **entry, char *er
 		.target = s->have_target ? s->expect : NULL,
 		.kind = a->in.topo ? a->kinds : NULL,
 		.note = a->in.pl->note[0] ? a->in.pl->note : NULL,
+		.regions = s->have_regions ? &s->regions : NULL,
 	};
 
 	return smpol_record_entry_build(&in, entry, err, errlen);

@@ -74,7 +74,8 @@ static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, st
 	return 0;
 }
 
-void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t)
+void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t,
+			 struct smpol_sampling *sampling)
 {
 	struct smpol_region_sample s;
 	struct region_task *rt;
@@ -98,6 +99,15 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 	rc = task_opts(ar, t, rt, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_region_place_task(t, &rt->o, &rt->m, &s, err, sizeof(err));
+	if (rc == 0 && !s.exited) {
+		struct smpol_region_ways w = {
+			.allocation = s.at_allocation,
+			.sampler = s.kept + s.placed - s.unmoved,
+			.pending = s.large - s.at_allocation - s.kept - s.placed + s.unmoved,
+		};
+
+		smpol_sampling_add_regions(sampling, &w);
+	}
 	if (rc < 0 && !rt->quiet && smpol_task_check(t, NULL, 0) == 0) {
 		slurm_error(MI_LOG "job %u step %s: task pid %d: large mappings not placed: %s", ar->job_id, ar->step,
 			    (int)t->pid, err);
