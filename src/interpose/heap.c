@@ -162,7 +162,9 @@ static void *real_aligned(const struct real_functions *r, void *(*fn)(size_t, si
 	return rc ? NULL : p;
 }
 
-EXPORT void *aligned_alloc(size_t align, size_t n)
+/* aligned_alloc and memalign: a block, else the real allocator's own function of that
+ * name (or posix_memalign where it has none). */
+static void *aligned(size_t align, size_t n, bool as_memalign)
 {
 	const struct real_functions *r = real_get();
 	void *p;
@@ -170,18 +172,17 @@ EXPORT void *aligned_alloc(size_t align, size_t n)
 	if (!r)
 		return align <= 16 ? real_bootstrap_alloc(n) : NULL;
 	p = power_of_two(align) ? try_block(n, align) : NULL;
-	return p ? p : real_aligned(r, r->aligned_alloc, align, n);
+	return p ? p : real_aligned(r, as_memalign ? r->memalign : r->aligned_alloc, align, n);
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t n)
+{
+	return aligned(align, n, false);
 }
 
 EXPORT void *memalign(size_t align, size_t n)
 {
-	const struct real_functions *r = real_get();
-	void *p;
-
-	if (!r)
-		return align <= 16 ? real_bootstrap_alloc(n) : NULL;
-	p = power_of_two(align) ? try_block(n, align) : NULL;
-	return p ? p : real_aligned(r, r->memalign, align, n);
+	return aligned(align, n, true);
 }
 
 EXPORT void *valloc(size_t n)

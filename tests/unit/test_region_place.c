@@ -204,21 +204,21 @@ static void test_state(void **state)
 	assert_int_equal(smpol_region_state(&policy, "weighted interleave:0-2", count), SMPOL_REGION_OFF_PLAN);
 	assert_int_equal(smpol_region_state(&policy, "weighted interleave:0", count), SMPOL_REGION_OFF_PLAN);
 	assert_int_equal(smpol_region_state(&policy, "default", count), SMPOL_REGION_OFF_PLAN);
-	/* page moves: within 1% of 7:2 is on the plan, more is not */
-	count[0] = 7000;
-	count[2] = 2000;
-	assert_int_equal(smpol_region_state(&move, "prefer:0", count), SMPOL_REGION_ON_PLAN);
-	count[0] = 7080;
-	count[2] = 1920;
-	assert_int_equal(smpol_region_state(&move, "prefer:0", count), SMPOL_REGION_ON_PLAN);
-	count[0] = 7100;
-	count[2] = 1900;
-	assert_int_equal(smpol_region_state(&move, "prefer:0", count), SMPOL_REGION_OFF_PLAN);
-	/* pages on a node outside the plan */
-	count[0] = 7000;
-	count[1] = 500;
-	count[2] = 2000;
-	assert_int_equal(smpol_region_state(&move, "prefer:0", count), SMPOL_REGION_OFF_PLAN);
+	/* page moves: within 1% of 7:2 is on the plan, more is not, nor pages on a node
+	 * outside the plan */
+	{
+		static const struct { uint64_t n0, n1, n2; enum smpol_region_state want; } cases[] = {
+			{ 7000, 0, 2000, SMPOL_REGION_ON_PLAN }, { 7080, 0, 1920, SMPOL_REGION_ON_PLAN },
+			{ 7100, 0, 1900, SMPOL_REGION_OFF_PLAN }, { 7000, 500, 2000, SMPOL_REGION_OFF_PLAN },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			count[0] = cases[i].n0;
+			count[1] = cases[i].n1;
+			count[2] = cases[i].n2;
+			assert_int_equal(smpol_region_state(&move, "prefer:0", count), cases[i].want);
+		}
+	}
 	/* all on the task's node: the plan's other node counts though it holds none */
 	memset(count, 0, sizeof(count));
 	count[0] = 9000;
