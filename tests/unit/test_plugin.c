@@ -717,23 +717,13 @@ static int log_count(const char *what)
 	return n;
 }
 
-/* The sampler's region part on a child holding a 2 MiB mapping: its plan from its
- * CPUs, the mapping placed once (or, on a machine without the plan's node 2, one
- * error logged once, not at every sample); a task that ended adds nothing. */
-static void test_sampler_places_regions(void **state)
+/* A child holding a touched 2 MiB mapping until it is killed; pinned into *t. */
+static pid_t start_holder(struct smpol_task_ref *t)
 {
-	struct smpol_sampling smp;
-	struct smpol_numa_usage u;
-	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
-	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
-	struct acct_regions *ar;
-	struct smpol_task_ref t;
 	char err[SMPOL_ERRLEN];
 	int fds[2];
 	pid_t pid;
 
-	start_step("weighted,min_region=1M", 3, argv);
-	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
 	assert_int_equal(pipe(fds), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -754,7 +744,27 @@ static void test_sampler_places_regions(void **state)
 	close(fds[1]);
 	assert_int_equal(read(fds[0], err, 1), 1);
 	close(fds[0]);
-	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_task_pin(pid, 0, t, err, sizeof(err)), 0);
+	return pid;
+}
+
+/* The sampler's region part on a child holding a 2 MiB mapping: its plan from its
+ * CPUs, the mapping placed once (or, on a machine without the plan's node 2, one
+ * error logged once, not at every sample); a task that ended adds nothing. */
+static void test_sampler_places_regions(void **state)
+{
+	struct smpol_sampling smp;
+	struct smpol_numa_usage u;
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct acct_regions *ar;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN];
+	pid_t pid;
+
+	start_step("weighted,min_region=1M", 3, argv);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
+	pid = start_holder(&t);
 	/* a step that is not region-aware has nothing to do */
 	{
 		struct smpol_placement plain = step.pl;
@@ -799,6 +809,47 @@ static void test_sampler_places_regions(void **state)
 	smpol_sampling_free(&smp);
 	acct_regions_free(ar);
 	acct_regions_free(NULL);
+	smpol_task_unpin(&t);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* process_mbind that the probe passed but whose calls fail (syscall 500 is absent
+ * here, as if the kernel changed its mind): the task's error once, then after 3
+ * samples in a row the step's tasks get page moves instead, said once. */
+static void test_sampler_pmbind_falls_back(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct smpol_placement pl;
+	struct smpol_sampling smp;
+	struct acct_regions *ar;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN];
+	pid_t pid;
+
+	start_step("weighted,min_region=1M", 3, argv);
+	pl = step.pl;
+	pl.regions_by = SMPOL_REGIONS_POLICY;
+	pid = start_holder(&t);
+	ar = acct_regions_new(&pl, &step.topo, 500, 42, "0");
+	assert_non_null(ar);
+	assert_int_equal(smpol_sampling_init(&smp, 4, err, sizeof(err)), 0);
+	fake.log[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		acct_regions_sample(ar, 0, &t, &smp);
+	assert_int_equal(log_count("large mappings not placed: process_mbind over ranges"), 1);
+	assert_int_equal(log_count("process_mbind failed 3 samples in a row (last: process_mbind over ranges 0-"), 1);
+	assert_int_equal(log_count(" failed: Function not implemented): large mappings are placed by page moves "
+				   "from now on\n"), 1);
+	/* from now on: page moves (placed, or refused for node 2 this machine lacks) */
+	fake.log[0] = '\0';
+	acct_regions_sample(ar, 0, &t, &smp);
+	acct_regions_sample(ar, 0, &t, &smp);
+	assert_int_equal(log_count("process_mbind"), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	smpol_sampling_free(&smp);
+	acct_regions_free(ar);
 	smpol_task_unpin(&t);
 	slurm_spank_exit(NULL, 0, NULL);
 }
@@ -1243,6 +1294,7 @@ int main(void)
 		T(test_step_region_interposer),
 		T(test_preload_list),
 		T(test_sampler_places_regions),
+		T(test_sampler_pmbind_falls_back),
 		T(test_old_kernel_ladder),
 		T(test_old_kernel_strict),
 		T(test_no_option_default_none),

@@ -255,6 +255,7 @@ int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_r
 			s->policies = ntodo;
 			remember(m, now, n, todo, ntodo);
 		}
+		s->policy_refused = rc < 0 && rc != -EFAULT && !smpol_task_gone(t, rc);
 	}
 	if (rc == 0 && ntodo)
 		rc = move_each(t, o, m, todo, counts, ntodo, s, err, errlen);

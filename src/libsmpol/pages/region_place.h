@@ -72,6 +72,7 @@ struct smpol_region_sample {
 	int placed;                    /* placed in this sample */
 	int unmoved;                   /* of them, with pages that could not all move */
 	int policies;                  /* of them, given the policy by process_mbind */
+	bool policy_refused;           /* process_mbind failed (not for a mapping gone meanwhile) */
 	uint64_t pages;                /* pages counted in the mappings placed */
 	uint64_t minimum;              /* the fewest pages that could bring them on the plan */
 	uint64_t moved, not_moved;

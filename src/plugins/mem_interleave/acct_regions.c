@@ -18,8 +18,14 @@ struct region_task {
 	struct smpol_region_memory m;
 };
 
+/* process_mbind failing this many samples in a row (the probe passed, the calls do
+ * not: a kernel that changed its mind, a security module) hands the step to page moves. */
+#define PMBIND_MAX_REFUSALS 3
+
 struct acct_regions {
 	const struct smpol_placement *pl;
+	int pmbind_refusals;            /* samples in a row whose process_mbind failed */
+	bool pmbind_off;                /* page moves from now on */
 	const struct smpol_topology *topo;
 	long pmbind_nr;
 	uint32_t job_id;
@@ -66,12 +72,27 @@ static int task_opts(struct acct_regions *ar, const struct smpol_task_ref *t, st
 	rc = smpol_region_opts_for(ar->pl, p, ar->pmbind_nr, &rt->o, err, errlen);
 	if (rc < 0)
 		return rc;
+	if (ar->pmbind_off)
+		rt->o.by = SMPOL_REGIONS_MOVE;
 	if (rt->initiator != -2)
 		slurm_info(MI_LOG "job %u step %s: task pid %d runs on node %d's CPUs now: its large mappings "
 			   "follow that plan", ar->job_id, ar->step, (int)t->pid, p->initiator);
 	smpol_region_memory_free(&rt->m);
 	rt->initiator = p->initiator;
 	return 0;
+}
+
+/* One more sample whose process_mbind failed: after PMBIND_MAX_REFUSALS in a row the
+ * step's tasks get page moves instead (where the weights in force are known), said once. */
+static void refused(struct acct_regions *ar, const char *why)
+{
+	if (ar->pmbind_off || ++ar->pmbind_refusals < PMBIND_MAX_REFUSALS || !ar->pl->weights_known)
+		return;
+	ar->pmbind_off = true;
+	for (int i = 0; i < ar->ntasks; i++)
+		ar->tasks[i].initiator = -2;    /* their options again, with page moves */
+	slurm_error(MI_LOG "job %u step %s: process_mbind failed %d samples in a row (last: %s): large mappings "
+		    "are placed by page moves from now on", ar->job_id, ar->step, PMBIND_MAX_REFUSALS, why);
 }
 
 void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_task_ref *t,
@@ -108,6 +129,10 @@ void acct_regions_sample(struct acct_regions *ar, int index, const struct smpol_
 
 		smpol_sampling_add_regions(sampling, &w);
 	}
+	if (rc < 0 && s.policy_refused)
+		refused(ar, err);
+	else if (rc == 0 && s.policies)
+		ar->pmbind_refusals = 0;
 	if (rc < 0 && !rt->quiet && smpol_task_check(t, NULL, 0) == 0) {
 		slurm_error(MI_LOG "job %u step %s: task pid %d: large mappings not placed: %s", ar->job_id, ar->step,
 			    (int)t->pid, err);
