@@ -204,12 +204,12 @@ static void test_state(void **state)
 	assert_int_equal(smpol_region_state(&policy, "weighted interleave:0-2", count), SMPOL_REGION_OFF_PLAN);
 	assert_int_equal(smpol_region_state(&policy, "weighted interleave:0", count), SMPOL_REGION_OFF_PLAN);
 	assert_int_equal(smpol_region_state(&policy, "default", count), SMPOL_REGION_OFF_PLAN);
-	/* page moves: within 1% of 7:2 is on the plan, more is not, nor pages on a node
+	/* page moves: within 0.2% of 7:2 is on the plan, more is not, nor pages on a node
 	 * outside the plan */
 	{
 		static const struct { uint64_t n0, n1, n2; enum smpol_region_state want; } cases[] = {
-			{ 7000, 0, 2000, SMPOL_REGION_ON_PLAN }, { 7080, 0, 1920, SMPOL_REGION_ON_PLAN },
-			{ 7100, 0, 1900, SMPOL_REGION_OFF_PLAN }, { 7000, 500, 2000, SMPOL_REGION_OFF_PLAN },
+			{ 7000, 0, 2000, SMPOL_REGION_ON_PLAN }, { 7018, 0, 1982, SMPOL_REGION_ON_PLAN },
+			{ 7020, 0, 1980, SMPOL_REGION_OFF_PLAN }, { 7000, 20, 2000, SMPOL_REGION_OFF_PLAN },
 		};
 
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -230,6 +230,34 @@ static void test_state(void **state)
 	move.weighted = false;
 	assert_int_equal(smpol_region_state(&move, "interleave:0,2", count), SMPOL_REGION_PLANNED);
 	assert_int_equal(smpol_region_state(&move, "weighted interleave:0,2", count), SMPOL_REGION_ON_PLAN);
+}
+
+/* Slices of min_region, the last taking the rest; a mapping shorter than two is one;
+ * a huge one gets larger slices rather than more than SMPOL_REGION_MAX_SLICES. */
+static void test_slices(void **state)
+{
+	struct smpol_region *out = malloc(sizeof(*out) * SMPOL_REGION_MAX_SLICES);
+	struct smpol_region r = { 0x7f0000000000, 0x7f0000000000 + 4 * 64 * MIB + 4096, 0 };
+
+	(void)state;
+	assert_non_null(out);
+	/* three arrays of 64 MiB and a page, merged: four slices of 64 MiB, the last one longer */
+	assert_int_equal(smpol_region_slices(&r, 64 * MIB, out), 4);
+	assert_int_equal(out[0].start, r.start);
+	assert_int_equal(out[1].start, r.start + 64 * MIB);
+	assert_int_equal(out[3].end, r.end);
+	assert_int_equal(out[3].end - out[3].start, 64 * MIB + 4096);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(out[i].end, out[i + 1].start);
+	/* below two slices: itself */
+	r.end = r.start + 128 * MIB - 4096;
+	assert_int_equal(smpol_region_slices(&r, 64 * MIB, out), 1);
+	assert_int_equal(out[0].end, r.end);
+	/* 1 TiB in 4 KiB slices would be too many */
+	r.end = r.start + 1024 * 1024 * MIB;
+	assert_int_equal(smpol_region_slices(&r, 4096, out), SMPOL_REGION_MAX_SLICES);
+	assert_int_equal(out[SMPOL_REGION_MAX_SLICES - 1].end, r.end);
+	free(out);
 }
 
 /* A child with a 4 MiB mapping (placed by interleave over node 0 before it touched
@@ -431,6 +459,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_state),
+		cmocka_unit_test(test_slices),
 		cmocka_unit_test(test_opts_for),
 		cmocka_unit_test_setup_teardown(test_move_live_child, live_setup, live_teardown),
 		cmocka_unit_test_setup_teardown(test_recycled_pid, live_setup, live_teardown),

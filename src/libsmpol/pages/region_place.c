@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "error.h"
@@ -195,22 +196,45 @@ static void forget_gone(struct smpol_region_memory *m, const struct smpol_region
 	m->nstuck = kept;
 }
 
-/* Move the pages of each mapping of todo on its own; one none of whose pages could move
- * is kept as stuck. */
+int smpol_region_slices(const struct smpol_region *r, uint64_t size, struct smpol_region *out)
+{
+	uint64_t len = r->end - r->start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	int n;
+
+	if (size < page)
+		size = page;
+	if (len / SMPOL_REGION_MAX_SLICES > size)
+		size = len / SMPOL_REGION_MAX_SLICES;
+	size = (size + page - 1) / page * page;
+	n = len / size < 2 ? 1 : (int)(len / size);
+	for (int i = 0; i < n; i++) {
+		out[i].start = r->start + (uintptr_t)i * size;
+		out[i].end = i == n - 1 ? r->end : out[i].start + size;
+		out[i].rss_kb = 0;
+	}
+	return n;
+}
+
+/* Move the pages of each mapping of todo on its own, slice by slice; one none of whose
+ * pages could move is kept as stuck. */
 static int move_each(const struct smpol_task_ref *t, const struct smpol_region_opts *o,
 		     struct smpol_region_memory *m, const struct smpol_region *todo, const uint64_t *counts,
 		     int ntodo, struct smpol_region_sample *s, char *err, size_t errlen)
 {
 	struct smpol_rebalance_opts mo = o->move;
+	struct smpol_region *slices = malloc(sizeof(*slices) * SMPOL_REGION_MAX_SLICES);
 	int rc = 0;
 
+	if (!slices)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for the slices of a mapping");
 	mo.backend = SMPOL_BACKEND_MOVE_PAGES;
 	mo.min_region = o->min_region;
 	mo.slack_permille = SMPOL_REGION_SLACK_PERMILLE;
 	for (int i = 0; i < ntodo && rc == 0 && !s->exited; i++) {
 		struct smpol_rebalance_result r;
+		int n = smpol_region_slices(&todo[i], o->min_region, slices);
 
-		rc = smpol_rebalance_some(t, &mo, &todo[i], 1, &r, err, errlen);
+		rc = smpol_rebalance_some(t, &mo, slices, n, &r, err, errlen);
 		s->pages += r.pages;
 		s->minimum += r.minimum;
 		s->moved += r.moved;
@@ -221,6 +245,7 @@ static int move_each(const struct smpol_task_ref *t, const struct smpol_region_o
 		if (rc == 0 && o->by == SMPOL_REGIONS_MOVE && r.minimum && !r.moved)
 			remember_stuck(m, &todo[i], counts[i]);
 	}
+	free(slices);
 	return rc;
 }
 
