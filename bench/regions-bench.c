@@ -1,16 +1,18 @@
 /* regions-bench.c - what region-aware placement costs slurmstepd's sampler (bench/regions).
  *
- * A child maps an array of MIB MiB (its own mapping, touched) and SMALL MiB of 32 KiB
- * malloc()s, then waits. One run measures, on this machine:
- *   first    the sample that places the array: its page walk (move_pages queries)
- *            and the moves onto the plan (every memory node, equal weights)
- *   move     a later sample on a kernel without process_mbind (/proc/PID/smaps,
- *            the array's resident size unchanged: nothing to walk)
- *   rewalk   a later sample after the array's resident size changed (walked again)
- *   policy   a later sample with process_mbind (/proc/PID/maps, nothing new)
+ * A child maps two arrays of MIB MiB each and SMALL MiB of 32 KiB malloc()s, then
+ * waits. The first array it binds to the plan before touching it, as the interposer
+ * does (placed as allocated); the second it just touches (what a static program's
+ * array looks like). The plan: plain interleave over every memory node. One run
+ * measures, on this machine:
+ *   first    the sample that places the second array: maps and numa_maps read, its
+ *            page walk (move_pages queries) and the moves onto the plan
+ *   steady   a later sample with nothing to do: maps and numa_maps read, each large
+ *            mapping known by its policy (the first) or its pages (the second)
  *   numa     the accounting sample the sampler takes anyway (/proc/PID/numa_maps)
  * each the median of ROUNDS, and prints the ratios to numa (what region-aware placement
- * adds to a sample) and the pages walked, the minimum to move and the pages moved.
+ * adds to a sample), the pages walked, the minimum to move, the pages moved, and the
+ * large mappings by how they are placed.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,9 +21,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/mempolicy.h>
 
 #include "bench_util.h"
 #include "error.h"
@@ -30,7 +34,21 @@
 #include "region_place.h"
 #include "topology.h"
 
-static pid_t child_start(size_t array, size_t small)
+/* An array of `len` bytes, bound to interleave over `mask` first when mask is not NULL. */
+static int array(size_t len, const unsigned long *mask)
+{
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (a == MAP_FAILED)
+		return -1;
+	madvise(a, len, MADV_NOHUGEPAGE);
+	if (mask && syscall(SYS_mbind, a, len, MPOL_INTERLEAVE, mask, (unsigned long)SMPOL_MAX_NODES + 1, 0) != 0)
+		return -1;
+	memset(a, 1, len);
+	return 0;
+}
+
+static pid_t child_start(size_t len, size_t small, const unsigned long *mask)
 {
 	int fds[2];
 	char c;
@@ -40,15 +58,9 @@ static pid_t child_start(size_t array, size_t small)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		char *a;
-
 		prctl(PR_SET_PDEATHSIG, SIGKILL);     /* the bench may exit on an error */
-		a = mmap(NULL, array, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (a == MAP_FAILED)
+		if (array(len, mask) < 0 || array(len, NULL) < 0)
 			_exit(1);
-		madvise(a, array, MADV_NOHUGEPAGE);
-		memset(a, 1, array);
 		for (size_t done = 0; done < small; done += 32 << 10) {
 			char *p = malloc(32 << 10);
 
@@ -84,18 +96,18 @@ static double timed(const struct smpol_task_ref *t, const struct smpol_region_op
 
 int main(int argc, char **argv)
 {
-	struct smpol_region_opts move = { .by = SMPOL_REGIONS_MOVE }, policy;
-	struct smpol_region_memory m = { 0 }, mp = { 0 };
+	struct smpol_region_opts move = { .by = SMPOL_REGIONS_MOVE };
+	struct smpol_region_memory m = { 0 };
 	struct smpol_region_sample s, first;
 	struct smpol_numa_usage u;
 	struct smpol_topology topo;
 	struct smpol_host host;
 	struct smpol_task_ref t;
-	struct smpol_region *all = NULL;
+	unsigned long mask[SMPOL_MASK_LONGS];
 	char err[SMPOL_ERRLEN];
-	double tfirst, *tmove, *trewalk, *tpolicy, *tnuma;
+	double tfirst, *tsteady, *tnuma;
 	uint64_t mib, small, rounds;
-	int nodes = 0, nall = 0;
+	int nodes = 0;
 	pid_t pid;
 
 	if (argc != 4) {
@@ -113,33 +125,21 @@ int main(int argc, char **argv)
 	for (int i = 0; i < topo.nnodes; i++)
 		if (topo.nodes[i].has_memory) {
 			move.move.weight[topo.nodes[i].id] = 1;
+			smpol_bitmap_set(&move.nodes, topo.nodes[i].id);
 			nodes++;
 		}
-	move.min_region = mib << 20;   /* the array only */
-	tmove = calloc(rounds, sizeof(double));
-	trewalk = calloc(rounds, sizeof(double));
-	tpolicy = calloc(rounds, sizeof(double));
+	smpol_bitmap_to_mask(&move.nodes, mask);
+	move.min_region = mib << 20;   /* the arrays only */
+	tsteady = calloc(rounds, sizeof(double));
 	tnuma = calloc(rounds, sizeof(double));
-	pid = child_start(mib << 20, small << 20);
-	if (!tmove || !trewalk || !tpolicy || !tnuma || pid < 0 || smpol_task_pin(pid, 0, &t, err, sizeof(err)) < 0) {
+	pid = child_start(mib << 20, small << 20, mask);
+	if (!tsteady || !tnuma || pid < 0 || smpol_task_pin(pid, 0, &t, err, sizeof(err)) < 0) {
 		fprintf(stderr, "regions-bench: the child did not start: %s\n", pid < 0 ? strerror(errno) : err);
 		return 1;
 	}
 	tfirst = timed(&t, &move, &m, &first);
-	/* process_mbind's later samples: every large mapping already has its policy */
-	policy = move;
-	policy.by = SMPOL_REGIONS_POLICY;
-	if (smpol_pages_regions(pid, false, &all, &nall, err, sizeof(err)) < 0) {
-		fprintf(stderr, "regions-bench: %s\n", err);
-		return 1;
-	}
-	mp.placed = all;
-	mp.nplaced = nall;
 	for (uint64_t r = 0; r < rounds; r++) {
-		tmove[r] = timed(&t, &move, &m, &s);
-		m.placed[0].rss_kb = 0;        /* as if it had grown: walked again */
-		trewalk[r] = timed(&t, &move, &m, &s);
-		tpolicy[r] = timed(&t, &policy, &mp, &s);
+		tsteady[r] = timed(&t, &move, &m, &s);
 		smpol_numa_usage_init(&u);
 		double t0 = bench_now();
 		if (smpol_numa_maps_read(NULL, pid, &u, err, sizeof(err)) < 0) {
@@ -150,22 +150,19 @@ int main(int argc, char **argv)
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	double nm = bench_median(tnuma, (int)rounds), mv = bench_median(tmove, (int)rounds);
-	double rw = bench_median(trewalk, (int)rounds), po = bench_median(tpolicy, (int)rounds);
-	printf("array %llu MiB, small allocations %llu MiB, %d memory node(s), %llu rounds\n",
+	double nm = bench_median(tnuma, (int)rounds), st = bench_median(tsteady, (int)rounds);
+	printf("2 arrays of %llu MiB, small allocations %llu MiB, %d memory node(s), %llu rounds\n",
 	       (unsigned long long)mib, (unsigned long long)small, nodes, (unsigned long long)rounds);
-	printf("first sample: %llu pages walked, minimum to move %llu, moved %llu, %llu did not move\n",
-	       (unsigned long long)first.pages, (unsigned long long)first.minimum, (unsigned long long)first.moved,
-	       (unsigned long long)first.not_moved);
+	printf("first sample: %d large mapping(s): %d placed as allocated, %d placed now, %d on the plan already; "
+	       "%llu pages walked, minimum to move %llu, moved %llu, %llu did not move\n", first.large,
+	       first.at_allocation, first.placed, first.kept, (unsigned long long)first.pages,
+	       (unsigned long long)first.minimum, (unsigned long long)first.moved, (unsigned long long)first.not_moved);
 	printf("%-8s %12s %10s\n", "sample", "ms", "x numa");
 	printf("%-8s %12.3f %10.2f\n", "first", tfirst * 1e3, tfirst / nm);
-	printf("%-8s %12.3f %10.2f\n", "rewalk", rw * 1e3, rw / nm);
-	printf("%-8s %12.3f %10.2f\n", "move", mv * 1e3, mv / nm);
-	printf("%-8s %12.3f %10.2f\n", "policy", po * 1e3, po / nm);
+	printf("%-8s %12.3f %10.2f\n", "steady", st * 1e3, st / nm);
 	printf("%-8s %12.3f %10.2f\n", "numa", nm * 1e3, 1.0);
 	smpol_task_unpin(&t);
 	smpol_region_memory_free(&m);
-	smpol_region_memory_free(&mp);
 	smpol_topology_free(&topo);
 	return 0;
 }

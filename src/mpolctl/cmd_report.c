@@ -292,6 +292,14 @@ static void print_entry(const char *node, json_object *entry, int unit_kib, cons
 		if (samples == 0)
 			printf("  no page counts: the tasks ended before the first sample (about 1 s after start)\n");
 	}
+	if (get(entry, SMPOL_REC_REGIONS, json_type_object)) {
+		json_object *r = get(entry, SMPOL_REC_REGIONS, json_type_object);
+
+		printf("  large mappings at the last sample: %d placed as allocated, %d by the sampler, %d not on "
+		       "the plan\n", json_object_get_int(get(r, SMPOL_REC_ALLOCATION, json_type_int)),
+		       json_object_get_int(get(r, SMPOL_REC_SAMPLER, json_type_int)),
+		       json_object_get_int(get(r, SMPOL_REC_PENDING, json_type_int)));
+	}
 	if (get(entry, SMPOL_REC_NOTE, json_type_string))
 		printf("  note: %s\n", safe(get_str(entry, SMPOL_REC_NOTE, ""), 0));
 }

@@ -211,4 +211,19 @@ else
 	t_fail "rebalance --pid 999999: a pid that names no process fails (exit 1)" "exit $TC_RC: $TC_OUT $TC_ERR"
 fi
 
+# --- report: a region-aware step's large mappings by how they were placed (the record
+# from a fake sacct)
+mkdir -p "$TC_TMP/acct"
+cat >"$TC_TMP/acct/sacct" <<'SACCT'
+#!/bin/sh
+echo '17|{"mempolicy":{"v":1,"unit_kib":4,"steps":{"0":{"n1":{"req":"weighted","mode":"weighted","path":"weighted-interleave","sysfs":false,"plans":[],"tasks":1,"samples":2,"t":1700000000,"last":{"0":100},"peak":{"0":100},"regions":{"alloc":3,"sampler":1,"pending":0}}}}}}'
+SACCT
+chmod 755 "$TC_TMP/acct/sacct"
+PATH="$TC_TMP/acct:$PATH" tc_run report -j 17
+if [ "$TC_RC" -eq 0 ] && grep -qx "  large mappings at the last sample: 3 placed as allocated, 1 by the sampler, 0 not on the plan" <<<"$TC_OUT"; then
+	t_pass "report: a region-aware step's large mappings by how they were placed"
+else
+	t_fail "report: a region-aware step's large mappings by how they were placed" "exit $TC_RC: $TC_OUT $TC_ERR"
+fi
+
 rm -rf "$TC_TMP"

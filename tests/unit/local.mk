@@ -53,6 +53,10 @@ UNIT_TESTS += tests/unit/test_check
 tests_unit_test_check_SOURCES = tests/unit/test_check.c tests/unit/fake_tree.c tests/unit/fake_tree.h
 tests_unit_test_check_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_check_LDADD = $(UNIT_LIBS_COMMON)
+UNIT_TESTS += tests/unit/test_region_env
+tests_unit_test_region_env_SOURCES = tests/unit/test_region_env.c src/interpose/region_env.c
+tests_unit_test_region_env_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_region_env_LDADD = $(UNIT_LIBS_COMMON)
 UNIT_TESTS += tests/unit/test_apply
 tests_unit_test_apply_SOURCES = tests/unit/test_apply.c tests/unit/task_policy.h
 tests_unit_test_apply_CFLAGS = $(UNIT_CFLAGS_COMMON)
@@ -61,7 +65,8 @@ if WITH_SLURM
 # The plugin's callbacks with fake spank_* / slurm_* and a fake accounting (test_plugin.c).
 UNIT_TESTS += tests/unit/test_plugin
 # The plugin's files are #included by test_plugin.c (it resets their per-process state).
-tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c tests/unit/fake_tree.c tests/unit/fake_tree.h tests/unit/task_policy.h
+tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c tests/unit/fake_tree.c tests/unit/fake_tree.h tests/unit/task_policy.h \
+	src/interpose/region_env.c
 tests_unit_test_plugin_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_plugin_LDADD = $(UNIT_LIBS_COMMON)
 # Children follow their CPUs: the sampler's tree walk (sample_tree.c, #included) on real forked processes.

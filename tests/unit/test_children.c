@@ -357,7 +357,7 @@ static void test_region_aware_child_is_placed(void **state)
 	char err[SMPOL_ERRLEN];
 	const char *line;
 	unsigned long pages, moved, stuck;
-	int mappings;
+	int placed, kept;
 
 	decide(n, "interleave,min_region=1M");
 	assert_int_equal(n->pl.regions_by, SMPOL_REGIONS_MOVE);
@@ -368,11 +368,12 @@ static void test_region_aware_child_is_placed(void **state)
 	line = strstr(line_about(tp->pid[ON_A]), "the plan of CPU node(s) 0, unlike the policy it inherited "
 		      "(prefer:0): its memory follows nodes 0 now (");
 	assert_non_null(line);
-	/* its 2 MiB mapping at least (a sanitizer's own large mappings may come too) */
-	assert_int_equal(sscanf(strstr(line, " now (") + 6, "%d mapping(s), 0 by process_mbind; %lu pages, %lu moved, "
-				"%lu did not move)", &mappings, &pages, &moved, &stuck), 4);
-	assert_true(mappings >= 1);
-	assert_true(pages >= 512);
+	/* its 2 MiB mapping at least (a sanitizer's own large mappings may come too): on
+	 * this one-node machine already on the plan, so kept without a walk */
+	assert_int_equal(sscanf(strstr(line, " now (") + 6, "%d mapping(s) placed, %d on it already, 0 by "
+				"process_mbind; %lu pages, %lu moved, %lu did not move)", &placed, &kept, &pages, &moved,
+				&stuck), 5);
+	assert_true(kept >= 1);
 	assert_int_equal(moved + stuck, 0);
 	assert_non_null(strstr(line_about(tp->pid[OWN_POLICY]), "left alone"));
 	sample_tree_free(at);

@@ -39,6 +39,7 @@
 #include "local.c"
 #include "step.c"
 #include "task.c"
+#include "preload.c"
 #include "sample_regions.c"
 
 #define NEW_KERNEL "linux-7.3-boot"
@@ -57,7 +58,7 @@ static struct {
 	pid_t task_pid;
 	struct spank_option *registered[4];
 	int nregistered;
-	char env[8][2][256];
+	char env[16][2][1024];     /* the job's environment as the tasks will get it */
 	int nenv;
 	char log[16384];           /* every slurm_* message, one per line */
 	int step_begins, task_begins, task_ends, step_ends;
@@ -147,15 +148,34 @@ spank_err_t spank_setenv(spank_t sp, const char *var, const char *val, int overw
 	return ESPANK_SUCCESS;
 }
 
-/* The job's environment: what the user (or the batch script's environment) set. */
+spank_err_t spank_unsetenv(spank_t sp, const char *var)
+{
+	(void)sp;
+	for (int i = 0; i < fake.nenv; i++) {
+		if (!strcmp(fake.env[i][0], var)) {
+			memmove(fake.env[i], fake.env[i + 1], sizeof(fake.env[0]) * (size_t)(fake.nenv - i - 1));
+			fake.nenv--;
+			return ESPANK_SUCCESS;
+		}
+	}
+	return ESPANK_SUCCESS;
+}
+
+/* The job's environment: what the user (or the batch script's environment) set, and
+ * what the plugin set in it. */
 spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
 {
 	const char *val = !strcmp(var, "SLURMD_NODENAME") ? fake.job_env_node_name :
 			  !strcmp(var, "SLURM_STEP_NODELIST") ? fake.job_env_step_nodes : NULL;
 
 	(void)sp;
+	for (int i = 0; i < fake.nenv && !val; i++)
+		if (!strcmp(fake.env[i][0], var))
+			val = fake.env[i][1];
 	if (!val)
 		return ESPANK_ENV_NOEXIST;
+	if (strlen(val) >= (size_t)len)
+		return ESPANK_NOSPACE;
 	snprintf(buf, (size_t)len, "%s", val);
 	return ESPANK_SUCCESS;
 }
@@ -577,13 +597,14 @@ static void test_step_quiet_auto(void **state)
 static void test_step_region_aware(void **state)
 {
 	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
-	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "process_mbind_nr=500" };
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "process_mbind_nr=500",
+			 "preload=/nonexistent/mem_interleave_regions.so" };
 	struct smpol_step_state kept;
 	char err_kept[SMPOL_ERRLEN];
 	const char *err;
 	int rc;
 
-	start_step("verbose,weighted,min_region=64M", 4, argv);
+	start_step("verbose,weighted,min_region=64M", 5, argv);
 	assert_string_equal(step.failure, "");
 	assert_int_equal(step.pl.min_region_kb, 65536);
 	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
@@ -599,16 +620,106 @@ static void test_step_region_aware(void **state)
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_NODES"), "0,2");
 	assert_non_null(strstr(err, "): local on node 0; mappings >= 64M: weighted interleave nodes 0,2 weights "));
 	assert_non_null(strstr(err, ", pages moved at each sample; "));
+	/* without the interposer the sampler places them, and the task is told why */
+	assert_non_null(strstr(err, "; the interposer /nonexistent/mem_interleave_regions.so cannot be read (No such "
+			       "file or directory): large allocations are placed by the sampler\n"));
+	assert_null(env_of("LD_PRELOAD"));
+	assert_null(env_of(SMPOL_REGION_ENV));
 	assert_int_equal(strchr(err, '\n')[1], '\0');
 	slurm_spank_exit(NULL, 0, NULL);
 	/* without min_region the same step interleaves the whole task */
 	next_step();
-	start_step("weighted", 4, argv);
+	start_step("weighted", 5, argv);
 	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_NONE);
 	with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_not_equal(task_policy(), MPOL_PREFERRED);
 	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* The interposer joins what the job preloads (a profiler keeps its place), with the
+ * task's plan in SLURM_MEM_INTERLEAVE_REGION_POLICY; a second task adds it once; a step
+ * that did not ask, or a site with preload=none, has both removed from the
+ * environment it inherited. */
+static void test_step_region_interposer(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char lib[4300], preload_arg[4400], joined[8800];
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", preload_arg };
+	char *argv_none[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never", "preload=none" };
+	const char *err;
+	FILE *f;
+	int rc;
+
+	snprintf(lib, sizeof(lib), "%s/mem_interleave_regions.so", fx->root);
+	snprintf(preload_arg, sizeof(preload_arg), "preload=%s", lib);
+	assert_non_null(f = fopen(lib, "w"));
+	fclose(f);
+	spank_setenv(NULL, "LD_PRELOAD", "/opt/darshan/lib/libdarshan.so libxalt_init.so", 1);
+	start_step("verbose,weighted,min_region=64M", 4, argv);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(task_policy(), MPOL_PREFERRED);
+	snprintf(joined, sizeof(joined), "/opt/darshan/lib/libdarshan.so:libxalt_init.so:%s", lib);
+	assert_string_equal(env_of("LD_PRELOAD"), joined);
+	/* 64 MiB, the plan's mode and nodes (region_env.h) */
+	assert_string_equal(env_of(SMPOL_REGION_ENV), "67108864 weighted 0,2");
+	assert_non_null(strstr(err, ", placed as they are allocated, else pages moved at each sample"));
+	assert_null(strstr(err, "placed by the sampler"));
+	/* the next task of the step: once */
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_string_equal(env_of("LD_PRELOAD"), joined);
+	slurm_spank_exit(NULL, 0, NULL);
+
+	/* a step without min_region in the same environment: the job's own preloads only */
+	next_step();
+	start_step("weighted", 4, argv);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("LD_PRELOAD"), "/opt/darshan/lib/libdarshan.so:libxalt_init.so");
+	assert_null(env_of(SMPOL_REGION_ENV));
+	slurm_spank_exit(NULL, 0, NULL);
+
+	/* preload=none: the sampler's, said so; an entry of ours (moved elsewhere) goes */
+	next_step();
+	spank_setenv(NULL, "LD_PRELOAD", "/old/place/mem_interleave_regions.so", 1);
+	spank_setenv(NULL, SMPOL_REGION_ENV, "1 weighted 0", 1);
+	start_step("verbose,weighted,min_region=64M", 4, argv_none);
+	err = with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(env_of("LD_PRELOAD"));
+	assert_null(env_of(SMPOL_REGION_ENV));
+	assert_non_null(strstr(err, "the site set preload=none: large allocations are placed by the sampler\n"));
+	assert_non_null(strstr(env_of("SLURM_MEM_INTERLEAVE_NOTE"), "the site set preload=none"));
+	slurm_spank_exit(NULL, 0, NULL);
+
+	/* a job that never asked: a stale policy and our entry leave, others stay */
+	next_step();
+	spank_setenv(NULL, "LD_PRELOAD", "libfoo_mem_interleave_regions.so:/x/mem_interleave_regions.so", 1);
+	spank_setenv(NULL, SMPOL_REGION_ENV, "1 weighted 0", 1);
+	start_step(NULL, 3, argv);
+	with_stderr(slurm_spank_task_init, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(env_of("LD_PRELOAD"), "libfoo_mem_interleave_regions.so");
+	assert_null(env_of(SMPOL_REGION_ENV));
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* LD_PRELOAD's entries: split by spaces and colons, ours dropped wherever it sits. */
+static void test_preload_list(void **state)
+{
+	char out[32];
+
+	(void)state;
+	assert_int_equal(preload_list("", "/l/mem_interleave_regions.so", "/l/mem_interleave_regions.so", out,
+				      sizeof(out)), 0);
+	assert_string_equal(out, "/l/mem_interleave_regions.so");
+	assert_int_equal(preload_list(" a.so::b.so  ", "/l/r.so", NULL, out, sizeof(out)), 0);
+	assert_string_equal(out, "a.so:b.so");
+	assert_int_equal(preload_list("/l/r.so a.so", "/l/r.so", "/l/r.so", out, sizeof(out)), 0);
+	assert_string_equal(out, "a.so:/l/r.so");
+	assert_int_equal(preload_list("a.so", "/l/r.so", "/a/very/long/path/that/does/not/fit/in/the/buffer.so", out,
+				      sizeof(out)), -ENOSPC);
 }
 
 /* Lines of the fake log holding `what`. */
@@ -621,21 +732,13 @@ static int log_count(const char *what)
 	return n;
 }
 
-/* The sampler's region part on a child holding a 2 MiB mapping: its plan from its
- * CPUs, the mapping placed once (or, on a machine without the plan's node 2, one
- * error logged once, not at every sample); a task that ended adds nothing. */
-static void test_sampler_places_regions(void **state)
+/* A child holding a touched 2 MiB mapping until it is killed; pinned into *t. */
+static pid_t start_holder(struct smpol_task_ref *t)
 {
-	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
-	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
-	struct sample_regions *ar;
-	struct smpol_task_ref t;
 	char err[SMPOL_ERRLEN];
 	int fds[2];
 	pid_t pid;
 
-	start_step("weighted,min_region=1M", 3, argv);
-	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
 	assert_int_equal(pipe(fds), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -656,7 +759,27 @@ static void test_sampler_places_regions(void **state)
 	close(fds[1]);
 	assert_int_equal(read(fds[0], err, 1), 1);
 	close(fds[0]);
-	assert_int_equal(smpol_task_pin(pid, 0, &t, err, sizeof(err)), 0);
+	assert_int_equal(smpol_task_pin(pid, 0, t, err, sizeof(err)), 0);
+	return pid;
+}
+
+/* The sampler's region part on a child holding a 2 MiB mapping: its plan from its
+ * CPUs, the mapping placed once (or, on a machine without the plan's node 2, one
+ * error logged once, not at every sample); a task that ended adds nothing. */
+static void test_sampler_places_regions(void **state)
+{
+	struct smpol_sampling smp;
+	struct smpol_numa_usage u;
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct sample_regions *ar;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN];
+	pid_t pid;
+
+	start_step("weighted,min_region=1M", 3, argv);
+	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
+	pid = start_holder(&t);
 	/* a step that is not region-aware has nothing to do */
 	{
 		struct smpol_placement plain = step.pl;
@@ -666,19 +789,82 @@ static void test_sampler_places_regions(void **state)
 	}
 	ar = sample_regions_new(&step.pl, &step.topo, 0, 42, "0");
 	assert_non_null(ar);
+	assert_int_equal(smpol_sampling_init(&smp, 4, err, sizeof(err)), 0);
+	/* a round counts only with a task's pages in it */
+	smpol_numa_usage_init(&u);
+	u.anon[0] = 10;
+	u.max_node = 0;
+	u.nprocs = 1;
 	fake.log[0] = '\0';
-	for (int i = 0; i < 3; i++)
-		sample_regions_sample(ar, 0, &t);
+	for (int i = 0; i < 3; i++) {
+		smpol_sampling_begin(&smp);
+		sample_regions_sample(ar, 0, &t, &smp);
+		smpol_sampling_add(&smp, &u, step.pl.plans, step.pl.nplans, step.pl.path);
+		smpol_sampling_end(&smp, i);
+	}
 	/* once either way: placed (and then nothing to do), or refused (and then quiet) */
 	assert_int_equal(log_count("placed 1 of 1 large mapping(s) (0 by process_mbind)") +
 			 log_count("large mappings not placed"), 1);
+	/* the record's count: by the sampler (its pages moved), or pending (they could not
+	 * move here: this machine lacks the plan's node 2); never as allocated */
+	if (log_count("placed 1 of 1")) {
+		assert_true(smp.have_regions);
+		assert_int_equal(smp.regions.allocation, 0);
+		assert_int_equal(smp.regions.sampler + smp.regions.pending, 1);
+	} else {
+		assert_false(smp.have_regions);
+	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	fake.log[0] = '\0';
-	sample_regions_sample(ar, 0, &t);
+	smpol_sampling_begin(&smp);
+	sample_regions_sample(ar, 0, &t, &smp);
 	assert_string_equal(fake.log, "");
+	assert_false(smp.cur_have_regions);
+	smpol_sampling_free(&smp);
 	sample_regions_free(ar);
 	sample_regions_free(NULL);
+	smpol_task_unpin(&t);
+	slurm_spank_exit(NULL, 0, NULL);
+}
+
+/* process_mbind that the probe passed but whose calls fail (syscall 500 is absent
+ * here, as if the kernel changed its mind): the task's error once, then after 3
+ * samples in a row the step's tasks get page moves instead, said once. */
+static void test_sampler_pmbind_falls_back(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct smpol_placement pl;
+	struct smpol_sampling smp;
+	struct sample_regions *ar;
+	struct smpol_task_ref t;
+	char err[SMPOL_ERRLEN];
+	pid_t pid;
+
+	start_step("weighted,min_region=1M", 3, argv);
+	pl = step.pl;
+	pl.regions_by = SMPOL_REGIONS_POLICY;
+	pid = start_holder(&t);
+	ar = sample_regions_new(&pl, &step.topo, 500, 42, "0");
+	assert_non_null(ar);
+	assert_int_equal(smpol_sampling_init(&smp, 4, err, sizeof(err)), 0);
+	fake.log[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		sample_regions_sample(ar, 0, &t, &smp);
+	assert_int_equal(log_count("large mappings not placed: process_mbind over ranges"), 1);
+	assert_int_equal(log_count("process_mbind failed 3 samples in a row (last: process_mbind over ranges 0-"), 1);
+	assert_int_equal(log_count(" failed: Function not implemented): large mappings are placed by page moves "
+				   "from now on\n"), 1);
+	/* from now on: page moves (placed, or refused for node 2 this machine lacks) */
+	fake.log[0] = '\0';
+	sample_regions_sample(ar, 0, &t, &smp);
+	sample_regions_sample(ar, 0, &t, &smp);
+	assert_int_equal(log_count("process_mbind"), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	smpol_sampling_free(&smp);
+	sample_regions_free(ar);
 	smpol_task_unpin(&t);
 	slurm_spank_exit(NULL, 0, NULL);
 }
@@ -1169,7 +1355,10 @@ int main(void)
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
 		T(test_step_region_aware),
+		T(test_step_region_interposer),
+		T(test_preload_list),
 		T(test_sampler_places_regions),
+		T(test_sampler_pmbind_falls_back),
 		T(test_old_kernel_ladder),
 		T(test_old_kernel_strict),
 		T(test_no_option_default_none),

@@ -66,6 +66,24 @@ static void test_entry_fields(void **state)
 	assert_string_equal(json_object_to_json_string_ext(path_get(e, "plans", NULL, NULL), JSON_C_TO_STRING_PLAIN),
 			    "[{\"init\":0,\"nodes\":[0,1],\"w\":[3,1],\"share\":[0.75,0.25],\"bw\":\"measured\"}]");
 	assert_null(path_get(e, "note", NULL, NULL));
+	/* not region-aware: no count of large mappings */
+	assert_null(path_get(e, "regions", NULL, NULL));
+	json_object_put(e);
+}
+
+/* A region-aware step's large mappings, by how they were placed. */
+static void test_entry_regions(void **state)
+{
+	struct smpol_region_ways ways = { .allocation = 3, .sampler = 1, .pending = 2 };
+	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
+				       .max_node = -1, .regions = &ways };
+	json_object *e;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	assert_string_equal(json_object_to_json_string_ext(path_get(e, "regions", NULL, NULL), JSON_C_TO_STRING_PLAIN),
+			    "{\"alloc\":3,\"sampler\":1,\"pending\":2}");
 	json_object_put(e);
 }
 
@@ -300,6 +318,37 @@ static void test_many_nodes_summarized(void **state)
 	free(comment);
 	json_object_put(e);
 	json_object_put(noted);
+}
+
+/* A region-aware step folded: its large mappings by how they were placed add up. */
+static void test_summary_counts_regions(void **state)
+{
+	struct smpol_region_ways ways = { .allocation = 3, .sampler = 1, .pending = 0 };
+	uint64_t last[1] = { 100 };
+	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
+				       .ntasks = 1, .nsamples = 1, .max_node = 0, .last = last, .peak = last,
+				       .regions = &ways };
+	json_object *e, *rec;
+	char err[SMPOL_ERRLEN], *comment = NULL, name[32];
+
+	(void)state;
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	for (int i = 0; i < 200; i++) {
+		char *next = NULL;
+
+		snprintf(name, sizeof(name), "node%03d", i);
+		assert_int_equal(smpol_record_merge(comment, "0", name, e, 4096, &next, err, sizeof(err)), 0);
+		free(comment);
+		comment = next;
+	}
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	assert_non_null(path_get(rec, "steps", "0", SMPOL_RECORD_SUMMARY));
+	assert_string_equal(json_object_to_json_string_ext(path_get(path_get(rec, "steps", "0", SMPOL_RECORD_SUMMARY),
+								    "regions", NULL, NULL), JSON_C_TO_STRING_PLAIN),
+			    "{\"alloc\":600,\"sampler\":200,\"pending\":0}");
+	json_object_put(rec);
+	json_object_put(e);
+	free(comment);
 }
 
 static void test_budget_exhausted(void **state)
@@ -730,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_entry_spanning_plan),
 		cmocka_unit_test(test_step_names),
 		cmocka_unit_test(test_entry_without_samples),
+		cmocka_unit_test(test_entry_regions),
 		cmocka_unit_test(test_merge_empty),
 		cmocka_unit_test(test_merge_keeps_plain_text),
 		cmocka_unit_test(test_merge_keeps_foreign_json_object),
@@ -740,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_budget_exhausted),
 		cmocka_unit_test(test_budget_is_inclusive),
 		cmocka_unit_test(test_summary_skips_damaged_counts),
+		cmocka_unit_test(test_summary_counts_regions),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_store_racing_writers),
 		cmocka_unit_test(test_store_repairs_losses),

@@ -78,11 +78,26 @@ static void test_target_from_matching_plan(void **state)
 	assert_int_equal(s.last[0], 100);
 	assert_int_equal(s.n, 2);
 
+	/* a region-aware step: each task's large mappings by how they were placed */
+	assert_false(s.have_regions);
+	smpol_sampling_begin(&s);
+	smpol_sampling_add_regions(&s, &(struct smpol_region_ways){ .allocation = 2, .pending = 1 });
+	smpol_sampling_add_regions(&s, &(struct smpol_region_ways){ .allocation = 1, .sampler = 1 });
+	assert_int_equal(smpol_sampling_add(&s, u, plans, 2, SMPOL_PATH_INTERLEAVE), 0);
+	smpol_sampling_end(&s, 1700000040);
+	assert_true(s.have_regions);
+	assert_int_equal(s.regions.allocation, 3);
+	assert_int_equal(s.regions.sampler, 1);
+	assert_int_equal(s.regions.pending, 1);
+	assert_int_equal(s.n, 3);
+
 	/* a round where every task had gone changes nothing */
 	smpol_sampling_begin(&s);
 	smpol_sampling_end(&s, 1700000060);
-	assert_int_equal(s.n, 2);
-	assert_int_equal(s.time, 1700000030);
+	assert_true(s.have_regions);
+	assert_int_equal(s.regions.allocation, 3);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.time, 1700000040);
 	assert_int_equal(s.last[2], 300);
 	smpol_sampling_free(&s);
 	free(u);

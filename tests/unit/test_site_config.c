@@ -34,6 +34,9 @@ static void test_defaults(void **state)
 	assert_string_equal(c.bandwidth_file, "/etc/slurm/mem_interleave.bw");
 	assert_false(c.bandwidth_named);
 	assert_int_equal(c.process_mbind_nr, 0);
+	/* the interposer where `make install` put it */
+	assert_string_equal(c.preload, SMPOL_PRELOAD_DEFAULT);
+	assert_non_null(strstr(c.preload, "/mem_interleave_regions.so"));
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
@@ -45,7 +48,7 @@ static void test_every_key(void **state)
 			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
 			       "sample_interval=0", "fsroot=/srv/tree", "lock_timeout=2.5",
 			       "bandwidth=/etc/bw.table", "process_mbind_nr=500",
-			       "default=weighted,min_region=64M" };
+			       "default=weighted,min_region=64M", "preload=/opt/mpol/regions.so" };
 	struct smpol_site_config c;
 	char err[SMPOL_ERRLEN] = "";
 
@@ -66,11 +69,15 @@ static void test_every_key(void **state)
 	assert_int_equal(c.host.lock_timeout_ms, 2500);
 	assert_string_equal(c.bandwidth_file, "/etc/bw.table");
 	assert_true(c.bandwidth_named);
+	assert_string_equal(c.preload, "/opt/mpol/regions.so");
 	/* none: no table, not even the default */
 	smpol_config_default(&c);
 	assert_int_equal(smpol_config_parse(1, (char *[]){ "bandwidth=none" }, &c, err, sizeof(err)), 0);
 	assert_string_equal(c.bandwidth_file, "");
 	assert_true(c.bandwidth_named);
+	/* none: no interposer, the sampler places every large mapping */
+	assert_int_equal(smpol_config_parse(1, (char *[]){ "preload=none" }, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.preload, "");
 }
 
 static void test_bad(void **state)
@@ -119,6 +126,9 @@ static void test_bad(void **state)
 		{ "process_mbind_nr=0x1f4", "process_mbind_nr='0x1f4'" },
 		{ "process_mbind_nr=", "'process_mbind_nr=' has no value" },
 		{ "default=weighted,min_region=0", "default='weighted,min_region=0': min_region='0' is below one page" },
+		{ "preload=regions.so", "preload='regions.so': give the absolute path of mem_interleave_regions.so" },
+		{ "preload=/opt/a b.so", "preload='/opt/a b.so': give the absolute path" },
+		{ "preload=/opt/a:b.so", "(without spaces or colons: LD_PRELOAD splits there), or none" },
 	};
 	struct smpol_site_config c, before;
 	char err[SMPOL_ERRLEN];

@@ -50,6 +50,11 @@ cc_prog() { # cc_prog NAME LIBS...
 	}
 }
 cc_prog page-touch
+# region-alloc, static: what LD_PRELOAD cannot reach (the Slurm image adds a dynamic one)
+gcc "${cflags[@]}" -o "$build/guest-bin/region-alloc-static" "$vm/src/region-alloc.c" >>"$log" 2>&1 || {
+	rm -f "$build/guest-bin/region-alloc-static"
+	missing region-alloc-static
+}
 cc_prog pmbind-test
 cc_prog jq-get -ljson-c
 if [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
@@ -106,11 +111,18 @@ slurm_image() {
 		(cd "$sb" && "$top/configure" --enable-werror >configure.out 2>&1) ||
 			{ echo "fail: configure with Slurm failed: $(tail -n 2 "$sb/configure.out" | tr '\n' ' ')"; return; }
 	fi
-	make -C "$sb" -j"$(nproc)" src/plugins/mem_interleave/mem_interleave.la >>"$log" 2>&1 ||
-		{ echo "fail: mem_interleave.so did not build (see $log)"; return; }
+	make -C "$sb" -j"$(nproc)" src/plugins/mem_interleave/mem_interleave.la \
+		src/interpose/mem_interleave_regions.la >>"$log" 2>&1 ||
+		{ echo "fail: mem_interleave.so or mem_interleave_regions.so did not build (see $log)"; return; }
 	rm -rf "$stage-slurm"
 	cp -a "$stage" "$stage-slurm"
-	"$vm/slurm-root.sh" "$stage-slurm" "$sb/src/plugins/mem_interleave/.libs/mem_interleave.so" >>"$log" 2>&1 ||
+	# the interposer's test program, dynamic: the guest has the C library Slurm needs
+	local dynamic=() f
+	for f in "${cflags[@]}"; do [ "$f" = -static ] || dynamic+=("$f"); done
+	gcc "${dynamic[@]}" -o "$stage-slurm/bin/region-alloc" "$vm/src/region-alloc.c" >>"$log" 2>&1 ||
+		{ echo "fail: region-alloc did not build (see $log)"; return; }
+	"$vm/slurm-root.sh" "$stage-slurm" "$sb/src/plugins/mem_interleave/.libs/mem_interleave.so" \
+		"$sb/src/interpose/.libs/mem_interleave_regions.so" >>"$log" 2>&1 ||
 		{ echo "fail: tests/vm/slurm-root.sh failed (see $log)"; return; }
 	pack "$stage-slurm" "$build/initramfs-slurm.cpio" || { echo "fail: cpio of the Slurm image failed"; return; }
 	echo ok

@@ -3,15 +3,17 @@
 # mem_interleave plugin to a guest staging directory, so that a check can run jobs
 # under real Slurm on the guest's NUMA machine.
 #
-#   tests/vm/slurm-root.sh STAGE PLUGIN_SO
+#   tests/vm/slurm-root.sh STAGE PLUGIN_SO INTERPOSER_SO
 #
+# The interposer goes to /usr/lib/slurm-mempolicy/ (checks name it with preload=).
 # Everything comes from this host's Debian packages (slurmd, slurmctld, munge) with
 # the shared libraries ldd names; the guest's /etc gets users, hosts, the munge key and
 # a slurm.conf for node "vm" on 127.0.0.1 with four CPUs in two sockets.
 set -euo pipefail
-stage=$1 plugin=$2
+stage=$1 plugin=$2 interposer=$3
 [ -d "$stage" ] || { echo "slurm-root: no staging directory $stage" >&2; exit 1; }
 [ -f "$plugin" ] || { echo "slurm-root: no plugin $plugin (build with Slurm: scripts/build.sh)" >&2; exit 1; }
+[ -f "$interposer" ] || { echo "slurm-root: no interposer $interposer (build: scripts/build.sh)" >&2; exit 1; }
 plugdir=/usr/lib/x86_64-linux-gnu/slurm-wlm
 bins=(/usr/sbin/munged /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/slurmstepd
 	/usr/bin/srun /usr/bin/sinfo /usr/bin/scontrol /usr/bin/squeue)
@@ -25,6 +27,8 @@ for b in "${bins[@]}"; do copy "$b"; done
 mkdir -p "$stage$plugdir"
 cp -a "$plugdir"/. "$stage$plugdir/"
 cp "$plugin" "$stage$plugdir/mem_interleave.so"
+mkdir -p "$stage/usr/lib/slurm-mempolicy"
+cp "$interposer" "$stage/usr/lib/slurm-mempolicy/mem_interleave_regions.so"
 { ldd "${bins[@]}" "$plugdir"/*.so "$plugin" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
 	sort -u | while read -r lib; do copy "$lib"; done
 # glibc loads NSS modules by name: files is built in since 2.34, but keep nsswitch simple.

@@ -15,7 +15,7 @@
 
 enum key {
 	KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
-	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, KEY_PMBIND_NR, NKEYS
+	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, KEY_PMBIND_NR, KEY_PRELOAD, NKEYS
 };
 
 static const char *const keys[NKEYS] = {
@@ -23,10 +23,10 @@ static const char *const keys[NKEYS] = {
 	[KEY_PRECISION] = "precision", [KEY_MAX_SUM] = "max_weight_sum", [KEY_STATEDIR] = "statedir",
 	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_LOCK_TIMEOUT] = "lock_timeout",
 	[KEY_RECORD] = "record", [KEY_PROMETHEUS] = "prometheus_dir", [KEY_BANDWIDTH] = "bandwidth",
-	[KEY_PMBIND_NR] = "process_mbind_nr",
+	[KEY_PMBIND_NR] = "process_mbind_nr", [KEY_PRELOAD] = "preload",
 };
 #define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
-	"lock_timeout, record, prometheus_dir, bandwidth, process_mbind_nr"
+	"lock_timeout, record, prometheus_dir, bandwidth, process_mbind_nr, preload"
 
 static const char *const record_names[] = {
 	[SMPOL_RECORD_ADMIN_COMMENT] = "admincomment",
@@ -61,6 +61,7 @@ void smpol_config_default(struct smpol_site_config *cfg)
 	smpol_host_default(&cfg->host);
 	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
 	snprintf(cfg->bandwidth_file, sizeof(cfg->bandwidth_file), "%s", SMPOL_BW_FILE_DEFAULT);
+	snprintf(cfg->preload, sizeof(cfg->preload), "%s", SMPOL_PRELOAD_DEFAULT);
 }
 
 /* A NUMBER (number.h) for plugstack argument `key`, scaled by 10^decimals, in [lo, hi]. */
@@ -168,6 +169,17 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument process_mbind_nr=%s: %s", q, why);
 		cfg->process_mbind_nr = rc ? cfg->process_mbind_nr : (long)v;
 		return rc;
+	case KEY_PRELOAD:
+		if (!strcmp(value, "none")) {
+			cfg->preload[0] = '\0';
+			return 0;
+		}
+		if (value[0] != '/' || strlen(value) >= sizeof(cfg->preload) || strpbrk(value, " :"))
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument preload=%s: give the absolute path of "
+					  "mem_interleave_regions.so (without spaces or colons: LD_PRELOAD splits "
+					  "there), or none", q);
+		strcpy(cfg->preload, value);
+		return 0;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}

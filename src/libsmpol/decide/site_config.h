@@ -17,6 +17,9 @@
  *   process_mbind_nr=N       the system call number of process_mbind on a kernel that
  *                            carries it (pmbind.h; upstream numbers are refused here),
  *                            for region-aware placement (min_region=); probed per step
+ *   preload=PATH|none        the interposer a region-aware step's tasks preload
+ *                            (src/interpose/; default: where it is installed); none
+ *                            leaves their large allocations to the sampler
  * An unknown key, a bad value or a key given twice is an error that names it.
  * default= takes smpol_spec_parse's syntax (not help); statedir, fsroot and bandwidth
  * must be absolute; sample_interval is 0..86400; numbers follow number.h.
@@ -56,6 +59,7 @@ struct smpol_site_config {
 	char bandwidth_file[1024];     /* "" = none */
 	bool bandwidth_named;          /* given by bandwidth=: its absence is worth a warning */
 	long process_mbind_nr;         /* 0 = not configured */
+	char preload[1024];            /* the interposer's path, "" = none */
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);

@@ -18,12 +18,12 @@ static long set_policy(int mode, const unsigned long *mask)
 	return syscall(SYS_set_mempolicy, mode, mask, (unsigned long)SMPOL_MAX_NODES + 1);
 }
 
-int smpol_plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen)
+int smpol_plan_policy_nodes(const struct smpol_plan *plan, struct smpol_bitmap *nodes, bool *static_nodes,
+			    char *err, size_t errlen)
 {
-	struct smpol_bitmap nodes = plan->standby;
-
+	*nodes = plan->standby;
 	/* standby nodes stay in the policy until they have memory (MPOL_F_STATIC_NODES) */
-	*flags = smpol_bitmap_empty(&plan->standby) ? 0 : MPOL_F_STATIC_NODES;
+	*static_nodes = !smpol_bitmap_empty(&plan->standby);
 	if (plan->nnodes < 1)
 		return smpol_fail(err, errlen, EINVAL, "the plan for initiator node %d has no memory nodes",
 				 plan->initiator);
@@ -33,8 +33,20 @@ int smpol_plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *fla
 		if (n < 0 || n >= SMPOL_MAX_NODES)
 			return smpol_fail(err, errlen, EINVAL, "node %d in the plan is out of range 0-%d",
 					 n, SMPOL_MAX_NODES - 1);
-		smpol_bitmap_set(&nodes, n);
+		smpol_bitmap_set(nodes, n);
 	}
+	return 0;
+}
+
+int smpol_plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen)
+{
+	struct smpol_bitmap nodes;
+	bool static_nodes;
+	int rc = smpol_plan_policy_nodes(plan, &nodes, &static_nodes, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	*flags = static_nodes ? MPOL_F_STATIC_NODES : 0;
 	smpol_bitmap_to_mask(&nodes, mask);
 	return 0;
 }

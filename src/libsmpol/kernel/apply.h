@@ -43,9 +43,16 @@ int smpol_apply_plan(const struct smpol_plan *plan, enum smpol_kernel_path path,
 int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_t errlen);
 
 /*
- * smpol_plan_mask - the plan's nodes plus its standby nodes as the kernel's node mask
- * (SMPOL_MASK_LONGS longs); *flags gets MPOL_F_STATIC_NODES when there are standby
- * nodes, so the kernel keeps them in the policy until they have memory. 0 or -EINVAL.
+ * smpol_plan_policy_nodes - the nodes a policy under this plan names: its nodes plus its
+ * standby nodes, *static_nodes when there are standby nodes (they stay in the policy
+ * until they have memory: MPOL_F_STATIC_NODES). 0 or -EINVAL with a sentence.
+ */
+int smpol_plan_policy_nodes(const struct smpol_plan *plan, struct smpol_bitmap *nodes, bool *static_nodes,
+			    char *err, size_t errlen);
+
+/*
+ * smpol_plan_mask - smpol_plan_policy_nodes as the kernel's node mask (SMPOL_MASK_LONGS
+ * longs) and *flags (MPOL_F_STATIC_NODES or 0). 0 or -EINVAL.
  */
 int smpol_plan_mask(const struct smpol_plan *plan, unsigned long *mask, int *flags, char *err, size_t errlen);
 

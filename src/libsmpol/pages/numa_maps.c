@@ -247,15 +247,14 @@ static const char *root_of(const char *procroot)
 	return procroot && *procroot && strcmp(procroot, "/") ? procroot : "";
 }
 
-int smpol_numa_maps_read(const char *procroot, pid_t pid, struct smpol_numa_usage *u,
-			char *err, size_t errlen)
+int smpol_numa_maps_text(const char *procroot, pid_t pid, char **text, char *err, size_t errlen)
 {
-	char path[4200], *text;
+	char path[4200];
 	size_t len;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/proc/%d/numa_maps", root_of(procroot), (int)pid);
-	rc = read_proc_file(path, &text, &len);
+	rc = read_proc_file(path, text, &len);
 	if (rc == -ENOENT || rc == -ESRCH)
 		return smpol_fail(err, errlen, -rc, "process %d has exited", (int)pid);
 	if (rc < 0)
@@ -263,11 +262,49 @@ int smpol_numa_maps_read(const char *procroot, pid_t pid, struct smpol_numa_usag
 				 rc == -EACCES || rc == -EPERM ? " (sampling needs root or the process owner)" : "");
 	/* a process that is exiting (or a kernel thread) has no memory map left */
 	if (len == 0) {
-		free(text);
+		free(*text);
+		*text = NULL;
 		return smpol_fail(err, errlen, ESRCH, "process %d has exited", (int)pid);
 	}
-	rc = smpol_numa_maps_parse(text, u, err, errlen);
-	free(text);
+	return 0;
+}
+
+int smpol_numa_maps_read(const char *procroot, pid_t pid, struct smpol_numa_usage *u,
+			char *err, size_t errlen)
+{
+	char *text;
+	int rc = smpol_numa_maps_text(procroot, pid, &text, err, errlen);
+
+	if (rc == 0) {
+		rc = smpol_numa_maps_parse(text, u, err, errlen);
+		free(text);
+	}
+	return rc;
+}
+
+int smpol_numa_maps_mapping(const char *text, uintptr_t start, char *policy, size_t plen,
+			    struct smpol_numa_usage *u, char *err, size_t errlen)
+{
+	char key[24], *line;
+	const char *at = text;
+	size_t keylen = (size_t)snprintf(key, sizeof(key), "%lx ", (unsigned long)start), n;
+	int rc;
+
+	while (at && strncmp(at, key, keylen))
+		if ((at = strchr(at, '\n')))
+			at++;
+	if (!at || !*at)
+		return smpol_fail(err, errlen, ENOENT, "no mapping starts at 0x%lx", (unsigned long)start);
+	n = strcspn(at, "\n");
+	if (!(line = strndup(at, n)))
+		return smpol_fail(err, errlen, ENOMEM, "out of memory parsing numa_maps");
+	rc = parse_line(line, 1, u, err, errlen);
+	if (rc == 0) {
+		size_t len = policy_length(line + keylen);
+
+		snprintf(policy, plen, "%.*s", (int)len, line + keylen);
+	}
+	free(line);
 	return rc;
 }
 

@@ -77,6 +77,22 @@ int smpol_proc_tree(const char *procroot, pid_t pid, int max, struct smpol_proc_
 		    char *err, size_t errlen);
 
 /*
+ * smpol_numa_maps_text - the numa_maps text of pid (malloc'ed: free it), errors as
+ * smpol_numa_maps_read.
+ */
+int smpol_numa_maps_text(const char *procroot, pid_t pid, char **text, char *err, size_t errlen);
+
+/*
+ * smpol_numa_maps_mapping - in one process's numa_maps text, the line of the mapping
+ * that starts at `start`: its policy as the kernel prints it into policy[plen]
+ * ("weighted interleave:0,2", "prefer:0") and its pages per node added into u (anon[]
+ * or file[]; u is not reset). -ENOENT when no mapping starts there, -EINVAL for a
+ * malformed line.
+ */
+int smpol_numa_maps_mapping(const char *text, uintptr_t start, char *policy, size_t plen,
+			    struct smpol_numa_usage *u, char *err, size_t errlen);
+
+/*
  * smpol_numa_maps_read_tree - pid and every descendant (smpol_proc_tree), at most
  * max_procs, summed into u; processes that exit meanwhile are skipped. -ENOENT/-ESRCH
  * only when pid itself is gone. (The sampler reads its trees process by process,

@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/mempolicy.h>
 
 #include "error.h"
 #include "pmbind.h"
@@ -19,6 +21,31 @@ static long pmbind(long nr, int pidfd, const struct iovec *iov, unsigned long vl
 		   unsigned long mode, const unsigned long *mask, unsigned flags)
 {
 	return syscall(nr, pidfd, iov, vlen, mode, mask, flags);
+}
+
+/*
+ * What only process_mbind does: MPOL_LOCAL on a page of the caller's own, through its
+ * pidfd, shows in get_mempolicy(MPOL_F_ADDR) for that page. The page is never touched
+ * and is unmapped after.
+ */
+static int sets_policy(long nr, int pidfd, char *err, size_t errlen)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	void *page = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct iovec iov = { .iov_base = page, .iov_len = pg };
+	int mode = -1, rc = 0;
+
+	if (page == MAP_FAILED)
+		return smpol_fail(err, errlen, ENOMEM, "cannot probe process_mbind: mmap of one page: %s",
+				  strerror(errno));
+	if (pmbind(nr, pidfd, &iov, 1, MPOL_LOCAL, NULL, 0) != 0)
+		rc = smpol_fail(err, errlen, EINVAL, "syscall %ld is not process_mbind: MPOL_LOCAL on a page of the "
+				"caller's own failed (%s)", nr, strerror(errno));
+	else if (syscall(SYS_get_mempolicy, &mode, NULL, 0, page, MPOL_F_ADDR) != 0 || mode == MPOL_DEFAULT)
+		rc = smpol_fail(err, errlen, EINVAL, "syscall %ld is not process_mbind: it answered 0 to MPOL_LOCAL on "
+				"a page of the caller's own, whose policy stayed the default", nr);
+	munmap(page, pg);
+	return rc;
 }
 
 int smpol_pmbind_probe(long nr, char *err, size_t errlen)
@@ -49,6 +76,8 @@ int smpol_pmbind_probe(long nr, char *err, size_t errlen)
 		/* close(2) would have passed every check above. */
 		rc = smpol_fail(err, errlen, EINVAL, "syscall %ld is not process_mbind: it closed the probe's pidfd", nr);
 		pidfd = -1;
+	} else {
+		rc = sets_policy(nr, pidfd, err, errlen);
 	}
 	if (pidfd >= 0)
 		close(pidfd);

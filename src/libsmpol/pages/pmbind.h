@@ -26,9 +26,10 @@
 /*
  * smpol_pmbind_probe - is syscall nr process_mbind? smpol_pmbind_nr_check (kernel.h) first.
  * Then, on the caller's own pidfd: an invalid pidfd must answer EBADF, an invalid mode
- * EINVAL, an empty range vector 0, and the pidfd must still be open afterwards. 0 when
- * it behaved so; -ENOSYS (absent) or -EINVAL (refused / answered otherwise) with a
- * sentence.
+ * EINVAL, an empty range vector 0, the pidfd must still be open afterwards, and
+ * MPOL_LOCAL set on a page of the caller's own through it must show in
+ * get_mempolicy(MPOL_F_ADDR): an effect no other system call has. 0 when it behaved
+ * so; -ENOSYS (absent) or -EINVAL (refused / answered otherwise) with a sentence.
  */
 int smpol_pmbind_probe(long nr, char *err, size_t errlen);
 

@@ -144,6 +144,14 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 				add_node_key(k, i, json_object_new_string(in->kind[i]));
 		json_object_object_add(e, SMPOL_REC_KIND, k);
 	}
+	if (in->regions) {
+		json_object *r = json_object_new_object();
+
+		json_object_object_add(r, SMPOL_REC_ALLOCATION, json_object_new_int(in->regions->allocation));
+		json_object_object_add(r, SMPOL_REC_SAMPLER, json_object_new_int(in->regions->sampler));
+		json_object_object_add(r, SMPOL_REC_PENDING, json_object_new_int(in->regions->pending));
+		json_object_object_add(e, SMPOL_REC_REGIONS, r);
+	}
 	add_string(e, SMPOL_REC_NOTE, in->note);
 	*entry = e;
 	return canonical_form(entry, err, errlen);
@@ -372,9 +380,10 @@ static bool summary_names(json_object *summary, const char *node)
 }
 
 /*
- * Fold one node's entry into a step summary: counts add up, expected pages ("exp",
- * target share times the node's pages) add up so the step's target stays right,
- * drift is recomputed from the sums, and the largest per-node drift is kept.
+ * Fold one node's entry into a step summary: counts add up (pages, tasks, large
+ * mappings by how they were placed), expected pages ("exp", target share times the
+ * node's pages) add up so the step's target stays right, drift is recomputed from the
+ * sums, and the largest per-node drift is kept.
  */
 /* A text every folded node shares (the mode asked for, applied), or "mixed". */
 static void fold_text(json_object *summary, json_object *entry, const char *key)
@@ -413,6 +422,8 @@ static void fold_entry(json_object *summary, const char *node, json_object *entr
 		}
 	}
 	add_counts(child_object(summary, SMPOL_REC_EXPECTED), get(entry, SMPOL_REC_TARGET), pages, false);
+	if (get(entry, SMPOL_REC_REGIONS))
+		add_counts(child_object(summary, SMPOL_REC_REGIONS), get(entry, SMPOL_REC_REGIONS), 1, true);
 	if (isfinite(drift) && drift > get_double(summary, SMPOL_REC_DRIFT_MAX, -1))
 		json_object_object_add(summary, SMPOL_REC_DRIFT_MAX, new_ratio(drift));
 	if (note) {

@@ -35,6 +35,7 @@
 #include <json-c/json.h>
 
 #include "plan.h"
+#include "sampling.h"
 
 #define SMPOL_RECORD_KEY "mempolicy"
 #define SMPOL_RECORD_VERSION 1
@@ -75,6 +76,10 @@
 #define SMPOL_REC_DRIFT "drift"
 #define SMPOL_REC_KIND "kind"
 #define SMPOL_REC_NOTE "note"
+#define SMPOL_REC_REGIONS "regions"     /* region-aware: large mappings by how placed */
+#define SMPOL_REC_ALLOCATION "alloc"    /* in regions: by the interposer */
+#define SMPOL_REC_SAMPLER "sampler"     /* in regions: by the sampler */
+#define SMPOL_REC_PENDING "pending"     /* in regions: not on the plan at the last sample */
 /* a step's summary "*" (besides tasks, mode, path, last, peak, note) */
 #define SMPOL_REC_COUNT "n"
 #define SMPOL_REC_HOSTS "hosts"
@@ -101,6 +106,7 @@ struct smpol_record_node {
 	                                 * as shares summing to 1); NULL = unknown */
 	const char *const *kind;        /* "dram", "cxl", "hbm" per node, NULL = unknown */
 	const char *note;               /* fallback or error sentence, NULL = none */
+	const struct smpol_region_ways *regions;  /* region-aware: at the last sample, NULL = none */
 };
 
 /*

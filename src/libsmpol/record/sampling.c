@@ -66,6 +66,16 @@ void smpol_sampling_begin(struct smpol_sampling *s)
 	s->cur_max = -1;
 	s->cur_most = 0;
 	s->cur_policy[0] = '\0';
+	s->cur_have_regions = false;
+	memset(&s->cur_regions, 0, sizeof(s->cur_regions));
+}
+
+void smpol_sampling_add_regions(struct smpol_sampling *s, const struct smpol_region_ways *w)
+{
+	s->cur_have_regions = true;
+	s->cur_regions.allocation += w->allocation;
+	s->cur_regions.sampler += w->sampler;
+	s->cur_regions.pending += w->pending;
 }
 
 /* The share of a plan's j-th node for a task on it: its weight as the kernel applies
@@ -147,4 +157,6 @@ void smpol_sampling_end(struct smpol_sampling *s, int64_t now)
 	}
 	s->have_target = s->cur_matched > 0;
 	snprintf(s->policy, sizeof(s->policy), "%s", s->cur_policy);
+	s->have_regions = s->cur_have_regions;
+	s->regions = s->cur_regions;
 }

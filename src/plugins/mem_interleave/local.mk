@@ -13,6 +13,7 @@ src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
 	src/plugins/mem_interleave/local.c \
 	src/plugins/mem_interleave/step.c \
 	src/plugins/mem_interleave/task.c \
+	src/plugins/mem_interleave/preload.c src/interpose/region_env.c src/interpose/region_env.h \
 	src/plugins/mem_interleave/record_step.c src/plugins/mem_interleave/record_step.h \
 	src/plugins/mem_interleave/record_collector.c src/plugins/mem_interleave/record_collector.h \
 	src/plugins/mem_interleave/sample_regions.c src/plugins/mem_interleave/sample_regions.h \

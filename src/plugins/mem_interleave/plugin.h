@@ -11,7 +11,8 @@
  *   step.c     slurmstepd (root): site config, topology, the placement decision, the
  *              weights lease, the kept placement (calls record_step.c)
  *   release.c  every context: is this the Slurm release the plugin was built for
- *   task.c     each task (the user, after task/affinity): apply and export
+ *   task.c     each task (the user, after task/affinity): apply and export (calls
+ *              preload.c, the interposer in a region-aware task's LD_PRELOAD)
  *   record_step.c  slurmstepd (root): samples and the placement record (calls
  *              record_collector.c, the step's record collector; record_write.c, this
  *              node's writes and spool; record_slurm.c, the record's Slurm I/O;
@@ -82,5 +83,12 @@ int step_exit(struct mi_step *s);
 
 /* task.c */
 int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt);
+
+/* preload.c */
+/* The interposer and its policy out of the task's environment (any step not region-aware). */
+void preload_remove(spank_t sp, const struct mi_step *s);
+/* A region-aware task's plan p: the interposer appended to LD_PRELOAD with its policy.
+ * false (and the environment without them) when it cannot be, with why in why[]. */
+bool preload_add(spank_t sp, const struct mi_step *s, const struct smpol_plan *p, char *why, size_t whylen);
 
 #endif

@@ -108,7 +108,7 @@ static void take_sample(struct record_step *a, const struct task *tasks, int nta
 		if (task_exited(&tasks[i]))
 			continue;
 		if (tasks[i].ref.pidfd >= 0)
-			sample_regions_sample(regions, i, &tasks[i].ref);
+			sample_regions_sample(regions, i, &tasks[i].ref, &a->s);
 		live[nlive++] = tasks[i].pid;
 	}
 	sample_tree_sample(a->tree, live, nlive, &a->s);
@@ -337,6 +337,7 @@ static int build_entry(struct record_step *a, int ntasks, json_object **entry, c
 		.target = s->have_target ? s->expect : NULL,
 		.kind = a->in.topo ? a->kinds : NULL,
 		.note = a->in.pl->note[0] ? a->in.pl->note : NULL,
+		.regions = s->have_regions ? &s->regions : NULL,
 	};
 
 	return smpol_record_entry_build(&in, entry, err, errlen);

@@ -19,8 +19,14 @@ struct region_task {
 	struct smpol_region_memory m;
 };
 
+/* process_mbind failing this many samples in a row (the probe passed, the calls do
+ * not: a kernel that changed its mind, a security module) hands the step to page moves. */
+#define PMBIND_MAX_REFUSALS 3
+
 struct sample_regions {
 	const struct smpol_placement *pl;
+	int pmbind_refusals;            /* samples in a row whose process_mbind failed */
+	bool pmbind_off;                /* page moves from now on */
 	const struct smpol_topology *topo;
 	long pmbind_nr;
 	uint32_t job_id;
@@ -69,6 +75,8 @@ static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, 
 	rc = smpol_region_opts_for(ar->pl, &p, ar->pmbind_nr, &rt->o, err, errlen);
 	if (rc < 0)
 		return rc;
+	if (ar->pmbind_off)
+		rt->o.by = SMPOL_REGIONS_MOVE;
 	smpol_plan_format_served(&p, false, served, sizeof(served));
 	if (rt->placed)
 		slurm_info(MI_LOG "job %u step %s: task pid %d runs on CPU node(s) %s now: its large mappings "
@@ -79,7 +87,21 @@ static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, 
 	return 0;
 }
 
-void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t)
+/* One more sample whose process_mbind failed: after PMBIND_MAX_REFUSALS in a row the
+ * step's tasks get page moves instead (where the weights in force are known), said once. */
+static void refused(struct sample_regions *ar, const char *why)
+{
+	if (ar->pmbind_off || ++ar->pmbind_refusals < PMBIND_MAX_REFUSALS || !ar->pl->weights_known)
+		return;
+	ar->pmbind_off = true;
+	for (int i = 0; i < ar->ntasks; i++)
+		ar->tasks[i].placed = false;    /* their options again, with page moves */
+	slurm_error(MI_LOG "job %u step %s: process_mbind failed %d samples in a row (last: %s): large mappings "
+		    "are placed by page moves from now on", ar->job_id, ar->step, PMBIND_MAX_REFUSALS, why);
+}
+
+void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t,
+			   struct smpol_sampling *sampling)
 {
 	struct smpol_region_sample s;
 	struct region_task *rt;
@@ -101,6 +123,19 @@ void sample_regions_sample(struct sample_regions *ar, int index, const struct sm
 	rc = task_opts(ar, t, rt, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_region_place_task(t, &rt->o, &rt->m, &s, err, sizeof(err));
+	if (rc == 0 && !s.exited) {
+		struct smpol_region_ways w = {
+			.allocation = s.at_allocation,
+			.sampler = s.kept + s.placed - s.unmoved,
+			.pending = s.large - s.at_allocation - s.kept - s.placed + s.unmoved,
+		};
+
+		smpol_sampling_add_regions(sampling, &w);
+	}
+	if (rc < 0 && s.policy_refused)
+		refused(ar, err);
+	else if (rc == 0 && s.policies)
+		ar->pmbind_refusals = 0;
 	if (rc < 0 && !rt->quiet && smpol_task_check(t, NULL, 0) == 0) {
 		slurm_error(MI_LOG "job %u step %s: task pid %d: large mappings not placed: %s", ar->job_id, ar->step,
 			    (int)t->pid, err);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "placement.h"
+#include "sampling.h"
 #include "task_ref.h"
 #include "topology.h"
 
@@ -16,9 +17,11 @@ struct sample_regions;
 struct sample_regions *sample_regions_new(const struct smpol_placement *pl, const struct smpol_topology *topo,
 				      long pmbind_nr, uint32_t job_id, const char *step_key);
 
-/* One sample of the pinned task number `index` (the order tasks started in). Errors
- * are logged once per task; a task that ended is no error. */
-void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t);
+/* One sample of the pinned task number `index` (the order tasks started in); its large
+ * mappings by how they are placed go into the round of `sampling`. Errors are logged
+ * once per task; a task that ended is no error. */
+void sample_regions_sample(struct sample_regions *ar, int index, const struct smpol_task_ref *t,
+			   struct smpol_sampling *sampling);
 
 void sample_regions_free(struct sample_regions *ar);
 

@@ -165,9 +165,9 @@ static void place(struct sample_tree *t, struct child *c, int idx, const struct 
 		smpol_plan_format_served(p, false, served, sizeof(served));
 		smpol_plan_format_nodes(p, nodes, sizeof(nodes));
 		LOG_TREE(slurm_info, t, "process %d (%s) runs on CPUs %s, the plan of CPU node(s) %s, unlike the policy "
-			 "it inherited (%s): its memory follows nodes %s now (%d mapping(s), %d by process_mbind; %llu "
-			 "pages, %llu moved, %llu did not move)", (int)c->ref.pid, c->ref.comm, list, served, inherited,
-			 nodes, rs.placed, rs.policies, (unsigned long long)rs.pages, (unsigned long long)rs.moved,
+			 "it inherited (%s): its memory follows nodes %s now (%d mapping(s) placed, %d on it already, %d "
+			 "by process_mbind; %llu pages, %llu moved, %llu did not move)", (int)c->ref.pid, c->ref.comm, list,
+			 served, inherited, nodes, rs.placed, rs.kept + rs.at_allocation, rs.policies, (unsigned long long)rs.pages, (unsigned long long)rs.moved,
 			 (unsigned long long)rs.not_moved);
 	}
 	if (rs.moved || rs.policies)

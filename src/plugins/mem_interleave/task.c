@@ -1,6 +1,7 @@
 /* task.c - each task, as the user, after task/affinity bound it: pick the plan of the
  * task's CPUs, set the policy, tell the task what it got. A region-aware step's task
- * stays local; slurmstepd's sampler gives its large mappings the plan (record_step.c). */
+ * stays local; the interposer (preload.c) gives its large allocations the plan as they
+ * are made, and slurmstepd's sampler places what it misses (sample_regions.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,24 +64,41 @@ static void say_verbose(uint32_t taskid, const struct smpol_bitmap *cpus, const 
 			res->fell_back ? res->reason : "", res->fell_back ? ")" : "", note[0] ? "; " : "", note);
 }
 
-/* Region-aware: the task's own policy is local, its large mappings get the plan. */
+/* How a region-aware step's large mappings get the plan, in the verbose line's words. */
+static const char *regions_by_words(const struct mi_step *s)
+{
+	switch (s->pl.regions_by) {
+	case SMPOL_REGIONS_POLICY:
+		return "set by process_mbind as they appear";
+	case SMPOL_REGIONS_MOVE:
+		return "pages moved at each sample";
+	default:
+		return "not placed";
+	}
+}
+
+/* Region-aware: the task's own policy is local, its large allocations get the plan. */
 static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t taskid, const struct smpol_bitmap *cpus,
 			      const struct smpol_plan *p)
 {
 	struct smpol_apply_result res = { .path = s->pl.path };
 	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", size[32], list[256] = "", local[32];
-	char served[256] = "", note[2 * SMPOL_ERRLEN];
+	char served[256] = "", why[SMPOL_ERRLEN], plan_note[2 * SMPOL_ERRLEN], note[3 * SMPOL_ERRLEN + 64];
+	bool interposer;
 	int node;
 
 	if (smpol_apply_local(p, &node, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
 		return -1;
 	}
+	interposer = preload_add(sp, s, p, why, sizeof(why));
+	task_note(s, p, plan_note, sizeof(plan_note));
+	snprintf(note, sizeof(note), "%s%s%s%s", plan_note, plan_note[0] && why[0] ? "; " : "", why,
+		 why[0] ? ": large allocations are placed by the sampler" : "");
 	smpol_plan_format_nodes(p, nodes, sizeof(nodes));
 	smpol_plan_format_served(p, false, served, sizeof(served));
 	applied_weights(s, p, &res, weights, sizeof(weights));
 	smpol_format_size_exact(s->pl.min_region_kb, size, sizeof(size));
-	task_note(s, p, note, sizeof(note));
 	export_env(sp, smpol_applied_mode_name(s->spec.mode, s->pl.path), nodes, weights, served, note);
 	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MIN_REGION", size, 1);
 	if (!s->spec.verbose)
@@ -90,13 +108,11 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 	else
 		snprintf(local, sizeof(local), "local");
 	smpol_bitmap_format_list(cpus, list, sizeof(list));
-	fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): %s; mappings >= %s: %s nodes %s weights %s, %s%s%s\n",
+	fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): %s; mappings >= %s: %s nodes %s weights %s, %s%s%s%s\n",
 		taskid, list, p->nserved > 1 ? "s" : "", served[0] ? served : "any", local, size,
 		s->pl.path == SMPOL_PATH_WEIGHTED ? "weighted interleave" : "interleave", nodes,
-		weights[0] ? weights : "unknown",
-		s->pl.regions_by == SMPOL_REGIONS_POLICY ? "set by process_mbind as they appear" :
-		s->pl.regions_by == SMPOL_REGIONS_MOVE ? "pages moved at each sample" : "not placed",
-		note[0] ? "; " : "", note);
+		weights[0] ? weights : "unknown", interposer ? "placed as they are allocated, else " : "",
+		regions_by_words(s), note[0] ? "; " : "", note);
 	return 0;
 }
 
@@ -112,6 +128,8 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 		fprintf(stderr, MI_LOG "%s\n", s->failure);
 		return -1;
 	}
+	if (!s->pl.active || !s->pl.min_region_kb)
+		preload_remove(sp, s);
 	if (!s->pl.active) {
 		/* Asked for none, or the site's default cannot apply here: say so, as
 		 * --mem-bind=none would be visible too. */
