@@ -927,9 +927,11 @@ static void test_dead_lease_recovered_by_next_step(void **state)
 
 /* ---- another Slurm release ---------------------------------------------------- */
 
-/* slurm_api_version() of the two releases the project is tested on (Slurm's META). */
+/* slurm_api_version() of the releases the project is tested on (Slurm's META). */
 #define API_22_05 (38L << 16)
 #define API_24_11 (42L << 16)
+#define API_25_11 (44L << 16)
+#define API_26_05 (45L << 16)
 #define BUILT_MAJOR SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)
 #define BUILT_MINOR SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)
 
@@ -954,9 +956,11 @@ static const char *expected_line(const char *other)
 
 static void test_release_same_or_unknown(void **state)
 {
-	long unknown[] = { 0, -1, 35L << 16, 45L << 16, 0xffL << 16, 38, 0x7fffffffL };
+	long unknown[] = { 0, -1, 35L << 16, 46L << 16, 0xffL << 16, 38, 0x7fffffffL };
 	long built = BUILT_MAJOR == 22 && BUILT_MINOR == 5 ? API_22_05 :
-		     BUILT_MAJOR == 24 && BUILT_MINOR == 11 ? API_24_11 : 0;
+		     BUILT_MAJOR == 24 && BUILT_MINOR == 11 ? API_24_11 :
+		     BUILT_MAJOR == 25 && BUILT_MINOR == 11 ? API_25_11 :
+		     BUILT_MAJOR == 26 && BUILT_MINOR == 5 ? API_26_05 : 0;
 
 	(void)state;
 	assert_null(release_mismatch());
