@@ -21,9 +21,13 @@
 #   MPOL_CLUSTER_PORT     first of the TCP ports to try (default 17810): three for
 #                         slurmctld, slurmdbd and MariaDB, one per node; the first free
 #                         block at or above it is used and remembered
+#   MPOL_JOBCOMP_TYPE, MPOL_JOBCOMP_LOC
+#                         slurm.conf's JobCompType and JobCompLoc, written at start
+#                         (default jobcomp/none, no location)
 #
-# What works here (Slurm 22.05.8 from Debian 12, and 24.11.5 from Debian 13 in the
-# root of tests/slurm/run-release; neither built with --enable-multiple-slurmd), measured:
+# What works here (Slurm 22.05.8 from Debian 12, 24.11.5 from Debian 13, 25.11.7 and
+# 26.05.3 built from source, the last three in the root of tests/slurm/run-release; none
+# built with --enable-multiple-slurmd), measured:
 # - Own munged on a private socket (AuthInfo=socket=...), so a system munged or a
 #   second cluster directory cannot interfere; runs as the munge user.
 # - MariaDB with --no-defaults, its own datadir, 127.0.0.1 on a spare port; slurmdbd
@@ -221,7 +225,8 @@ AccountingStoragePort=$((PORT_BASE + 1))
 # Connections to slurmdbd take their munge socket from here, not from AuthInfo.
 AccountingStoragePass=$DIR/munge/munge.socket
 JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
+JobCompType=${MPOL_JOBCOMP_TYPE:-jobcomp/none}
+${MPOL_JOBCOMP_LOC:+JobCompLoc=$MPOL_JOBCOMP_LOC}
 PlugStackConfig=$DIR/etc/plugstack.conf
 # Runs every executable in etc/slurmctld-epilog.d (tests put one there, as jobstats does).
 EpilogSlurmctld=$DIR/etc/slurmctld-epilog.sh
