@@ -30,8 +30,10 @@ jobs=${MPOL_SLURM_JOBS:-2}
 recipe=1
 # What the tests use, nothing that needs a library the root lacks; cgroup/v2 is off
 # (the test cluster tracks processes with proctrack/linuxproc; it would need dbus).
-options=(--sysconfdir=/etc/slurm --disable-debug --disable-cgroupv2 --disable-slurmrestd
-	--disable-x11 --disable-sview --with-munge=/usr --with-mysql_config=/usr/bin --with-libcurl)
+# No static libraries and no debugging symbols: each would cost most of a build again.
+options=(--sysconfdir=/etc/slurm --disable-debug --disable-static CFLAGS=-O2 --disable-cgroupv2
+	--disable-slurmrestd --disable-x11 --disable-sview --with-munge=/usr --with-mysql_config=/usr/bin
+	--with-libcurl)
 
 # tarball RELEASE: the newest tarball of RELEASE (slurm-25-11-7-1.tar.xz for 25.11).
 # None is no error here (under pipefail a find of a missing folder would end the script).
