@@ -1084,8 +1084,9 @@ static void test_release_slurmd_log(void **state)
 	release_adopt(api_other(&other));
 	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
 	snprintf(want, sizeof(want), "slurm_error: mem_interleave: built for Slurm %u.%02u.%u, but this slurmd is "
-		 "Slurm 99.1.2: rebuild mem_interleave.so against Slurm %s's headers (libslurm-dev %s) and install "
-		 "it; until then jobs that ask for --mem-interleave fail and other jobs run without it\n",
+		 "Slurm 99.1.2: rebuild mem_interleave.so against Slurm %s's headers (libslurm-dev, slurm-smd-dev or "
+		 "slurm-devel %s) and install it; until then jobs that ask for --mem-interleave fail and other "
+		 "jobs run without it\n",
 		 BUILT_MAJOR, BUILT_MINOR, SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), other, other);
 	assert_string_equal(fake.log, want);
 	/* Without S_SLURM_VERSION the release the loader accepted is named. */

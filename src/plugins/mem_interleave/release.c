@@ -86,8 +86,8 @@ void release_log_mismatch(spank_t sp)
 	if (spank_get_item(sp, S_SLURM_VERSION, &running) != ESPANK_SUCCESS || !running)
 		running = short_name;
 	slurm_error(MI_LOG "built for Slurm %u.%02u.%u, but this slurmd is Slurm %s: rebuild mem_interleave.so "
-		    "against Slurm %s's headers (libslurm-dev %s) and install it; until then jobs that ask for "
-		    "--mem-interleave fail and other jobs run without it",
+		    "against Slurm %s's headers (libslurm-dev, slurm-smd-dev or slurm-devel %s) and install it; until "
+		    "then jobs that ask for --mem-interleave fail and other jobs run without it",
 		    SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
 		    SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), running, short_name, short_name);
 }
