@@ -105,7 +105,8 @@ tar -xJf "$tar" -C "$tmp/src" --strip-components=1
 step configure ./configure --prefix="$prefix" "${options[@]}"
 step make make -j"$jobs"
 step install make install DESTDIR="$tmp/dest"
-version=$(sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"$/\1/p' "$tmp/dest$prefix/include/slurm/slurm_version.h")
+version=$(sed -n 's/^#define SLURM_VERSION_NUMBER 0x\(..\)\(..\)\(..\)$/\1 \2 \3/p' "$tmp/dest$prefix/include/slurm/slurm_version.h" |
+	{ read -r major minor micro && printf '%d.%02d.%d' "0x$major" "0x$minor" "0x$micro"; })
 rm -rf "$prefix"
 mv "$tmp/dest$prefix" "$prefix"
 {
