@@ -360,7 +360,9 @@ accounting_users() {
 
 start_slurmctld() {
 	pid_alive "$DIR/run/slurmctld.pid" slurmctld && return 0
-	slurmctld || die "slurmctld did not start; see $DIR/log/slurmctld.log"
+	# -i: after a crash (a test kills it) the usage files it saves every few minutes may
+	# be missing, which 25.11 and later refuse to start without ("No Assoc usage file").
+	slurmctld -i || die "slurmctld did not start; see $DIR/log/slurmctld.log"
 	wait_for 30 slurmctld scontrol ping ||
 		die "slurmctld does not answer; see $DIR/log/slurmctld.log"
 }
