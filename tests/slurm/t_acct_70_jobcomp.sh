@@ -57,14 +57,15 @@ else
 	jc_job=$(acct_job "$OUT")
 	# slurmctld sends the record from its own thread once the job has completed.
 	jc_select=(jq -e -r --argjson j "${jc_job:-0}" 'select(.jobid == $j) | .admin_comment // ""' "$jc_capture")
-	wait_until 30 "${jc_select[@]}"
+	jc_what="nothing sent in 30 s"
+	wait_until 30 "${jc_select[@]}" && jc_what="admin_comment"
 	jc_sent=$("${jc_select[@]}" 2>&1 | tail -n 1)
 	if [ $RC -ne 0 ] || [ -z "$jc_job" ]; then
 		t_fail "jobcomp: ${jc_cases[0]}" "the job did not run: exit $RC: $OUT"
 		t_fail "jobcomp: ${jc_cases[1]}" "not run"
 	else
 		t_expect_match "jobcomp: ${jc_cases[0]}" '"mempolicy"|mempolicy=\{' \
-			"job $jc_job's record: ${jc_sent:-nothing sent in 30 s} (capture: $(tail -c 300 "$jc_capture" 2>/dev/null))"
+			"job $jc_job's record: $jc_what '$jc_sent' (capture: $(tail -c 300 "$jc_capture" 2>/dev/null))"
 		jc_acct=$(acct_comment "$jc_job")
 		if [ -n "$jc_sent" ] && [ "$jc_sent" = "$jc_acct" ]; then
 			t_pass "jobcomp: ${jc_cases[1]}"
