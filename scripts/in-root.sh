@@ -4,7 +4,10 @@
 # writes outside the source tree (a cluster's directories, users it adds, packages it
 # installs) is gone when it ends, so every run starts from the same clean system.
 #
-#   scripts/in-root.sh ROOT COMMAND [ARG...]
+#   scripts/in-root.sh [--bind DIR | --ro-bind DIR]... ROOT COMMAND [ARG...]
+#     --bind DIR, --ro-bind DIR   also DIR of the host at the same path, read-write
+#                                 or read-only (a Slurm built from source into a cache
+#                                 by scripts/slurm-release.sh)
 #
 # Inside: this source tree at the same path, read-write (build trees land in it);
 # the host's /sys (the same kernel: its weighted-interleave table is the real one)
@@ -16,8 +19,18 @@
 # Exits with COMMAND's status.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+binds=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--bind | --ro-bind)
+		[ -d "${2:-}" ] && [[ $2 == /* ]] || { echo "in-root: $1 needs an absolute path of a directory" >&2; exit 2; }
+		binds+=("${1#--}" "$2")
+		shift 2 ;;
+	*) break ;;
+	esac
+done
 root=${1:-}
-[ $# -ge 2 ] || { echo "usage: $0 ROOT COMMAND [ARG...]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 [--bind DIR | --ro-bind DIR]... ROOT COMMAND [ARG...]" >&2; exit 2; }
 shift
 [ -x "$root/bin/sh" ] || { echo "in-root: $root is not a Debian root (make one with scripts/debian-root.sh)" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "in-root: run as root (it mounts an overlay and chroots)" >&2; exit 1; }
@@ -32,12 +45,18 @@ rc=0
 # shellcheck disable=SC2016
 unshare --mount --pid --fork --propagation private -- bash -c '
 	set -e
-	root=$1 work=$2 top=$3
-	shift 3
+	root=$1 work=$2 top=$3 nbinds=$4
+	shift 4
 	m=$work/merged
 	mount -t overlay overlay -o "lowerdir=$root,upperdir=$work/upper,workdir=$work/work" "$m"
 	mkdir -p "$m$top"
 	mount --bind "$top" "$m$top"
+	for ((i = 0; i < nbinds; i++)); do
+		mkdir -p "$m$2"
+		mount --bind "$2" "$m$2"
+		[ "$1" = bind ] || mount -o remount,bind,ro "$m$2"
+		shift 2
+	done
 	mount -t proc proc "$m/proc"
 	mount --rbind /sys "$m/sys"
 	mount --rbind /dev "$m/dev"
@@ -47,5 +66,5 @@ unshare --mount --pid --fork --propagation private -- bash -c '
 	set +e
 	chroot "$m" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$top" "$@"
-' in-root "$root" "$work" "$top" "$@" || rc=$?
+' in-root "$root" "$work" "$top" $((${#binds[@]} / 2)) "${binds[@]}" "$@" || rc=$?
 exit $rc

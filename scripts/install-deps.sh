@@ -6,7 +6,7 @@
 #       print, one a line, what a Debian root needs to build the project, run the
 #       slurm tier in it and build and lint the Debian package (scripts/debian-root.sh):
 #       the build, cluster and packaging packages without the release-specific fuzzing
-#       compiler and rpm; installs nothing.
+#       compiler and rpm, and what building Slurm from source needs; installs nothing.
 set -euo pipefail
 
 compile_pkgs=(build-essential autoconf automake libtool pkg-config
@@ -18,6 +18,10 @@ cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	prometheus-node-exporter python3-prometheus-client curl)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
 	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
+# Slurm releases Debian does not package, built from source in the root
+# (tests/slurm/build-release.sh): munge and MariaDB client headers, and libcurl for
+# the jobcomp/elasticsearch plugin the jobcomp case sends records through.
+slurm_src_pkgs=(libmunge-dev libmariadb-dev libcurl4-openssl-dev)
 # scripts/debian-root.sh: Debian roots of other releases (Slurm 24.11 from trixie).
 root_pkgs=(mmdebstrap)
 # The pkg tier: build and lint the Debian package, build the RPM (tests/pkg/run).
@@ -26,7 +30,7 @@ rpm_pkgs=(rpm)
 
 if [ "${1:-}" = --list ]; then
 	case ${2:-} in
-	slurm-root) printf '%s\n' "${compile_pkgs[@]}" "${cluster_pkgs[@]}" "${pkg_pkgs[@]}" ;;
+	slurm-root) printf '%s\n' "${compile_pkgs[@]}" "${cluster_pkgs[@]}" "${pkg_pkgs[@]}" "${slurm_src_pkgs[@]}" ;;
 	*) echo "usage: $0 --list slurm-root" >&2; exit 2 ;;
 	esac
 	exit 0

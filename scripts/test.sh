@@ -2,18 +2,23 @@
 # test.sh - install what is needed, build, and run every test tier:
 #   unit (cmocka, also under ASan/UBSan), fuzz (libFuzzer on every parser), host (this
 #   kernel), slurm (a real local cluster with accounting, this host's Slurm 22.05),
-#   slurm24 (the same tier against Slurm 24.11, in a cached Debian 13 root: summed as
-#   "slurm-24.11"), pkg (the deb for both releases and the rpm, built, linted, installed
-#   into clean Debian roots where a job runs), vm (QEMU guests with NUMA, HMAT and hotplug).
+#   slurm-24.11 (the same tier against Debian 13's Slurm 24.11, in a cached Debian 13
+#   root; slurm24 is the same), slurm-25.11 and slurm-26.05 (against those releases
+#   built from source in that root, where scripts/slurm-release.sh has built them once:
+#   skipped with the command that builds them elsewhere), pkg (the deb for both
+#   releases and the rpm, built, linted, installed into clean Debian roots where a job
+#   runs), vm (QEMU guests with NUMA, HMAT and hotplug). Each Slurm tier is summed
+#   under its release ("slurm-26.05").
 # Ends with "N passed, N failed, N skipped" summed over the tiers; exits non-zero
 # when anything failed.
-#   scripts/test.sh [TIER...]          (default: unit asan fuzz dist host slurm slurm24 pkg vm)
+#   scripts/test.sh [TIER...]   (default: unit asan fuzz dist host slurm slurm-24.11
+#                               slurm-25.11 slurm-26.05 pkg vm)
 #   dist: `make distcheck` (the tarball builds, passes its unit tests, installs) counts as one test.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 tiers=("$@")
-[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan fuzz dist host slurm slurm24 pkg vm)
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit asan fuzz dist host slurm slurm-24.11 slurm-25.11 slurm-26.05 pkg vm)
 logs=$top/_build/logs
 mkdir -p "$logs"
 
@@ -75,13 +80,14 @@ for tier in "${tiers[@]}"; do
 		grep -h '^debian-root: built' "$logs/slurm-24.11-host-build.log"   # the root's cost, on its first build
 		MPOL_OTHER_BUILD=$other T_TIER=slurm tests/slurm/run 2>&1 | tee "$logs/slurm.log"; rc=${PIPESTATUS[0]}
 		tier_counts slurm "$logs/slurm.log" "$rc" ;;
-	slurm24)
-		T_TIER=slurm-24.11 tests/slurm/run-release 2>&1 | tee "$logs/slurm-24.11.log"; rc=${PIPESTATUS[0]}
-		tier_counts slurm-24.11 "$logs/slurm-24.11.log" "$rc" ;;
+	slurm24 | slurm-[0-9]*.[0-9]*)
+		[ "$tier" = slurm24 ] && tier=slurm-24.11
+		tests/slurm/run-release --release "${tier#slurm-}" 2>&1 | tee "$logs/$tier.log"; rc=${PIPESTATUS[0]}
+		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
 	fuzz | host | pkg | vm)
 		T_TIER=$tier "tests/$tier/run" 2>&1 | tee "$logs/$tier.log"; rc=${PIPESTATUS[0]}
 		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
-	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm slurm24 pkg vm)"; add_counts "$tier" 0 1 0 ;;
+	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm slurm-24.11 slurm-25.11 slurm-26.05 pkg vm)"; add_counts "$tier" 0 1 0 ;;
 	esac
 done
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -21,9 +21,13 @@
 #   MPOL_CLUSTER_PORT     first of the TCP ports to try (default 17810): three for
 #                         slurmctld, slurmdbd and MariaDB, one per node; the first free
 #                         block at or above it is used and remembered
+#   MPOL_JOBCOMP_TYPE, MPOL_JOBCOMP_LOC
+#                         slurm.conf's JobCompType and JobCompLoc, written at start
+#                         (default jobcomp/none, no location)
 #
-# What works here (Slurm 22.05.8 from Debian 12, and 24.11.5 from Debian 13 in the
-# root of tests/slurm/run-release; neither built with --enable-multiple-slurmd), measured:
+# What works here (Slurm 22.05.8 from Debian 12, 24.11.5 from Debian 13, 25.11.7 and
+# 26.05.3 built from source, the last three in the root of tests/slurm/run-release; none
+# built with --enable-multiple-slurmd), measured:
 # - Own munged on a private socket (AuthInfo=socket=...), so a system munged or a
 #   second cluster directory cannot interfere; runs as the munge user.
 # - MariaDB with --no-defaults, its own datadir, 127.0.0.1 on a spare port; slurmdbd
@@ -37,7 +41,11 @@
 #   slurmd accepts this: it finds its NodeName from the hostname, listens on that
 #   node's port, and an N-node step runs one task on each. No veth pair is needed.
 #   Each also has a mount namespace where node-state/NAME is bound over the statedir,
-#   so no two nodes share the plugin's locks, journal or record collector.
+#   so no two nodes share the plugin's locks, journal or record collector, and
+#   node-munge/NAME (its own munged, same key) over munge/: from Slurm 25.11 on, a
+#   slurmd refuses a launch credential that another slurmd of the same munged has
+#   already decoded (a replay), so with one munged every 2-node step failed
+#   ("Header lengths are longer than data received").
 #   Each node claims the whole machine (CPUs, memory): 16 nodes on 2 cores and 24 GiB
 #   run steps of short tasks, not 16 nodes' worth of work. An idle slurmd takes about
 #   6 MiB; a node's step adds a slurmstepd (about 8 MiB) and its tasks.
@@ -221,7 +229,8 @@ AccountingStoragePort=$((PORT_BASE + 1))
 # Connections to slurmdbd take their munge socket from here, not from AuthInfo.
 AccountingStoragePass=$DIR/munge/munge.socket
 JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
+JobCompType=${MPOL_JOBCOMP_TYPE:-jobcomp/none}
+${MPOL_JOBCOMP_LOC:+JobCompLoc=$MPOL_JOBCOMP_LOC}
 PlugStackConfig=$DIR/etc/plugstack.conf
 # Runs every executable in etc/slurmctld-epilog.d (tests put one there, as jobstats does).
 EpilogSlurmctld=$DIR/etc/slurmctld-epilog.sh
@@ -269,11 +278,9 @@ EOF
 }
 
 make_dirs() {
-	mkdir -p "$DIR"/{etc,log,run,ctld,spool,munge,statedir,out} || die "cannot create $DIR"
+	mkdir -p "$DIR"/{etc,log,run,ctld,spool,statedir,out} || die "cannot create $DIR"
 	chmod 0755 "$DIR" "$DIR/etc"
 	chown slurm:slurm "$DIR/ctld" "$DIR/log"
-	chown munge:munge "$DIR/munge"
-	chmod 0755 "$DIR/munge"
 	# Job output of any user (sbatch --output) goes here.
 	chmod 1777 "$DIR/out"
 }
@@ -284,15 +291,18 @@ ensure_user() {
 		die "cannot create the test user $TEST_USER"
 }
 
+# start_munge [MUNGE_DIR]: a munged with its socket, pid file, log and seed in MUNGE_DIR
+# (default $DIR/munge, the cluster's; every node but the first has its own).
 start_munge() {
-	pid_alive "$(pidfile munged)" munged && return 0
-	rm -f "$DIR/munge/munge.socket" "$DIR/munge/munge.socket.lock"
-	runuser -u munge -- munged --socket="$DIR/munge/munge.socket" \
-		--pid-file="$(pidfile munged)" --log-file="$DIR/munge/munged.log" \
-		--seed-file="$DIR/munge/munged.seed" ||
-		die "munged did not start; see $DIR/munge/munged.log"
-	wait_for 10 munged pid_alive "$(pidfile munged)" munged ||
-		die "munged did not write its pid file; see $DIR/munge/munged.log"
+	local d=${1:-$DIR/munge}
+	pid_alive "$d/munged.pid" munged && return 0
+	mkdir -p "$d" && chown munge:munge "$d" && chmod 0755 "$d" || die "cannot create $d"
+	rm -f "$d/munge.socket" "$d/munge.socket.lock"
+	runuser -u munge -- munged --socket="$d/munge.socket" --pid-file="$d/munged.pid" \
+		--log-file="$d/munged.log" --seed-file="$d/munged.seed" ||
+		die "munged did not start; see $d/munged.log"
+	wait_for 10 munged pid_alive "$d/munged.pid" munged ||
+		die "munged did not write its pid file; see $d/munged.log"
 }
 
 mysql_root() { mariadb --no-defaults -S "$DIR/mysql/mysql.sock" -u root "$@"; }
@@ -350,7 +360,9 @@ accounting_users() {
 
 start_slurmctld() {
 	pid_alive "$DIR/run/slurmctld.pid" slurmctld && return 0
-	slurmctld || die "slurmctld did not start; see $DIR/log/slurmctld.log"
+	# -i: after a crash (a test kills it) the usage files it saves every few minutes may
+	# be missing, which 25.11 and later refuse to start without ("No Assoc usage file").
+	slurmctld -i || die "slurmctld did not start; see $DIR/log/slurmctld.log"
 	wait_for 30 slurmctld scontrol ping ||
 		die "slurmctld does not answer; see $DIR/log/slurmctld.log"
 }
@@ -376,9 +388,11 @@ start_slurmd() { # start_slurmd NODENAME
 		# Its own state directory too, as every real node has its own /run: the
 		# plugin's statedir is bound over from node-state/NAME in its mount namespace
 		# (tests look at the first node's, which is the real one).
+		# Its own munged too, bound over the cluster's munge directory.
 		mkdir -p "$DIR/node-state/$1"
-		unshare -u -m sh -c 'mount --bind "$2" "$3" && hostname "$1" && exec slurmd -c -N "$1"' sh \
-			"$1" "$DIR/node-state/$1" "$DIR/statedir" ||
+		start_munge "$DIR/node-munge/$1"
+		unshare -u -m sh -c 'mount --bind "$2" "$3" && mount --bind "$4" "$5" && hostname "$1" &&
+			exec slurmd -c -N "$1"' sh "$1" "$DIR/node-state/$1" "$DIR/statedir" "$DIR/node-munge/$1" "$DIR/munge" ||
 			die "slurmd for $1 did not start ($(last_error "$log" "$mark")); see $log"
 	fi
 }
@@ -397,6 +411,7 @@ all_running() {
 		pid_alive "$DIR/run/slurmdbd.pid" slurmdbd && pid_alive "$DIR/run/slurmctld.pid" slurmctld || return 1
 	for name in $(node_names "$n"); do
 		pid_alive "$DIR/run/slurmd-$name.pid" slurmd || return 1
+		[ "$name" = "$HOST" ] || pid_alive "$DIR/node-munge/$name/munged.pid" munged || return 1
 	done
 }
 
@@ -467,6 +482,9 @@ cmd_stop() {
 	stop_pid "$DIR/run/slurmctld.pid" slurmctld
 	stop_pid "$DIR/run/slurmdbd.pid" slurmdbd
 	stop_pid "$(pidfile mariadbd)" mariadbd
+	for f in "$DIR"/node-munge/*/munged.pid; do
+		[ -e "$f" ] && stop_pid "$f" munged
+	done
 	stop_pid "$(pidfile munged)" munged
 	say "stopped ($DIR)"
 }

@@ -44,7 +44,7 @@ fi
 
 # 1. slurmd, at its start.
 rel_log=$(log_since "$SLURMD_LOG" "$rel_mark")
-rel_want="error: mem_interleave: built for Slurm $rel_built.[0-9]+, but this slurmd is Slurm $(slurm_release --full): rebuild mem_interleave.so against Slurm $rel_running's headers \(libslurm-dev $rel_running\) and install it; until then jobs that ask for --mem-interleave fail and other jobs run without it"
+rel_want="error: mem_interleave: built for Slurm $rel_built.[0-9]+, but this slurmd is Slurm $(slurm_release --full): rebuild mem_interleave.so against Slurm $rel_running's headers \(libslurm-dev, slurm-smd-dev or slurm-devel $rel_running\) and install it; until then jobs that ask for --mem-interleave fail and other jobs run without it"
 t_expect_match "other release: slurmd's log says what to rebuild" "$rel_want" "$(grep mem_interleave <<<"$rel_log")"
 
 # 2. Without the option: runs, no placement although the site's default is weighted,

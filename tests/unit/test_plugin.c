@@ -1177,9 +1177,11 @@ static void test_dead_lease_recovered_by_next_step(void **state)
 
 /* ---- another Slurm release ---------------------------------------------------- */
 
-/* slurm_api_version() of the two releases the project is tested on (Slurm's META). */
+/* slurm_api_version() of the releases the project is tested on (Slurm's META). */
 #define API_22_05 (38L << 16)
 #define API_24_11 (42L << 16)
+#define API_25_11 (44L << 16)
+#define API_26_05 (45L << 16)
 #define BUILT_MAJOR SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)
 #define BUILT_MINOR SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)
 
@@ -1204,9 +1206,11 @@ static const char *expected_line(const char *other)
 
 static void test_release_same_or_unknown(void **state)
 {
-	long unknown[] = { 0, -1, 35L << 16, 45L << 16, 0xffL << 16, 38, 0x7fffffffL };
+	long unknown[] = { 0, -1, 35L << 16, 46L << 16, 0xffL << 16, 38, 0x7fffffffL };
 	long built = BUILT_MAJOR == 22 && BUILT_MINOR == 5 ? API_22_05 :
-		     BUILT_MAJOR == 24 && BUILT_MINOR == 11 ? API_24_11 : 0;
+		     BUILT_MAJOR == 24 && BUILT_MINOR == 11 ? API_24_11 :
+		     BUILT_MAJOR == 25 && BUILT_MINOR == 11 ? API_25_11 :
+		     BUILT_MAJOR == 26 && BUILT_MINOR == 5 ? API_26_05 : 0;
 
 	(void)state;
 	assert_null(release_mismatch());
@@ -1330,8 +1334,9 @@ static void test_release_slurmd_log(void **state)
 	release_adopt(api_other(&other));
 	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
 	snprintf(want, sizeof(want), "slurm_error: mem_interleave: built for Slurm %u.%02u.%u, but this slurmd is "
-		 "Slurm 99.1.2: rebuild mem_interleave.so against Slurm %s's headers (libslurm-dev %s) and install "
-		 "it; until then jobs that ask for --mem-interleave fail and other jobs run without it\n",
+		 "Slurm 99.1.2: rebuild mem_interleave.so against Slurm %s's headers (libslurm-dev, slurm-smd-dev or "
+		 "slurm-devel %s) and install it; until then jobs that ask for --mem-interleave fail and other "
+		 "jobs run without it\n",
 		 BUILT_MAJOR, BUILT_MINOR, SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), other, other);
 	assert_string_equal(fake.log, want);
 	/* Without S_SLURM_VERSION the release the loader accepted is named. */

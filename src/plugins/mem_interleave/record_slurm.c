@@ -28,7 +28,7 @@ _Static_assert(SMPOL_STEP_BATCH == SLURM_BATCH_SCRIPT, "SLURM_BATCH_SCRIPT chang
 _Static_assert(SMPOL_STEP_EXTERN == SLURM_EXTERN_CONT, "SLURM_EXTERN_CONT changed");
 _Static_assert(SMPOL_STEP_INTERACTIVE == SLURM_INTERACTIVE_STEP, "SLURM_INTERACTIVE_STEP changed");
 
-/* slurm_protocol_api.h (22.05 to 24.11): not in the public headers, exported by
+/* slurm_protocol_api.h (22.05 to 26.05): not in the public headers, exported by
  * libslurmfull; mpi/pmi2 and mpi/pmix use it between the nodes of a step. */
 extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, const char *data);
 
@@ -100,14 +100,36 @@ static int slurm_fail(const struct field *f, char *err, size_t errlen, const cha
 			 e && slurm_strerror ? slurm_strerror(e) : "error");
 }
 
+/* Slurm 26.05 names the job to load by a step id, as 25.11's job descriptor does. */
+static int load_job(job_info_msg_t **msg, uint32_t job)
+{
+	/* SHOW_LOCAL: the job is this cluster's; no federation lookup (one RPC less) */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+
+	id.job_id = job;
+	return slurm_load_job(msg, id, SHOW_DETAIL | SHOW_LOCAL);
+#else
+	return slurm_load_job(msg, job, SHOW_DETAIL | SHOW_LOCAL);
+#endif
+}
+
+static void set_desc_job(job_desc_msg_t *desc, uint32_t job)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+	desc->step_id.job_id = job;
+#else
+	desc->job_id = job;
+#endif
+}
+
 static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 {
 	const struct field *f = ctx;
 	job_info_msg_t *msg = NULL;
 	const char *text = NULL;
 
-	/* SHOW_LOCAL: the job is this cluster's; no federation lookup (one RPC less) */
-	if (slurm_load_job(&msg, f->job, SHOW_DETAIL | SHOW_LOCAL) != SLURM_SUCCESS)
+	if (load_job(&msg, f->job) != SLURM_SUCCESS)
 		return slurm_fail(f, err, errlen, "cannot read");
 	if (msg->record_count > 0) {
 #if HAVE_JOB_EXTRA
@@ -128,7 +150,7 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	job_desc_msg_t desc;
 
 	slurm_init_job_desc_msg(&desc);
-	desc.job_id = f->job;
+	set_desc_job(&desc, f->job);
 #if HAVE_JOB_EXTRA
 	if (f->target == SMPOL_RECORD_EXTRA)
 		desc.extra = (char *)comment;

@@ -2,7 +2,7 @@
  *
  * slurm.h's structures (job_info_t for slurm_load_job, job_desc_msg_t for
  * slurm_update_job) change layout between releases, so a build for one release must
- * never call them in another. Slurm's loader (src/common/plugin.c, 20.11 to 25.11)
+ * never call them in another. Slurm's loader (src/common/plugin.c, 20.11 to 26.05)
  * refuses any SPANK plugin whose plugin_version differs from its own major.minor,
  * before the plugin's code runs; what users then see is poor: with "required" in
  * plugstack.conf every srun fails and slurmd does not start, with "optional" srun
@@ -10,7 +10,8 @@
  * spank_plugin_version, is read by no release.)
  *
  * The SPANK interface itself (spank.h: its items, contexts and struct spank_option) is
- * the same in every release from 20.11 to 25.11, so the plugin can do better: an ELF
+ * the same in every release from 20.11 to 26.05 (25.11 has one optional symbol
+ * more than 24.11, slurm_spank_init_failure_mode: plugin.c), so the plugin can do better: an ELF
  * constructor runs inside dlopen, before the loader reads plugin_version, and sets it
  * to the running release when slurm_api_version() names a known one. The plugin then
  * sees the mismatch and touches nothing of Slurm's but SPANK: jobs that did not ask
@@ -37,7 +38,7 @@ static const struct {
 	unsigned api, major, minor;
 } known[] = {
 	{ 36, 20, 11 }, { 37, 21, 8 }, { 38, 22, 5 }, { 39, 23, 2 }, { 40, 23, 11 },
-	{ 41, 24, 5 }, { 42, 24, 11 }, { 43, 25, 5 }, { 44, 25, 11 },
+	{ 41, 24, 5 }, { 42, 24, 11 }, { 43, 25, 5 }, { 44, 25, 11 }, { 45, 26, 5 },
 };
 
 #define MAJOR_MINOR(v) ((v) & 0xffff00u)
@@ -89,8 +90,8 @@ void release_log_mismatch(spank_t sp)
 	if (spank_get_item(sp, S_SLURM_VERSION, &running) != ESPANK_SUCCESS || !running)
 		running = short_name;
 	slurm_error(MI_LOG "built for Slurm %u.%02u.%u, but this slurmd is Slurm %s: rebuild mem_interleave.so "
-		    "against Slurm %s's headers (libslurm-dev %s) and install it; until then jobs that ask for "
-		    "--mem-interleave fail and other jobs run without it",
+		    "against Slurm %s's headers (libslurm-dev, slurm-smd-dev or slurm-devel %s) and install it; until "
+		    "then jobs that ask for --mem-interleave fail and other jobs run without it",
 		    SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
 		    SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), running, short_name, short_name);
 }
