@@ -7,9 +7,10 @@
 /* plugin_name, plugin_type and plugin_version (SPANK_PLUGIN's symbols) are in release.c. */
 
 #if HAVE_DECL_SLURM_SPANK_INIT_FAILURE_MODE
-/* Where spank.h declares it (25.11 and 26.05 do, 24.11 does not). slurm_spank_init fails only when Slurm refuses one of the options, which
- * says nothing about the node: without this, slurmd drains the node of a batch job whose
- * slurmstepd could not start the plugin (every job there then waits for an admin). */
+/* Where spank.h declares it (25.11 and 26.05 do, 24.11 does not). slurm_spank_init
+ * fails only when Slurm refuses one of the options, which says nothing about the node:
+ * without this, slurmd drains the node of a batch job whose slurmstepd could not start
+ * the plugin (every job there then waits for an admin). */
 int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
 #endif
 
