@@ -65,11 +65,11 @@ if ls "$MPOL_BUILD"/src/mpolctl/mpolctl-*.o >/dev/null 2>&1; then
 else
 	t_fail "layout: mpolctl's files call each other one way only" "no $MPOL_BUILD/src/mpolctl/mpolctl-*.o"
 fi
-# plugin.h is the dispatcher's (plugin.c) and its callees': the record's files and
-# release.c log through mi_log.h and never see the step context.
+# plugin.h is the dispatcher's (plugin.c) and its callees' (task.c's preload.c too):
+# the record's files and release.c log through mi_log.h and never see the step context.
 PLUGIN_SRC=$here/../../src/plugins/mem_interleave
 users=$(grep -l '^#include "plugin.h"' "$PLUGIN_SRC"/*.c | xargs -n1 basename | sort | tr '\n' ' ')
-[ "$users" = "local.c options.c plugin.c step.c task.c " ] &&
+[ "$users" = "local.c options.c plugin.c preload.c step.c task.c " ] &&
 	t_pass "layout: only the dispatcher and its callees include plugin.h ($users)" ||
 	t_fail "layout: only the dispatcher and its callees include plugin.h" "included by: $users"
 # Every source file opens with a comment saying what it is.

@@ -18,8 +18,8 @@
  *              node's writes and spool; record_slurm.c, the record's Slurm I/O;
  *              sample_regions.c, region-aware steps' large mappings at each sample;
  *              sample_tree.c, each task's process tree: children follow their CPUs)
- * This header is the dispatcher's and its callees' (options, local, step, task);
- * files that only log include mi_log.h.
+ * This header is the dispatcher's and its callees' (options, local, step, task,
+ * preload); files that only log include mi_log.h.
  */
 #ifndef MEM_INTERLEAVE_PLUGIN_H
 #define MEM_INTERLEAVE_PLUGIN_H
