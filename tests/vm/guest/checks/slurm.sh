@@ -363,9 +363,11 @@ if [ -d $WI ]; then
 	done
 	# bench/regions -S on the same plugstack: every placement it compares is measured and
 	# printed (pages, moves, times), memkind's or why it could not place; never how fast.
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	sh /bench/regions -S -m 64 -r 2 -w 15 >/tmp/rbench.out 2>&1
 	rc=$?
 	cat /tmp/rbench.out
+	echo "## bench/regions -S took $(awk -v a="$t1" '{ print $1 - a }' /proc/uptime)s"
 	got=""
 	for p in whole-task interposer sampler memkind; do
 		grep -Eq "^$p +[a-z].* N[0-9]+=[0-9]+.* N[0-9]+=[0-9]+.* [0-9]+(/[0-9]+)* +[-0-9/,]+ +([0-9.]+ [0-9.]+|never \(.*\))\$" /tmp/rbench.out ||
