@@ -370,7 +370,7 @@ if [ -d $WI ]; then
 	echo "## bench/regions -S took $(awk -v a="$t1" '{ print $1 - a }' /proc/uptime)s"
 	got=""
 	for p in whole-task interposer sampler memkind; do
-		grep -Eq "^$p +[a-z].* N[0-9]+=[0-9]+.* N[0-9]+=[0-9]+.* [0-9]+(/[0-9]+)* +[-0-9/,]+ +([0-9.]+ [0-9.]+|never \(.*\))\$" /tmp/rbench.out ||
+		grep -Eq "^$p +[a-z].* N[0-9]+=[0-9]+.* N[0-9]+=[0-9]+.* [0-9]+:[0-9]+(/[0-9]+:[0-9]+)* +[-0-9/,]+ +([0-9.]+ [0-9.]+|never \(.*\))\$" /tmp/rbench.out ||
 			{ [ $p = memkind ] && grep -Eq "^$p +could not place: ." /tmp/rbench.out; } && got="$got $p"
 	done
 	expect_eq regions-bench-placements "0 whole-task interposer sampler memkind" "$rc$got" \
