@@ -25,3 +25,14 @@ noinst_PROGRAMS += bench/regions-bench
 bench_regions_bench_SOURCES = bench/regions-bench.c bench/bench_util.h
 bench_regions_bench_LDADD = src/libsmpol-admin/libsmpol-admin.la src/libsmpol/libsmpol.la
 EXTRA_DIST += bench/regions
+# regions -S: the task each compared placement runs under Slurm (and its static build,
+# which LD_PRELOAD cannot reach: the sampler alone places its arrays)
+noinst_PROGRAMS += bench/regions-task
+bench_regions_task_SOURCES = bench/regions-task.c bench/bench_util.h
+bench_regions_task_LDADD = src/libsmpol/libsmpol.la
+if HAVE_STATIC_LIBC
+noinst_PROGRAMS += bench/regions-task-static
+bench_regions_task_static_SOURCES = bench/regions-task.c bench/bench_util.h
+bench_regions_task_static_LDADD = src/libsmpol/libsmpol.la
+bench_regions_task_static_LDFLAGS = -all-static
+endif

@@ -18,6 +18,7 @@ cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	prometheus-node-exporter python3-prometheus-client curl)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
 	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
+vm_pkgs+=(libmemkind0)        # memkind in the Slurm guest image, for bench/regions -S
 # Slurm releases Debian does not package, built from source in the root
 # (tests/slurm/build-release.sh): munge and MariaDB client headers, and libcurl for
 # the jobcomp/elasticsearch plugin the jobcomp case sends records through.

@@ -62,6 +62,13 @@ if [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
 else
 	missing mpol-launch
 fi
+# bench/regions -S's task, static: the sampler's case (the Slurm image adds a dynamic one)
+if [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
+	gcc "${cflags[@]}" -o "$build/guest-bin/regions-task-static" "$top/bench/regions-task.c" \
+		"$build/src/libsmpol/.libs/libsmpol.a" >>"$log" 2>&1 || { rm -f "$build/guest-bin/regions-task-static"; missing regions-task-static; }
+else
+	missing regions-task-static
+fi
 # bench/stream's program, for the bandwidth check's run of every placement
 make -C "$build" -j"$(nproc)" src/libsmpol-admin/libsmpol-admin.la >>"$log" 2>&1
 if [ -f "$build/src/libsmpol-admin/.libs/libsmpol-admin.a" ] && [ -f "$build/src/libsmpol/.libs/libsmpol.a" ]; then
@@ -121,6 +128,12 @@ slurm_image() {
 	for f in "${cflags[@]}"; do [ "$f" = -static ] || dynamic+=("$f"); done
 	gcc "${dynamic[@]}" -o "$stage-slurm/bin/region-alloc" "$vm/src/region-alloc.c" >>"$log" 2>&1 ||
 		{ echo "fail: region-alloc did not build (see $log)"; return; }
+	# bench/regions -S (the slurm check runs it): the script and its dynamic task
+	gcc "${dynamic[@]}" -o "$stage-slurm/bin/regions-task" "$top/bench/regions-task.c" \
+		"$build/src/libsmpol/.libs/libsmpol.a" >>"$log" 2>&1 ||
+		{ echo "fail: regions-task did not build (see $log)"; return; }
+	mkdir -p "$stage-slurm/bench"
+	cp "$top/bench/regions" "$stage-slurm/bench/regions"
 	"$vm/slurm-root.sh" "$stage-slurm" "$sb/src/plugins/mem_interleave/.libs/mem_interleave.so" \
 		"$sb/src/interpose/.libs/mem_interleave_regions.so" >>"$log" 2>&1 ||
 		{ echo "fail: tests/vm/slurm-root.sh failed (see $log)"; return; }

@@ -5,7 +5,8 @@
 #
 #   tests/vm/slurm-root.sh STAGE PLUGIN_SO INTERPOSER_SO
 #
-# The interposer goes to /usr/lib/slurm-mempolicy/ (checks name it with preload=).
+# The interposer goes to /usr/lib/slurm-mempolicy/ (checks name it with preload=);
+# memkind's libraries (libmemkind0) come along where this host has them.
 # Everything comes from this host's Debian packages (slurmd, slurmctld, munge) with
 # the shared libraries ldd names; the guest's /etc gets users, hosts, the munge key and
 # a slurm.conf for node "vm" on 127.0.0.1 with four CPUs in two sockets.
@@ -20,16 +21,24 @@ bins=(/usr/sbin/munged /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/slurmstepd
 for b in "${bins[@]}"; do
 	[ -x "$b" ] || { echo "slurm-root: $b is missing: scripts/install-deps.sh cluster" >&2; exit 1; }
 done
+# Libraries of other packages the guest's benchmarks load, where installed here
+# (scripts/install-deps.sh vm), each on its own line:
+optional_libs=(
+	/usr/lib/x86_64-linux-gnu/libmemkind.so.0     # libmemkind0: bench/regions -S, memkind's placement
+	/usr/lib/x86_64-linux-gnu/libautohbw.so.0     # memkind's autohbw (not in Debian 12's libmemkind0)
+)
+libs=()
+for l in "${optional_libs[@]}"; do [ -f "$l" ] && libs+=("$l"); done
 
 # Binaries, every plugin (the loader picks them by slurm.conf), and their libraries.
 copy() { mkdir -p "$stage$(dirname "$1")" && cp -L "$1" "$stage$1"; }
-for b in "${bins[@]}"; do copy "$b"; done
+for b in "${bins[@]}" "${libs[@]}"; do copy "$b"; done
 mkdir -p "$stage$plugdir"
 cp -a "$plugdir"/. "$stage$plugdir/"
 cp "$plugin" "$stage$plugdir/mem_interleave.so"
 mkdir -p "$stage/usr/lib/slurm-mempolicy"
 cp "$interposer" "$stage/usr/lib/slurm-mempolicy/mem_interleave_regions.so"
-{ ldd "${bins[@]}" "$plugdir"/*.so "$plugin" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
+{ ldd "${bins[@]}" "${libs[@]}" "$plugdir"/*.so "$plugin" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
 	sort -u | while read -r lib; do copy "$lib"; done
 # glibc loads NSS modules by name: files is built in since 2.34, but keep nsswitch simple.
 mkdir -p "$stage/etc/slurm" "$stage/etc/munge" "$stage/var/spool/slurmd" "$stage/var/spool/slurmctld" \

@@ -11,7 +11,8 @@
 # weights the step's tasks run with; and migration: a task re-pinned to the other
 # socket is rebalanced by `mpolctl watch` to that socket's plan (moved pages = the
 # minimum), one moved within its socket and a process that did not ask are untouched.
-# Last, region-aware placement (min_region=64M) against the whole-task interleave.
+# Last, region-aware placement (min_region=64M) against the whole-task interleave, and
+# bench/regions -S comparing the placements (measured and printed, never timed).
 . /checks/lib.sh
 export PATH=/bin:/usr/sbin:/usr/bin
 up() { cut -d. -f1 /proc/uptime; }
@@ -360,6 +361,20 @@ if [ -d $WI ]; then
 		cmp=$(counts_ratio_ok "$counts" "$(pair_weights "$s0" "$w0")") && pass "no-min-region-$r-interleaved" ||
 			fail "no-min-region-$r-interleaved" "region $r: '$counts': $cmp $(tail -n 2 /tmp/noregion.out)"
 	done
+	# bench/regions -S on the same plugstack: every placement it compares is measured and
+	# printed (pages, moves, times), memkind's or why it could not place; never how fast.
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	sh /bench/regions -S -m 64 -r 2 -w 15 >/tmp/rbench.out 2>&1
+	rc=$?
+	cat /tmp/rbench.out
+	echo "## bench/regions -S took $(awk -v a="$t1" '{ print $1 - a }' /proc/uptime)s"
+	got=""
+	for p in whole-task interposer sampler memkind; do
+		grep -Eq "^$p +[a-z].* N[0-9]+=[0-9]+.* N[0-9]+=[0-9]+.* [0-9]+:[0-9]+(/[0-9]+:[0-9]+)* +[-0-9/,]+ +([0-9.]+ [0-9.]+|never \(.*\))\$" /tmp/rbench.out ||
+			{ [ $p = memkind ] && grep -Eq "^$p +could not place: ." /tmp/rbench.out; } && got="$got $p"
+	done
+	expect_eq regions-bench-placements "0 whole-task interposer sampler memkind" "$rc$got" \
+		"bench/regions -S's rows: $(tr '\n' '|' </tmp/rbench.out)"
 	plugstack
 fi
 echo "## slurm check done after $(awk -v a="$t0" '{ print $1 - a }' /proc/uptime)s"
