@@ -251,6 +251,8 @@ static int move_each(const struct smpol_task_ref *t, const struct smpol_region_o
 		s->moved += r.moved;
 		s->not_moved += smpol_rebalance_not_moved(&r);
 		s->exited = r.exited;
+		if (rc == 0 && !r.exited)
+			s->placed++;
 		if (rc == 0 && r.moved < r.minimum)
 			s->unmoved++;
 		if (rc == 0 && o->by == SMPOL_REGIONS_MOVE && r.minimum && !r.moved)
@@ -299,10 +301,9 @@ int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_r
 		/* the task ended: not an error */
 		s->exited = true;
 		rc = 0;
-	} else if (rc == 0 && !s->exited) {
-		s->placed = ntodo;
 	} else if (rc == -EFAULT) {
-		/* a mapping unmapped between reading and placing: placed next time if back */
+		/* a mapping unmapped between reading and placing: placed next time if back
+		 * (those placed before it in this sample are counted, their moves said) */
 		rc = 0;
 	}
 	free(numa_maps);
