@@ -31,15 +31,14 @@ static void random_pause(int attempt)
 		;
 }
 
-/* Whether comment holds every entry of entries. A summary whose names were dropped
- * can tell neither way: before our write that counts as missing (we fold ours in),
- * after it as held (a loss there cannot be seen). */
+/* Whether comment holds every entry of entries. A summary or folded part whose names
+ * were dropped can tell neither way: before our write that counts as missing (we fold
+ * ours in), after it as held (a loss there cannot be seen). */
 static bool holds_all(const char *comment, const char *step, json_object *entries, bool written)
 {
-	if (written && smpol_record_names_dropped(comment, step))
-		return true;
 	json_object_object_foreach(entries, node, entry) {
-		if (!smpol_record_contains(comment, step, node, entry))
+		if (!smpol_record_contains(comment, step, node, entry) &&
+		    !(written && smpol_record_names_dropped(comment, step, node)))
 			return false;
 	}
 	return true;

@@ -51,9 +51,6 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 
 /* Reads before giving up on confirming a record that other writers race. */
 #define STORE_ATTEMPTS 10
-/* slurmctld refuses an Extra longer than 1024 bytes (24.11); leave room for the
- * {"mempolicy":...} around our object and a little foreign text. */
-#define EXTRA_BUDGET 900
 
 struct field {
 	enum smpol_record_target target;
@@ -178,7 +175,7 @@ int record_slurm_store(enum smpol_record_target target, uint32_t job, const char
 	if (rc < 0 || target == SMPOL_RECORD_NONE)
 		return rc;
 	return smpol_record_store_nodes(&store, step, entries,
-					target == SMPOL_RECORD_EXTRA ? EXTRA_BUDGET : SMPOL_RECORD_BUDGET,
+					target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET,
 					STORE_ATTEMPTS, sole_writer ? 0 : 2, res, err, errlen);
 }
 
