@@ -39,6 +39,9 @@ static void test_lists(void **state)
 	assert_round_trip("0,2,4,6,8", "0-8:2", 5);
 	assert_round_trip("0-9998:2,1-9999:2", "0-9999", 10000);
 	assert_round_trip("0,2,3,4", "0,2-4", 4);
+	/* two strides woven together, and every third step missing */
+	assert_round_trip("350,352,353,355,356,358,359,361", "350-359:3,352-361:3", 8);
+	assert_round_trip("0,1,3,4,6,7,9,10", "0-9:3,1-10:3", 8);
 	/* unsorted, repeated, and named steps after the numbered ones */
 	assert_round_trip("batch,9,3,3,extern,1-5", "1-5,9,batch,extern", 8);
 	assert_round_trip("interactive", "interactive", 1);
@@ -99,7 +102,7 @@ static void test_add_has_merge(void **state)
 	assert_int_equal(smpol_step_ids_parse("1-8:3,extern", &b, err, sizeof(err)), 0);
 	assert_int_equal(smpol_step_ids_merge(&a, &b, err, sizeof(err)), 0);
 	out = smpol_step_ids_format(&a);
-	assert_string_equal(out, "0,1,3,4,6,7,9,batch,extern");
+	assert_string_equal(out, "0-9:3,1-7:3,batch,extern");
 	free(out);
 	smpol_step_ids_free(&a);
 	smpol_step_ids_free(&b);

@@ -95,13 +95,28 @@ static void add_notes(json_object *sum, json_object *entry, int times)
 		json_object_object_add(sum, SMPOL_REC_NOTE, json_object_get(note));
 }
 
+/* The kind of each NUMA node ("dram", "cxl"), "mixed" where the entries differ (NUMA
+ * node 1 of one node is CXL, of another HBM). */
+static void fold_kinds(json_object *total, json_object *entry)
+{
+	json_object *kinds = get(entry, SMPOL_REC_KIND);
+
+	if (!json_object_is_type(kinds, json_type_object))
+		return;
+	json_object_object_foreach(kinds, id, kind) {
+		(void)kind;
+		fold_text(smpol_rec_child(total, SMPOL_REC_KIND), kinds, id);
+	}
+}
+
 /* A total (a step's "*", a node's or the job's across steps) takes entry's modes,
- * numbers and notes. */
+ * node kinds, numbers and notes. */
 static void add_to_total(json_object *total, json_object *entry, bool peak_sum, int times)
 {
 	fold_text(total, entry, SMPOL_REC_REQ);
 	fold_text(total, entry, SMPOL_REC_MODE);
 	fold_text(total, entry, SMPOL_REC_PATH);
+	fold_kinds(total, entry);
 	add_numbers(total, entry, peak_sum);
 	add_notes(total, entry, times);
 }

@@ -258,28 +258,115 @@ size_t smpol_step_ids_count(const struct smpol_step_ids *s)
 	return s->n + (size_t)s->nnames;
 }
 
+/* How many steps from index i on, not taken yet, step by stride: ids[i], ids[i] +
+ * stride, ... (a forward scan: the list is sorted). */
+static size_t run_length(const struct smpol_step_ids *s, const bool *taken, size_t i, uint32_t stride)
+{
+	uint64_t next = (uint64_t)s->ids[i] + stride;
+	size_t len = 1;
+
+	for (size_t at = i + 1; at < s->n && stride > 0; at++) {
+		if (s->ids[at] < next || taken[at])
+			continue;
+		if (s->ids[at] > next)
+			break;
+		len++;
+		next += stride;
+	}
+	return len;
+}
+
+/* Mark the run of len steps from i taken; its last step. */
+static uint32_t take_run(const struct smpol_step_ids *s, bool *taken, size_t i, uint32_t stride, size_t len)
+{
+	uint64_t next = s->ids[i];
+
+	for (size_t at = i; at < s->n && len > 0; at++) {
+		if (s->ids[at] == next && !taken[at]) {
+			taken[at] = true;
+			len--;
+			next += stride;
+		}
+	}
+	return (uint32_t)(next - stride);
+}
+
+/* How many steps from index i on, not taken yet, follow each other at one stride
+ * with none between them (as "0-5" or "0-10:2" list them); *stride is that stride. */
+static size_t next_run(const struct smpol_step_ids *s, const bool *taken, size_t i, uint32_t *stride)
+{
+	size_t len = 1, prev = i;
+
+	*stride = 0;
+	for (size_t at = i + 1; at < s->n; at++) {
+		if (taken[at])
+			continue;
+		if (len == 1)
+			*stride = s->ids[at] - s->ids[i];
+		else if (s->ids[at] - s->ids[prev] != *stride)
+			break;
+		len++;
+		prev = at;
+	}
+	return len;
+}
+
+/* Strides tried from one step when the steps that follow it make no range: the
+ * distances to the next few steps, smallest first (every third step of another
+ * shape: "2-98:3"). */
+#define STRIDE_TRIES 8
+/* Steps a range that skips others must have to be worth it ("0,2-4", not "0-4:2,3"). */
+#define SKIPPING_RUN_MIN 4
+
+/* The stride of the range to list from i, 0 for i alone; *len its steps. The
+ * smallest stride that makes a range: the densest runs cover the most. */
+static uint32_t best_stride(const struct smpol_step_ids *s, const bool *taken, size_t i, size_t *len)
+{
+	uint32_t stride;
+	size_t tries = 0;
+
+	*len = next_run(s, taken, i, &stride);
+	if (*len >= 3)
+		return stride;
+	for (size_t k = i + 1; k < s->n && tries < STRIDE_TRIES; k++) {
+		if (taken[k])
+			continue;
+		tries++;
+		stride = s->ids[k] - s->ids[i];
+		*len = run_length(s, taken, i, stride);
+		if (*len >= SKIPPING_RUN_MIN)
+			return stride;
+	}
+	*len = 1;
+	return 0;
+}
+
 char *smpol_step_ids_format(const struct smpol_step_ids *s)
 {
 	char *text = NULL;
 	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
+	bool *taken = calloc(s->n ? s->n : 1, sizeof(*taken));
+	FILE *out = taken ? open_memstream(&text, &size) : NULL;
 	const char *sep = "";
 
-	if (!out)
+	if (!out) {
+		free(taken);
 		return NULL;
-	for (size_t i = 0; i < s->n;) {
-		size_t j = i;
-		uint32_t stride = i + 1 < s->n ? s->ids[i + 1] - s->ids[i] : 1;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		size_t len;
+		uint32_t stride;
 
-		while (j + 1 < s->n && s->ids[j + 1] - s->ids[j] == stride)
-			j++;
-		/* a run of three or more is shorter as a range; a pair is not */
-		if (j - i < 2) {
+		if (taken[i])
+			continue;
+		stride = best_stride(s, taken, i, &len);
+		if (stride == 0) {
+			taken[i] = true;
 			fprintf(out, "%s%u", sep, s->ids[i]);
-			i++;
 		} else {
-			fprintf(out, stride == 1 ? "%s%u-%u" : "%s%u-%u:%u", sep, s->ids[i], s->ids[j], stride);
-			i = j + 1;
+			uint32_t last = take_run(s, taken, i, stride, len);
+
+			fprintf(out, stride == 1 ? "%s%u-%u" : "%s%u-%u:%u", sep, s->ids[i], last, stride);
 		}
 		sep = ",";
 	}
@@ -287,6 +374,7 @@ char *smpol_step_ids_format(const struct smpol_step_ids *s)
 		fprintf(out, "%s%s", sep, s->names[i]);
 		sep = ",";
 	}
+	free(taken);
 	if (fclose(out) != 0) {
 		free(text);
 		return NULL;

@@ -44,8 +44,11 @@ int smpol_step_ids_merge(struct smpol_step_ids *into, const struct smpol_step_id
 bool smpol_step_ids_has(const struct smpol_step_ids *s, const char *step);
 size_t smpol_step_ids_count(const struct smpol_step_ids *s);
 
-/* The shortest listing smpol_step_ids_parse reads back as s (greedy runs of equal
- * stride, three or more steps to a range), malloc'ed; NULL when out of memory. */
+/* A short listing smpol_step_ids_parse reads back as s, malloc'ed (NULL when out of
+ * memory): from the oldest step not listed yet, the steps that follow at the next
+ * step's stride when three or more do, else the smallest stride to one of the next
+ * few steps that four or more follow, so that interleaved patterns stay short
+ * ("0-9998:3,1-9999:3"). */
 char *smpol_step_ids_format(const struct smpol_step_ids *s);
 
 /* Whether step is a key smpol_step_ids_add takes (a number or a name). */
