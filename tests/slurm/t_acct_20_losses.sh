@@ -1,7 +1,7 @@
-# t_acct_20_losses.sh - records that were lost or wrong (issue 12), each case failing
+# t_acct_20_losses.sh - records that were lost or wrong (issues 12 and 21), each case failing
 # before its fix: whose node an entry is (slurmd's name, never the job's environment),
 # names printed escaped, 50 two-node steps that all keep both nodes, a record of
-# another version left alone.
+# another version left alone, 150 one-node steps all counted.
 
 if [ ! -x "$PY" ]; then
 	t_skip "record loss cases" "$PY is missing (install python3)"
@@ -105,4 +105,19 @@ if [ "${comment:0:${#v99}}" = "$v99" ] && [ "$(acct_py "$comment" 'r["v"], "'"$H
 	t_pass "a \"v\":99 record is left as it was, ours is added beside it"
 else
 	t_fail "a \"v\":99 record is left as it was, ours is added beside it" "job '$job': $comment"
+fi
+
+# 6. A job of 150 one-node steps (issue 21: steps 133-149 were lost, "needs more than
+# 16384 bytes even summarized"): every step counted, the newest ones in detail, the
+# oldest folded into a group of identical steps.
+run_job sbatch --wait -w "$HOST" -n 1 -o /dev/null --wrap \
+	'for i in $(seq 150); do srun -n 1 --mem-interleave=weighted true || exit 1; done'
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+comment=$(acct_comment "$job")
+got=$(acct_py "$comment" 'counted(r), all(step_nodes(r, str(s)) == ["'"$HOST"'"] for s in range(150)), all(str(s) in r["steps"] for s in range(140, 150)), len(r["folded"]["same"]) >= 1, r["v"]')
+if [ $RC -eq 0 ] && [ "$got" = "(150, True, True, True, 2)" ]; then
+	t_pass "150 one-node steps: all 150 counted, each under its node, the newest in detail, the oldest folded"
+else
+	t_fail "150 one-node steps: all 150 counted, each under its node, the newest in detail, the oldest folded" \
+		"job '$job' exit $RC: $got; $(grep -F "job $job step" "$SLURMD_LOG" | grep -i "not written" | head -n 3)"
 fi

@@ -55,8 +55,6 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 	for (int attempt = 0; attempt < max_attempts; attempt++) {
 		char *comment = NULL, *merged = NULL;
 
-		if (written && confirmations == 0)
-			break;
 		if (attempt > 0) {
 			if (store->pause)
 				store->pause(store->ctx, attempt);
@@ -69,10 +67,8 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 			break;
 		if (holds_all(comment, step, entries, written)) {
 			free(comment);
-			if (++seen >= confirmations) {
-				written = true;
+			if (++seen >= confirmations)
 				break;
-			}
 			continue;
 		}
 		if (written)
@@ -89,7 +85,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		if (rc < 0)
 			break;
 	}
-	if (rc == 0 && (confirmations > 0 ? seen < confirmations : !written))
+	if (rc == 0 && seen < confirmations)
 		rc = smpol_fail(err, errlen, EAGAIN,
 			       "the placement record of step %s was overwritten by other writers "
 			       "%d times in %d tries; it may be missing from AdminComment",
