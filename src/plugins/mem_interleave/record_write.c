@@ -71,7 +71,7 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 	struct smpol_store_result res = { 0 };
 	struct timespec t0;
 	char err[SMPOL_ERRLEN], serr[SMPOL_ERRLEN];
-	const char *through;
+	const char *through = "";
 	int rc, dropped;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -96,7 +96,9 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
 		    "or slurmdbd answers (%s)%s", w->job, w->step, json_object_object_length(entries),
 		    w->site->host.statedir, err, dropped ? "; the oldest spooled records were dropped" : "");
-	return true;
+	/* a job that has ended waits for nothing: holding its step for retries would keep
+	 * the job completing and the node from its next job; the node's next steps deliver */
+	return !*through;
 }
 
 /* Deliver spooled record name; own: this step's (its end retries it). 0 delivered, else

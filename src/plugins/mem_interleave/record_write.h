@@ -24,7 +24,8 @@ struct record_write {
 /* Write entries ({NODE:ENTRY}) of the step into the record field; sole_writer: the
  * step's collector that got every entry (one read, one write, one read back, when it
  * holds the node lock). Logs the outcome; true when they went to the spool because
- * neither slurmctld nor slurmdbd answered. */
+ * slurmctld did not answer, so the step's end retries them (a job that has ended, whose
+ * record slurmdbd did not take yet, is left to the node's next steps). */
 bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how);
 
 /* Deliver this step's spooled record, every 2 s for up to 3 min while neither
