@@ -98,8 +98,8 @@ static int load_client_plugins(void)
  * slurmctld, which answered a moment ago, says where; it never sends
  * AccountingStoragePass (the munge socket for slurmdbd), so the socket slurmstepd
  * authenticates with to the rest of Slurm (AuthInfo) serves, as it does wherever
- * neither is set. Kept in slurmstepd's copy, whose other readers never look at these
- * fields. */
+ * neither is set. Kept in the process's copy (slurmstepd's, or slurmd's for its
+ * courier, record_courier.h), whose other readers never look at these fields. */
 static int find_slurmdbd(uint32_t job, char *err, size_t errlen)
 {
 	slurm_conf_t *ctl = NULL;

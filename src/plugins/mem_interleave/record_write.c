@@ -131,22 +131,36 @@ static int deliver_spooled(const struct record_write *w, const char *name)
 	return rc;
 }
 
-void record_write_deliver_others(const struct record_write *w)
+/* Deliver up to max spooled records of other steps than w's, oldest first, stopping
+ * at the first slurmctld or slurmdbd does not answer. -ECONNREFUSED then, else 0. */
+static int deliver_spool(const struct record_write *w, int max)
 {
 	char **names = NULL, own[64];
-	int n = 0, tried = 0;
+	int n = 0, tried = 0, rc = 0;
 
 	if (w->site->record == SMPOL_RECORD_NONE || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
-		return;
+		return 0;
 	snprintf(own, sizeof(own), "%u.%s", w->job, w->step);
 	for (int i = 0; i < n; i++) {
-		if (tried < SPOOL_DELIVER_MAX && strcmp(names[i], own) && deliver_spooled(w, names[i]) != -ECONNREFUSED)
+		if (tried < max && rc == 0 && strcmp(names[i], own)) {
+			/* slurmctld is away: no use trying the rest */
+			rc = deliver_spooled(w, names[i]) == -ECONNREFUSED ? -ECONNREFUSED : 0;
 			tried++;
-		else if (strcmp(names[i], own))
-			tried = SPOOL_DELIVER_MAX;      /* slurmctld is away: no use trying the rest */
+		}
 		free(names[i]);
 	}
 	free(names);
+	return rc;
+}
+
+void record_write_deliver_others(const struct record_write *w)
+{
+	deliver_spool(w, SPOOL_DELIVER_MAX);
+}
+
+int record_write_deliver_all(const struct record_write *w)
+{
+	return deliver_spool(w, SMPOL_SPOOL_MAX);
 }
 
 void record_write_retry_own(const struct record_write *w)

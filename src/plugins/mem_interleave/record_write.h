@@ -2,8 +2,8 @@
  * read back (record_slurm.h), through slurmctld while the job runs and slurmdbd once it
  * has ended. The node's writers (its steps, a step's collector) take turns under a
  * flock on STATEDIR/record.lock; what neither takes because it does not answer waits
- * in the spool (record_spool.h) until the step's end or the node's next steps deliver
- * it. */
+ * in the spool (record_spool.h) until the step's end, the node's courier in slurmd
+ * (record_courier.h) or the node's next steps deliver it. */
 #ifndef MEM_INTERLEAVE_RECORD_WRITE_H
 #define MEM_INTERLEAVE_RECORD_WRITE_H
 
@@ -34,5 +34,10 @@ void record_write_retry_own(const struct record_write *w);
 
 /* Deliver a few spooled records of earlier steps (a step start's share). */
 void record_write_deliver_others(const struct record_write *w);
+
+/* Deliver every spooled record of the node but w's own (the courier's round, with job
+ * 0: none). 0, or -ECONNREFUSED when slurmctld or slurmdbd did not answer (the rest
+ * waits for the next round). */
+int record_write_deliver_all(const struct record_write *w);
 
 #endif
