@@ -110,7 +110,8 @@ fi
 # 6. A job of 150 one-node steps (issue 21: steps 133-149 were lost, "needs more than
 # 16384 bytes even summarized"): every step counted, the newest ones in detail, the
 # oldest folded into a group of identical steps.
-run_job sbatch --wait -w "$HOST" -n 1 -o /dev/null --wrap \
+# (150 steps: up to a minute and more on a loaded 2-CPU test machine)
+JOB_TIMEOUT=300 run_job sbatch --wait -w "$HOST" -n 1 -o /dev/null --wrap \
 	'for i in $(seq 150); do srun -n 1 --mem-interleave=weighted true || exit 1; done'
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
 comment=$(acct_comment "$job")
