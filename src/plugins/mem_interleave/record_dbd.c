@@ -56,7 +56,14 @@ extern int conn_g_init(void);
 #pragma weak slurm_list_iterator_destroy
 #pragma weak slurm_strerror
 #pragma weak slurm_load_ctl_conf
+/* Slurm 26.05 renamed slurm_free_ctl_conf slurm_free_conf. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#define free_ctl_conf slurm_free_conf
+#pragma weak slurm_free_conf
+#else
+#define free_ctl_conf slurm_free_ctl_conf
 #pragma weak slurm_free_ctl_conf
+#endif
 
 struct record_dbd {
 	enum smpol_record_target target;
@@ -108,7 +115,7 @@ static int find_slurmdbd(uint32_t job, char *err, size_t errlen)
 		slurm_conf.accounting_storage_pass = slurm_xstrdup(slurm_conf.authinfo);
 	if (slurm_conf.accounting_storage_host)
 		return 0;
-	if (!slurm_load_ctl_conf || !slurm_free_ctl_conf || slurm_load_ctl_conf((time_t)0, &ctl) != SLURM_SUCCESS)
+	if (!slurm_load_ctl_conf || !free_ctl_conf || slurm_load_ctl_conf((time_t)0, &ctl) != SLURM_SUCCESS)
 		return smpol_fail(err, errlen, ECONNREFUSED, "cannot learn from slurmctld where slurmdbd is, to write "
 				 "the record of job %u, which has ended: %s", job, why(errno));
 	/* the strings move over as they are (Slurm allocates and frees both alike) */
@@ -116,7 +123,7 @@ static int find_slurmdbd(uint32_t job, char *err, size_t errlen)
 	slurm_conf.accounting_storage_backup_host = ctl->accounting_storage_backup_host;
 	slurm_conf.accounting_storage_port = ctl->accounting_storage_port;
 	ctl->accounting_storage_host = ctl->accounting_storage_backup_host = NULL;
-	slurm_free_ctl_conf(ctl);
+	free_ctl_conf(ctl);
 	return slurm_conf.accounting_storage_host ? 0 :
 	       smpol_fail(err, errlen, ENOSYS, "slurmctld names no AccountingStorageHost: job %u, which has ended, "
 			  "keeps no record", job);
