@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "mi_log.h"
@@ -21,6 +22,8 @@ static struct {
 	pthread_t thread;
 	bool running;
 	bool stop;
+	bool atfork;            /* courier_forked is registered */
+	pid_t owner;            /* the process whose courier this is */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	struct smpol_site_config site;
@@ -51,6 +54,19 @@ static int next_wait_s(int refused)
 	return s < COURIER_IDLE_S ? s : COURIER_IDLE_S;
 }
 
+/* Whether this process delivers: the courier's own, or a fork of it whose forking
+ * process has exited (slurmd daemonizing), which takes over. A child slurmd forked
+ * for other work (it execs, or its slurmd still runs a courier) does nothing. */
+static bool this_process_delivers(void)
+{
+	if (courier.owner == getpid())
+		return true;
+	if (kill(courier.owner, 0) == 0 || errno != ESRCH)
+		return false;
+	courier.owner = getpid();
+	return true;
+}
+
 static void *courier_main(void *arg)
 {
 	/* job 0 names no step: every spooled record is someone else's */
@@ -62,6 +78,8 @@ static void *courier_main(void *arg)
 	while (nap(next_wait_s(refused))) {
 		int rc;
 
+		if (!this_process_delivers())
+			break;
 		pthread_mutex_unlock(&courier.lock);
 		rc = record_write_deliver_all(&w);
 		pthread_mutex_lock(&courier.lock);
@@ -71,10 +89,35 @@ static void *courier_main(void *arg)
 	return NULL;
 }
 
+/* Start the thread (signals blocked: slurmd's own threads take them). 0 or an errno. */
+static int start_thread(void)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&courier.thread, NULL, courier_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	courier.running = rc == 0;
+	return rc;
+}
+
+/* A fork's child has no threads but the forking one: slurmd 22.05 loads its plugins
+ * before it daemonizes (later releases after), so the courier follows every fork and
+ * acts only where the forking process has gone (this_process_delivers). */
+static void courier_forked(void)
+{
+	if (!courier.running)
+		return;
+	pthread_mutex_init(&courier.lock, NULL);
+	pthread_cond_init(&courier.wake, NULL);
+	start_thread();
+}
+
 void record_courier_start(int ac, char **av)
 {
 	char err[SMPOL_ERRLEN];
-	sigset_t all, old;
 	int rc;
 
 	if (courier.running)
@@ -88,17 +131,13 @@ void record_courier_start(int ac, char **av)
 	if (courier.site.record == SMPOL_RECORD_NONE)
 		return;
 	courier.stop = false;
-	/* slurmd's signals stay with slurmd's own threads */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&courier.thread, NULL, courier_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	courier.owner = getpid();
+	if (!courier.atfork && pthread_atfork(NULL, NULL, courier_forked) == 0)
+		courier.atfork = true;
+	rc = start_thread();
+	if (rc != 0)
 		slurm_error(MI_LOG "cannot start the courier of spooled placement records (%s): they wait for "
 			    "the node's next step", strerror(rc));
-		return;
-	}
-	courier.running = true;
 }
 
 void record_courier_stop(void)

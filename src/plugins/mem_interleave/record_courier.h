@@ -8,7 +8,9 @@
  * slurmdbd does not answer it tries again after 5, 10, 20, then every 30 s, so a
  * record arrives within about 30 s of their return, with no job on the node. It
  * writes as the node's steps do (record_write.h: under the node's record lock, each
- * write read back). slurmd's shutdown stops it. */
+ * write read back). slurmd's shutdown stops it. slurmd 22.05 loads its plugins before
+ * it daemonizes (by forking): the courier follows slurmd's forks and delivers only in
+ * the process that goes on once the forking one has exited. */
 #ifndef MEM_INTERLEAVE_RECORD_COURIER_H
 #define MEM_INTERLEAVE_RECORD_COURIER_H
 
