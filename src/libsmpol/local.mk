@@ -67,7 +67,10 @@ smpol_pages = \
 
 # record/: the record: the AdminComment entry, its store, gather and spool, sampling, the Prometheus file
 smpol_record = \
+	src/libsmpol/record/step_ids.c src/libsmpol/record/step_ids.h \
+	src/libsmpol/record/record_json.c src/libsmpol/record/record_json.h \
 	src/libsmpol/record/record.c src/libsmpol/record/record.h \
+	src/libsmpol/record/record_fold.c src/libsmpol/record/record_fold.h \
 	src/libsmpol/record/record_store.c src/libsmpol/record/record_store.h \
 	src/libsmpol/record/record_gather.c src/libsmpol/record/record_gather.h \
 	src/libsmpol/record/record_spool.c src/libsmpol/record/record_spool.h \

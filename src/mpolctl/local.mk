@@ -13,6 +13,7 @@ src_mpolctl_mpolctl_SOURCES = \
 	src/mpolctl/cmd_recover.c \
 	src/mpolctl/job_id.c src/mpolctl/job_id.h \
 	src/mpolctl/cmd_report.c src/mpolctl/job_record.c src/mpolctl/job_record.h \
+	src/mpolctl/record_print.c src/mpolctl/record_print.h \
 	src/mpolctl/cmd_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_pids.h \
 	src/mpolctl/rebalance_report.c src/mpolctl/rebalance_report.h \
 	src/mpolctl/cmd_watch.c src/mpolctl/watch.h src/mpolctl/watch_migration.c \

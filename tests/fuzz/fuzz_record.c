@@ -1,12 +1,15 @@
 /* fuzz_record.c - the AdminComment is whatever text Slurm holds (users and other
  * tools write it too). Merging our entry into it must succeed or refuse cleanly; a
  * merged comment holds the entry, its record is found again, and a comment that is
- * not ours survives in it byte for byte. */
+ * not ours survives in it byte for byte. The same text as a folded record's step
+ * list ("0-131,140") is refused with a sentence or written back to a list of the
+ * same steps. */
 #include <errno.h>
 
 #include "error.h"
 #include "fuzz.h"
 #include "record.h"
+#include "step_ids.h"
 
 /* room for three entries of ~260 bytes: a record with more steps is folded */
 #define SMALL_BUDGET 1000
@@ -28,6 +31,32 @@ static json_object *make_entry(void)
 	return entry;
 }
 
+/* A step list read, written and read again: the same steps. */
+static void check_step_ids(const char *text)
+{
+	struct smpol_step_ids a, b;
+	char err[SMPOL_ERRLEN] = "", *written, *again;
+	int rc;
+
+	smpol_step_ids_init(&a);
+	smpol_step_ids_init(&b);
+	rc = smpol_step_ids_parse(text, &a, err, sizeof(err));
+	fuzz_check(rc == 0 || ((rc == -EINVAL || rc == -E2BIG) && err[0]), "step list rc %d err '%s'", rc, err);
+	if (rc == 0) {
+		written = smpol_step_ids_format(&a);
+		fuzz_check(written != NULL, "step list not written");
+		fuzz_check(smpol_step_ids_parse(written, &b, err, sizeof(err)) == 0, "'%.200s' not read back: %s",
+			   written, err);
+		again = smpol_step_ids_format(&b);
+		fuzz_check(smpol_step_ids_count(&a) == smpol_step_ids_count(&b) && again && !strcmp(written, again),
+			   "'%.200s' read back as '%.200s'", written, again ? again : "");
+		free(written);
+		free(again);
+	}
+	smpol_step_ids_free(&a);
+	smpol_step_ids_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static json_object *entry;
@@ -38,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!entry)
 		entry = make_entry();
+	check_step_ids(comment);
 	rc = smpol_record_find(comment, &record, err, sizeof(err));
 	fuzz_check(rc == 0 || rc == -ENOENT || (rc == -EBADMSG && err[0]), "find rc %d err '%s'", rc, err);
 	if (!rc)
@@ -50,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(merged != NULL, "merge returned no text");
 	/* a summary whose names were dropped before (nameless in the input) counts the
 	 * node without naming it */
-	fuzz_check(smpol_record_contains(merged, "0", "node1", entry) || smpol_record_names_dropped(merged, "0"),
+	fuzz_check(smpol_record_contains(merged, "0", "node1", entry) || smpol_record_names_dropped(merged, "0", "node1"),
 		   "merged comment lacks the entry: '%.300s'", merged);
 	record = NULL;
 	rc = smpol_record_find(merged, &record, err, sizeof(err));
@@ -62,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(rc == 0 || (rc == -E2BIG && err[0]), "small-budget merge rc %d err '%s'", rc, err);
 	if (!rc)
 		fuzz_check(smpol_record_contains(again, "batch", "node2", entry) ||
-			   smpol_record_names_dropped(again, "batch"),
+			   smpol_record_names_dropped(again, "batch", "node2"),
 			   "small-budget merge lacks the entry: '%.300s'", again);
 	/* plain text with no record of ours is kept in front of the marker (a comment of
 	 * only whitespace counts as empty, record.h) */

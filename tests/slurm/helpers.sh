@@ -156,9 +156,42 @@ acct_comment() {
 
 # acct_py JSON EXPR: evaluate a Python expression on the record r (the "mempolicy"
 # object of the comment, found as mpolctl does: whole JSON object or after the marker).
+# EXPR may call: ids(TEXT), the steps a folded part lists ("0-9:3,batch" -> a set);
+# step_nodes(r, STEP), the node names the record holds STEP's entries under, in detail
+# or folded, sorted ("n=N" for a summary that lost its names); counted(r), how many
+# steps the record counts.
 acct_py() {
 	"$PY" -c '
 import json, sys
+def ids(text):
+    out = set()
+    for item in text.split(","):
+        if item[0].isalpha():
+            out.add(item); continue
+        rng, _, stride = item.partition(":")
+        a, _, b = rng.partition("-")
+        out.update(str(i) for i in range(int(a), int(b or a) + 1, int(stride or 1)))
+    return out
+def parts(r):
+    f = r.get("folded", {})
+    return f.get("same", []) + [p for p in (f.get("by_node"), f.get("job")) if p]
+def names(entries):
+    got = [n for n in entries if n != "*"]
+    if "*" in entries:
+        got += entries["*"].get("hosts", ["n=%d" % entries["*"].get("n", 0)])
+    return got
+def step_nodes(r, s):
+    got = names(r["steps"].get(s, {}))
+    for p in parts(r):
+        if "ids" in p and s not in ids(p["ids"]):
+            continue
+        got += names(p["nodes"]) if "nodes" in p else p.get("hosts", ["n=%d" % p.get("nsteps", 0)])
+    return sorted(set(got))
+def counted(r):
+    listed = set(r["steps"])
+    for p in parts(r):
+        listed |= ids(p["ids"]) if "ids" in p else set()
+    return len(listed) + sum(p["nsteps"] for p in parts(r) if "ids" not in p)
 c = sys.argv[1]
 try:
     r = json.loads(c)["mempolicy"]

@@ -1,17 +1,17 @@
-# t_acct_20_losses.sh - records that were lost or wrong (issue 12), each case failing
+# t_acct_20_losses.sh - records that were lost or wrong (issues 12 and 21), each case failing
 # before its fix: whose node an entry is (slurmd's name, never the job's environment),
 # names printed escaped, 50 two-node steps that all keep both nodes, a record of
-# another version left alone.
+# another version left alone, 150 one-node steps all counted.
 
 if [ ! -x "$PY" ]; then
 	t_skip "record loss cases" "$PY is missing (install python3)"
 	return 0 2>/dev/null || exit 0
 fi
 
-# step_nodes COMMENT STEP: the node names a step's record holds ("*" summaries: its
-# hosts, or n=N when the names were dropped to fit), sorted, one line.
+# step_nodes COMMENT STEP: the node names a step's record holds, in detail or folded
+# (a summary that lost its names: n=N), sorted, one line.
 step_nodes() {
-	acct_py "$1" 'sorted(r["steps"]["'"$2"'"]["*"].get("hosts", ["n=%d" % r["steps"]["'"$2"'"]["*"]["n"]]) if "*" in r["steps"]["'"$2"'"] else r["steps"]["'"$2"'"])'
+	acct_py "$1" 'step_nodes(r, "'"$2"'")'
 }
 
 # 1. A step started by srun inside a two-node batch job: the job's environment names
@@ -50,7 +50,8 @@ run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
 	'for i in $(seq 50); do srun -N 2 -n 2 --mem-interleave=weighted true || exit 1; done'
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
 comment=$(acct_comment "$job")
-missing=$(acct_py "$comment" '" ".join(s for s in map(str, range(50)) if s not in r["steps"] or (sorted(r["steps"][s]) != sorted(["'"$HOST"'", "node2"]) and not ("*" in r["steps"][s] and r["steps"][s]["*"]["n"] == 2 and sorted(r["steps"][s]["*"].get("hosts", ["'"$HOST"'", "node2"])) == sorted(["'"$HOST"'", "node2"]))))')
+# (the record is folded past about 16 steps: each step's nodes are found where it is)
+missing=$(acct_py "$comment" '" ".join(s for s in map(str, range(50)) if step_nodes(r, s) != sorted(["'"$HOST"'", "node2"]))')
 if [ $RC -eq 0 ] && [ -z "$missing" ]; then
 	t_pass "50 two-node steps in one allocation: all 50 keep both nodes"
 else
@@ -58,7 +59,7 @@ else
 	said=$(for s in $missing; do cat "$MPOL_CLUSTER_DIR"/log/slurmd-*.log | grep -F "job $job step $s:"; done |
 		head -n 8)
 	t_fail "50 two-node steps in one allocation: all 50 keep both nodes" \
-		"job '$job' exit $RC; steps missing a node: ${missing:0:300}; step ${missing%% *}: $(acct_py "$comment" 'r["steps"].get("'"${missing%% *}"'")' | head -c 600); slurmd: ${said:0:1500}"
+		"job '$job' exit $RC; steps missing a node: ${missing:0:300}; step ${missing%% *}: $(acct_py "$comment" 'step_nodes(r, "'"${missing%% *}"'")' | head -c 600); slurmd: ${said:0:1500}"
 fi
 
 # 4b. The step's first node starts late (its slurmd held 1.5 s, as on a loaded node):
@@ -104,4 +105,20 @@ if [ "${comment:0:${#v99}}" = "$v99" ] && [ "$(acct_py "$comment" 'r["v"], "'"$H
 	t_pass "a \"v\":99 record is left as it was, ours is added beside it"
 else
 	t_fail "a \"v\":99 record is left as it was, ours is added beside it" "job '$job': $comment"
+fi
+
+# 6. A job of 150 one-node steps (issue 21: steps 133-149 were lost, "needs more than
+# 16384 bytes even summarized"): every step counted, the newest ones in detail, the
+# oldest folded into a group of identical steps.
+# (150 steps: up to a minute and more on a loaded 2-CPU test machine)
+JOB_TIMEOUT=300 run_job sbatch --wait -w "$HOST" -n 1 -o /dev/null --wrap \
+	'for i in $(seq 150); do srun -n 1 --mem-interleave=weighted true || exit 1; done'
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+comment=$(acct_comment "$job")
+got=$(acct_py "$comment" 'counted(r), all(step_nodes(r, str(s)) == ["'"$HOST"'"] for s in range(150)), all(str(s) in r["steps"] for s in range(140, 150)), len(r["folded"]["same"]) >= 1, r["v"]')
+if [ $RC -eq 0 ] && [ "$got" = "(150, True, True, True, 2)" ]; then
+	t_pass "150 one-node steps: all 150 counted, each under its node, the newest in detail, the oldest folded"
+else
+	t_fail "150 one-node steps: all 150 counted, each under its node, the newest in detail, the oldest folded" \
+		"job '$job' exit $RC: $got; $(grep -F "job $job step" "$SLURMD_LOG" | grep -i "not written" | head -n 3)"
 fi

@@ -1,8 +1,9 @@
 # t_acct_50_scale.sh - the placement record at scale (issue 12): one step over
 # MPOL_SCALE_NODES nodes (default 16; each a slurmd "host" on this machine), run by
 # bench/acct-scale with and without the plugin, alternated. The cases: every step's
-# record holds every node, slurmctld serves at most one update and one read of the
-# job per step for it (the step's first node writes for all), the first node's slurmd
+# record holds every node, slurmctld serves at most one update and two reads of the
+# job per step for it (the step's first node writes for all, and reads its write
+# back), the first node's slurmd
 # passes on at most 2 ceil(sqrt(N)) deliveries (the fan-in tree: one per child after
 # the sample, at most one more at the end), the entries reach the first node while
 # the tasks run (handed up after the sample), and a node of the tree whose entry
@@ -43,10 +44,11 @@ else
 		t_fail "scale: the other $((nodes - 1)) nodes hand their entries up while the tasks run, not at the step's end" \
 			"in no step did the first node hold them all before its end: $(grep '^early ' <<<"$out")"
 	fi
-	if awk -v u="${updates:-0}" -v r="${reads:-0}" 'BEGIN { exit !(u <= 1.0 && r <= 1.0) }'; then
-		t_pass "scale: the plugin costs slurmctld at most 1 update and 1 read per $nodes-node step (${updates:-0}, ${reads:-0})"
+	# (the read, and the read of the write back)
+	if awk -v u="${updates:-0}" -v r="${reads:-0}" 'BEGIN { exit !(u <= 1.0 && r <= 2.0) }'; then
+		t_pass "scale: the plugin costs slurmctld at most 1 update and 2 reads per $nodes-node step (${updates:-0}, ${reads:-0})"
 	else
-		t_fail "scale: the plugin costs slurmctld at most 1 update and 1 read per $nodes-node step" \
+		t_fail "scale: the plugin costs slurmctld at most 1 update and 2 reads per $nodes-node step" \
 			"updates ${updates:-0}, reads ${reads:-0} per step: $(grep '^rpc ' <<<"$out" | paste -sd ' ')"
 	fi
 fi

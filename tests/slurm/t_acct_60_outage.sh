@@ -1,7 +1,8 @@
 # t_acct_60_outage.sh - slurmctld away across a step's end (issue 12): the record is
 # kept in the node's spool and delivered when slurmctld is back (by the step itself,
 # which cannot report its completion to an absent slurmctld either, or by the node's
-# next step), so an outage delays a record but never loses it.
+# next step, or by slurmd's courier without any step), so an outage delays a record but
+# never loses it.
 # slurmctld is down for MPOL_OUTAGE_S seconds (default 75, as the issue reported).
 
 outage=${MPOL_OUTAGE_S:-75}
@@ -62,4 +63,32 @@ fi
 [ -n "$job" ] && scancel "$job"
 wait "$srun_pid" 2>/dev/null
 rm -f "$OUTDIR/outage2.$$" "$STATEDIR/spool/$job.5.json"
+rmdir "$STATEDIR/spool" 2>/dev/null
+
+# 3. A record still spooled after the step gave up on it (an outage longer than the
+# step's own retries, issue 21) reaches the job when slurmctld returns, with no step
+# on the node to deliver it: slurmd's courier (record_courier.h) retries with backoff.
+timeout 300 srun -w "$HOST" -n 1 bash -c 'echo JOB=$SLURM_JOB_ID; exec sleep 240' >"$OUTDIR/outage3.$$" 2>&1 &
+srun_pid=$!
+wait_until 20 sh -c "grep -q JOB= '$OUTDIR/outage3.$$'"
+job=$(acct_job "$(cat "$OUTDIR/outage3.$$")")
+kill -TERM "$(ctld_pid)"
+wait_until 30 ctld_gone
+mkdir -p "$STATEDIR/spool"
+printf '{"job":%s,"step":"7","entries":{"courier-node":{"req":"weighted","mode":"weighted","tasks":1,"samples":0}}}' \
+	"$job" >"$STATEDIR/spool/$job.7.json"
+# the courier's rounds while slurmctld is away are refused: it backs off
+sleep "${MPOL_COURIER_OUTAGE_S:-45}"
+back=$(date +%s)
+slurmctld 9>&- && wait_until 60 scontrol ping
+if [ -n "$job" ] && wait_until $((60 - ($(date +%s) - back))) sh -c "scontrol show job $job | grep -q 'courier-node'" &&
+	wait_until 10 sh -c "! test -e '$STATEDIR/spool/$job.7.json'"; then
+	t_pass "slurmctld back: slurmd delivers a spooled record within 60 s of its start ($(($(date +%s) - back)) s), no step on the node"
+else
+	t_fail "slurmctld back: slurmd delivers a spooled record within 60 s of its start, no step on the node" \
+		"AdminComment: $(job_comment "$job"); spool: $(ls "$STATEDIR/spool" 2>&1); slurmd: $(grep -F "$job" "$SLURMD_LOG" | tail -n 3)"
+fi
+[ -n "$job" ] && scancel "$job"
+wait "$srun_pid" 2>/dev/null
+rm -f "$OUTDIR/outage3.$$" "$STATEDIR/spool/$job.7.json"
 rmdir "$STATEDIR/spool" 2>/dev/null

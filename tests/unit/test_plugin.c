@@ -68,6 +68,8 @@ static struct {
 	struct record_step_in placement;
 	bool placement_sysfs;
 	char *slurm_version;       /* S_SLURM_VERSION, NULL = not available */
+	int courier_starts, courier_stops;
+	char courier_args[256];    /* the plugstack arguments the courier was started with */
 } fake;
 
 /* release.c's, which slurm_api_version() of the running Slurm may change. */
@@ -239,6 +241,21 @@ void record_step_end(struct record_step **rec)
 		fake.step_ends++;
 	}
 	*rec = NULL;
+}
+
+/* slurmd's courier of spooled records (record_courier.c has its own cases in the
+ * slurm tier): started with the plugstack arguments, stopped at slurmd's exit. */
+void record_courier_start(int ac, char **av)
+{
+	fake.courier_starts++;
+	for (int i = 0; i < ac; i++)
+		snprintf(fake.courier_args + strlen(fake.courier_args), sizeof(fake.courier_args) - strlen(fake.courier_args),
+			 "%s%s", i ? " " : "", av[i]);
+}
+
+void record_courier_stop(void)
+{
+	fake.courier_stops++;
 }
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -1345,6 +1362,28 @@ static void test_release_slurmd_log(void **state)
 	assert_int_equal(slurm_spank_init(NULL, 0, NULL), 0);
 	snprintf(want, sizeof(want), "but this slurmd is Slurm %s: ", other);
 	assert_non_null(strstr(fake.log, want));
+	/* the plugin acts on its own release only: no courier on a mismatch */
+	assert_int_equal(fake.courier_starts, 1);
+}
+
+/* slurmd at start: the courier of spooled records starts with the site's arguments,
+ * and slurmd's exit stops it. */
+static void test_slurmd_courier(void **state)
+{
+	char *av[] = { "statedir=/var/spool/x", "record=extra" };
+
+	(void)state;
+	fake.context = S_CTX_SLURMD;
+	assert_int_equal(slurm_spank_init(NULL, 2, av), 0);
+	assert_int_equal(fake.courier_starts, 1);
+	assert_string_equal(fake.courier_args, "statedir=/var/spool/x record=extra");
+	assert_int_equal(slurm_spank_slurmd_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.courier_stops, 1);
+	/* not in slurmstepd */
+	fake.context = S_CTX_REMOTE;
+	fake.courier_starts = 0;
+	slurm_spank_init(NULL, 2, av);
+	assert_int_equal(fake.courier_starts, 0);
 }
 
 int main(void)
@@ -1384,6 +1423,7 @@ int main(void)
 		T(test_release_mismatch_step_asking),
 		T(test_release_mismatch_step_not_asking),
 		T(test_release_slurmd_log),
+		T(test_slurmd_courier),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* test_record.c - the AdminComment record: build, merge without losing other text,
- * concurrent writers, summaries within the budget, drift. */
+ * concurrent writers, folding within the budget without dropping a step, drift. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,8 +14,10 @@
 
 #include "error.h"
 #include "record.h"
+#include "record_fold.h"
 #include "record_store.h"
 #include "step_name.h"
+#include "step_ids.h"
 
 /* One node's entry: two NUMA nodes, target 3:1, achieved 700:300 pages. */
 static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
@@ -144,7 +146,8 @@ static void test_merge_empty(void **state)
 	assert_false(smpol_record_contains(out, "0", "n2", e));
 	assert_false(smpol_record_contains(out, "1", "n1", e));
 	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
-	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), SMPOL_RECORD_VERSION);
+	/* nothing folded: version 1, which older readers read too */
+	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), SMPOL_RECORD_VERSION_FLAT);
 	json_object_put(rec);
 	json_object_put(root);
 	free(out);
@@ -397,26 +400,38 @@ static void test_summary_skips_damaged_counts(void **state)
 		"\"last\":{\"0\":%s,\"1\":100},\"peak\":{\"0\":10,\"1\":%s},\"target\":{\"0\":0.75,\"1\":0.25},"
 		"\"drift\":%s}";
 	char good[512], bad[512], comment[2048], err[SMPOL_ERRLEN], *out = NULL;
-	json_object *e = make_entry(700, 300, NULL), *rec, *sum;
+	json_object *e = make_entry(700, 300, NULL), *rec, *sum = json_object_new_object(), *g, *b;
 
 	(void)state;
 	snprintf(good, sizeof(good), entry, "1", "300", "5", "0.0");
 	/* found by fuzz_record: a task count at INT64_MAX overflowed the summary's sum */
 	snprintf(bad, sizeof(bad), entry, "9223372036854775807", "1e999", "-7", "1e999");
-	snprintf(comment, sizeof(comment), "x mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"a\":%s,\"b\":%s}}}",
-		 good, bad);
-	assert_int_equal(smpol_record_merge(comment, "0", "n1", e, 700, &out, err, sizeof(err)), 0);
-	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
-	sum = path_get(rec, "steps", "1", SMPOL_RECORD_SUMMARY);
-	assert_non_null(sum);
+	g = json_tokener_parse(good);
+	b = json_tokener_parse(bad);
+	smpol_record_summary_add(sum, "a", g);
+	smpol_record_summary_add(sum, "b", b);
 	assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 2);
 	/* the good node's counts are kept, the damaged ones left out */
 	assert_int_equal(json_object_get_int64(path_get(sum, "last", "0", NULL)), 300);
 	assert_int_equal(json_object_get_int64(path_get(sum, "peak", "1", NULL)), 5);
 	assert_int_equal(json_object_get_int(path_get(sum, "tasks", NULL, NULL)), 1);
-	assert_true(smpol_record_contains(out, "0", "n1", e));
-	json_object_put(rec);
-	free(out);
+	/* and a record holding them folds into valid JSON at every budget */
+	snprintf(comment, sizeof(comment), "x mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"a\":%s,\"b\":%s}}}",
+		 good, bad);
+	for (size_t budget = 1000; budget >= 300; budget -= 100) {
+		int rc = smpol_record_merge(comment, "0", "n1", e, budget, &out, err, sizeof(err));
+
+		if (rc == -E2BIG)
+			break;
+		assert_int_equal(rc, 0);
+		assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
+		assert_true(smpol_record_contains(out, "0", "n1", e) || smpol_record_names_dropped(out, "0", "n1"));
+		json_object_put(rec);
+		free(out);
+	}
+	json_object_put(g);
+	json_object_put(b);
+	json_object_put(sum);
 	json_object_put(e);
 }
 
@@ -601,7 +616,7 @@ static void test_store_errors_propagate(void **state)
 static void test_other_version_left_alone(void **state)
 {
 	static const char *const keyed = "{\"mempolicy\":{\"v\":99,\"steps\":{\"0\":{\"n1\":{\"x\":1}}}}}";
-	static const char *const marked = "ops mempolicy={\"v\":2,\"steps\":{}} tail";
+	static const char *const marked = "ops mempolicy={\"v\":3,\"steps\":{}} tail";
 	json_object *e = make_entry(1, 2, NULL), *rec;
 	char err[SMPOL_ERRLEN], *out = NULL;
 
@@ -639,7 +654,8 @@ static void test_jobstats_summary_untouched(void **state)
 	json_object_put(e);
 }
 
-/* One collector writes a step's nodes at once: one read, one write, all of them in. */
+/* One collector writes a step's nodes at once: one read, one write, all of them in,
+ * and one read that sees them there. */
 static void test_store_nodes_sole_writer(void **state)
 {
 	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -654,63 +670,368 @@ static void test_store_nodes_sole_writer(void **state)
 		snprintf(name, sizeof(name), "node%d", i);
 		json_object_object_add(entries, name, make_entry((uint64_t)i + 1, 3, NULL));
 	}
-	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 0, &res, err, sizeof(err)), 0);
-	assert_int_equal(res.reads, 1);
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.reads, 2);
 	assert_int_equal(res.writes, 1);
 	json_object_object_foreach(entries, node, entry)
 		assert_true(smpol_record_contains(f.text, "0", node, entry));
 	assert_memory_equal(f.text, "keep me ", 8);
 	/* already there: one read, no write */
-	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.reads, 1);
 	assert_int_equal(res.writes, 0);
+	/* a write that does not hold (slurmdbd took it and a slower writer undid it) is
+	 * seen by the read back and made again */
+	free(f.text);
+	f.text = strdup("keep me");
+	f.writes = 0;
+	f.clobber_writes = 1;
+	f.clobber_base = "keep me";
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.losses, 1);
+	assert_int_equal(res.writes, 2);
+	assert_int_equal(res.reads, 3);
+	json_object_object_foreach(entries, n2, e2)
+		assert_true(smpol_record_contains(f.text, "0", n2, e2));
 	/* a node named like the summary, or no name, is refused before anything is read */
 	json_object_object_add(bad, SMPOL_RECORD_SUMMARY, make_entry(1, 1, NULL));
-	assert_int_equal(smpol_record_store_nodes(&store, "0", bad, SMPOL_RECORD_BUDGET, 10, 0, &res, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_record_store_nodes(&store, "0", bad, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), -EINVAL);
 	json_object_put(bad);
 	json_object_put(entries);
 	free(f.text);
 }
 
-/* Eight-node steps, each node written on its own, past the budget: names are dropped
- * oldest step first, never the step being written while others have names, and every
- * step still counts its nodes once. */
-static void test_budget_drops_old_names_first(void **state)
+/* Every step the record counts: the steps it details, and each folded part's list
+ * (or the count of one that lost its list). */
+static size_t steps_counted(const char *comment)
 {
-	json_object *e = make_entry(700, 300, NULL), *rec;
-	char err[SMPOL_ERRLEN], *comment = strdup(""), step[8], node[16];
-	bool some_dropped = false;
+	json_object *rec, *folded, *same, *parts[256];
+	struct smpol_step_ids all;
+	char err[SMPOL_ERRLEN];
+	size_t unlisted = 0, count;
+	int nparts = 0;
+
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	smpol_step_ids_init(&all);
+	json_object_object_foreach(path_get(rec, "steps", NULL, NULL), step, nodes) {
+		(void)nodes;
+		assert_int_equal(smpol_step_ids_add(&all, step, err, sizeof(err)), 0);
+	}
+	folded = path_get(rec, "folded", NULL, NULL);
+	same = path_get(folded, "same", NULL, NULL);
+	for (size_t i = 0; same && i < json_object_array_length(same) && nparts < 254; i++)
+		parts[nparts++] = json_object_array_get_idx(same, i);
+	parts[nparts++] = path_get(folded, "by_node", NULL, NULL);
+	parts[nparts++] = path_get(folded, "job", NULL, NULL);
+	for (int i = 0; i < nparts; i++) {
+		json_object *ids = path_get(parts[i], "ids", NULL, NULL);
+
+		if (ids)
+			assert_int_equal(smpol_step_ids_parse(json_object_get_string(ids), &all, err, sizeof(err)), 0);
+		else if (parts[i])
+			unlisted += (size_t)json_object_get_int(path_get(parts[i], "nsteps", NULL, NULL));
+	}
+	count = smpol_step_ids_count(&all) + unlisted;
+	smpol_step_ids_free(&all);
+	json_object_put(rec);
+	return count;
+}
+
+/* What record.h calls "the field": our object wrapped in {"mempolicy":...}. */
+#define WRAP (sizeof("{\"mempolicy\":}") - 1)
+
+/* The nodes of step i and their entries ({NODE:ENTRY}). */
+typedef json_object *(*step_nodes_fn)(int i);
+
+/*
+ * Write nsteps steps into one record at budget, each as its writer does (all of a
+ * step's entries in one merge). After every write: within the budget; the step just
+ * written held, and every step so far counted (each now and then, and at the end).
+ * The newest step is in "steps" at the end.
+ */
+static char *write_steps(int nsteps, size_t budget, step_nodes_fn nodes_of)
+{
+	char *comment = strdup(""), step[16], err[SMPOL_ERRLEN];
+	json_object *rec;
+
+	for (int i = 0; i < nsteps; i++) {
+		json_object *entries = nodes_of(i);
+		char *next = NULL;
+
+		snprintf(step, sizeof(step), "%d", i);
+		assert_int_equal(smpol_record_merge_nodes(comment, step, entries, budget, &next, err, sizeof(err)), 0);
+		free(comment);
+		comment = next;
+		if (strlen(comment) > budget + WRAP)
+			fail_msg("step %d: %zu bytes, over the budget of %zu", i, strlen(comment) - WRAP, budget);
+		/* (every 7th step: reading the record back is most of the test's time) */
+		json_object_object_foreach(entries, node, e) {
+			if ((i % 7 == 0 || i == nsteps - 1) && !smpol_record_contains(comment, step, node, e))
+				fail_msg("step %d: the entry of %s just written is not held", i, node);
+		}
+		if ((i % 499 == 0 || i == nsteps - 1) && steps_counted(comment) != (size_t)i + 1)
+			fail_msg("after step %d the record counts %zu steps", i, steps_counted(comment));
+		json_object_put(entries);
+	}
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	assert_non_null(path_get(rec, "steps", step, NULL));
+	json_object_put(rec);
+	return comment;
+}
+
+/* pages vary from step to step; what makes steps the same does not */
+static json_object *one_node(int i)
+{
+	json_object *entries = json_object_new_object();
+
+	json_object_object_add(entries, "node1", make_entry(700 + (uint64_t)(i % 50), 300, NULL));
+	return entries;
+}
+
+static json_object *two_nodes(int i)
+{
+	json_object *entries = one_node(i);
+
+	json_object_object_add(entries, "node2", make_entry(600, 400 + (uint64_t)(i % 30), NULL));
+	return entries;
+}
+
+/* one-node and two-node steps in turn, and every 97th step another one: it fell back */
+static json_object *interleaved(int i)
+{
+	json_object *entries;
+
+	if (i % 97 == 96) {
+		entries = json_object_new_object();
+		json_object_object_add(entries, "node2", make_entry(0, 1000, "fell back to interleave"));
+		return entries;
+	}
+	return i % 2 ? one_node(i) : two_nodes(i);
+}
+
+static const char *folded_ids(json_object *rec, size_t group)
+{
+	return json_object_get_string(path_get(json_object_array_get_idx(path_get(rec, "folded", "same", NULL), group),
+					       "ids", NULL, NULL));
+}
+
+/* The issue's job: 150 one-node steps lost steps 133-149. Now the oldest identical
+ * steps are folded into one group, and the newest keep their entries. */
+static void test_fold_150_steps(void **state)
+{
+	char *comment = write_steps(150, SMPOL_RECORD_BUDGET, one_node), err[SMPOL_ERRLEN], first[16];
+	json_object *rec, *steps;
+	int detailed;
 
 	(void)state;
-	for (int s = 0; s < 36; s++) {
-		snprintf(step, sizeof(step), "%d", s);
-		for (int k = 0; k < 8; k++) {
-			char *next = NULL;
-
-			snprintf(node, sizeof(node), "node%02d", k);
-			assert_int_equal(smpol_record_merge(comment, step, node, e, 8192, &next, err, sizeof(err)), 0);
-			free(comment);
-			comment = next;
-			assert_false(smpol_record_names_dropped(comment, step));
-			assert_true(smpol_record_contains(comment, step, node, e));
-		}
-		some_dropped |= smpol_record_names_dropped(comment, "0");
-	}
-	assert_true(some_dropped);
-	/* our object within the budget, wrapped in {"mempolicy":...} */
-	assert_true(strlen(comment) <= 8192 + strlen("{\"mempolicy\":}"));
 	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
-	json_object_object_foreach(path_get(rec, "steps", NULL, NULL), key, nodes_of) {
-		json_object *sum = path_get(nodes_of, SMPOL_RECORD_SUMMARY, NULL, NULL);
+	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), 2);
+	steps = path_get(rec, "steps", NULL, NULL);
+	detailed = json_object_object_length(steps);
+	assert_true(detailed > 20 && detailed < 150);
+	/* one group: the oldest steps, in one range, the rest in detail */
+	assert_int_equal(json_object_array_length(path_get(rec, "folded", "same", NULL)), 1);
+	snprintf(first, sizeof(first), "0-%d", 149 - detailed);
+	assert_string_equal(folded_ids(rec, 0), first);
+	for (int i = 150 - detailed; i < 150; i++) {
+		char step[16];
 
-		(void)key;
-		if (sum)
-			assert_int_equal(json_object_get_int(path_get(sum, "n", NULL, NULL)), 8);
-		else
-			assert_int_equal(json_object_object_length(nodes_of), 8);
+		snprintf(step, sizeof(step), "%d", i);
+		assert_non_null(path_get(steps, step, "node1", NULL));
 	}
+	/* the group keeps what made the steps the same, and adds up their pages */
+	{
+		json_object *g = path_get(json_object_array_get_idx(path_get(rec, "folded", "same", NULL), 0),
+					  "nodes", "node1", NULL);
+		uint64_t last0 = 0;
+
+		for (int i = 0; i < 150 - detailed; i++)
+			last0 += 700 + (uint64_t)(i % 50);
+		assert_non_null(path_get(g, "plans", NULL, NULL));
+		assert_string_equal(json_object_get_string(path_get(g, "kind", "1", NULL)), "cxl");
+		assert_int_equal(json_object_get_int64(path_get(g, "last", "0", NULL)), last0);
+		assert_int_equal(json_object_get_int(path_get(g, "tasks", NULL, NULL)), 2 * (150 - detailed));
+		/* the largest peak of one step, not a sum */
+		assert_int_equal(json_object_get_int64(path_get(g, "peak", "0", NULL)), 700 + 49 + 10);
+		assert_null(path_get(g, "target", NULL, NULL));
+		assert_non_null(path_get(g, "exp", "0", NULL));
+	}
+	print_message("# 150 one-node steps: %d in detail, %s folded\n", detailed, folded_ids(rec, 0));
 	json_object_put(rec);
 	free(comment);
+}
+
+/* Region-aware steps folded into a group: their large mappings by how they were
+ * placed add up, as pages do (they vary from step to step). */
+static json_object *one_node_regions(int i)
+{
+	static const struct smpol_region_ways ways = { .allocation = 3, .sampler = 1, .pending = 0 };
+	uint64_t last[1] = { 100 + (uint64_t)i };
+	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
+				       .ntasks = 1, .nsamples = 1, .max_node = 0, .last = last, .peak = last,
+				       .regions = &ways };
+	json_object *entries = json_object_new_object(), *e;
+	char err[SMPOL_ERRLEN];
+
+	assert_int_equal(smpol_record_entry_build(&in, &e, err, sizeof(err)), 0);
+	json_object_object_add(entries, "node1", e);
+	return entries;
+}
+
+static void test_fold_counts_regions(void **state)
+{
+	char *comment = write_steps(40, 2048, one_node_regions), err[SMPOL_ERRLEN];
+	json_object *rec, *group;
+	int nsteps;
+
+	(void)state;
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	group = json_object_array_get_idx(path_get(rec, "folded", "same", NULL), 0);
+	assert_non_null(group);
+	nsteps = json_object_get_int(path_get(group, "nsteps", NULL, NULL));
+	assert_true(nsteps > 1);
+	assert_int_equal(json_object_get_int(path_get(path_get(group, "nodes", "node1", "regions"), "alloc", NULL, NULL)),
+			 3 * nsteps);
+	assert_int_equal(json_object_get_int(path_get(path_get(group, "nodes", "node1", "regions"), "sampler", NULL,
+						      NULL)), nsteps);
+	json_object_put(rec);
+	free(comment);
+}
+
+/* nsteps steps in AdminComment's budget and in Extra's. */
+static void write_in_both_budgets(int nsteps, step_nodes_fn nodes_of, const char *what)
+{
+	size_t budgets[] = { SMPOL_RECORD_BUDGET, SMPOL_RECORD_BUDGET_EXTRA };
+
+	for (size_t b = 0; b < 2; b++) {
+		char *comment = write_steps(nsteps, budgets[b], nodes_of);
+
+		print_message("# %d %s steps in %zu bytes: %zu\n", nsteps, what, budgets[b], strlen(comment) - WRAP);
+		free(comment);
+	}
+}
+
+static void test_fold_10000_one_node_steps(void **state)
+{
+	(void)state;
+	write_in_both_budgets(10000, one_node, "one-node");
+}
+
+static void test_fold_2000_two_node_steps(void **state)
+{
+	(void)state;
+	write_in_both_budgets(2000, two_nodes, "two-node");
+}
+
+/* One-node and two-node steps in turn, with a distinct step every 97th: the groups
+ * list their steps with strides ("1-N:2"), the newest steps stay in detail. */
+static void test_fold_interleaved_steps(void **state)
+{
+	char *comment = write_steps(10000, SMPOL_RECORD_BUDGET, interleaved), err[SMPOL_ERRLEN];
+	json_object *rec, *same;
+	bool strided = false;
+
+	(void)state;
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	same = path_get(rec, "folded", "same", NULL);
+	for (size_t i = 0; same && i < json_object_array_length(same); i++)
+		strided |= strstr(folded_ids(rec, i), ":2") != NULL;
+	assert_true(strided);
+	for (int i = 9990; i < 10000; i++) {
+		char step[16];
+
+		snprintf(step, sizeof(step), "%d", i);
+		assert_non_null(path_get(rec, "steps", step, NULL));
+	}
+	print_message("# 10,000 interleaved steps in %zu bytes: %zu groups, %d in detail\n", strlen(comment) - WRAP,
+		      same ? json_object_array_length(same) : 0, json_object_object_length(path_get(rec, "steps", NULL, NULL)));
+	json_object_put(rec);
+	free(comment);
+	comment = write_steps(10000, SMPOL_RECORD_BUDGET_EXTRA, interleaved);
+	free(comment);
+}
+
+/* A node late for a step that was folded already is not counted twice; a late node
+ * whose step is folded but without it is added. */
+static void test_fold_late_node(void **state)
+{
+	char *comment = write_steps(200, SMPOL_RECORD_BUDGET, one_node), err[SMPOL_ERRLEN], *again = NULL;
+	json_object *e = make_entry(700, 300, NULL), *rec;
+
+	(void)state;
+	assert_true(smpol_record_contains(comment, "3", "node1", e));
+	assert_false(smpol_record_contains(comment, "3", "node9", e));
+	assert_int_equal(smpol_record_merge(comment, "3", "node1", e, SMPOL_RECORD_BUDGET, &again, err, sizeof(err)), 0);
+	assert_string_equal(again, comment);
+	free(again);
+	assert_int_equal(smpol_record_merge(comment, "3", "node9", e, SMPOL_RECORD_BUDGET, &again, err, sizeof(err)), 0);
+	assert_true(smpol_record_contains(again, "3", "node9", e));
+	assert_true(smpol_record_contains(again, "3", "node1", e));
+	assert_int_equal(steps_counted(again), 200);
+	assert_int_equal(smpol_record_find(again, &rec, err, sizeof(err)), 0);
+	json_object_put(rec);
+	free(again);
+	free(comment);
+	json_object_put(e);
+}
+
+/* Past even the groups: the job's total, which loses its node names first (then its
+ * writers' entries are neither shown nor denied), but never its step count. */
+static void test_fold_to_job_total(void **state)
+{
+	char *comment = strdup("ops"), err[SMPOL_ERRLEN], step[16], node[64];
+	json_object *e = make_entry(700, 300, NULL), *rec, *job;
+
+	(void)state;
+	for (int i = 0; i < 60; i++) {
+		char *next = NULL;
+
+		snprintf(step, sizeof(step), "%d", i);
+		snprintf(node, sizeof(node), "a-rather-long-node-name-of-this-cluster-%03d", i);
+		assert_int_equal(smpol_record_merge(comment, step, node, e, 1200, &next, err, sizeof(err)), 0);
+		free(comment);
+		comment = next;
+		assert_true(smpol_record_contains(comment, step, node, e));
+		assert_true(strlen(comment) <= 1200 + strlen("ops mempolicy="));
+	}
+	assert_int_equal(steps_counted(comment), 60);
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	job = path_get(rec, "folded", "job", NULL);
+	assert_non_null(job);
+	assert_null(path_get(job, "hosts", NULL, NULL));
+	/* the oldest steps, the rest in detail, the newest among them */
+	assert_memory_equal(json_object_get_string(path_get(job, "ids", NULL, NULL)), "0-5", 3);
+	assert_non_null(path_get(rec, "steps", "59", NULL));
+	assert_int_equal(json_object_get_int(path_get(job, "tasks", NULL, NULL)),
+			 2 * json_object_get_int(path_get(job, "nsteps", NULL, NULL)));
+	assert_string_equal(json_object_get_string(path_get(job, "mode", NULL, NULL)), "weighted");
+	assert_true(smpol_record_names_dropped(comment, "0", "a-rather-long-node-name-of-this-cluster-000"));
+	assert_false(smpol_record_contains(comment, "0", "a-rather-long-node-name-of-this-cluster-000", e));
+	assert_memory_equal(comment, "ops mempolicy=", 14);
+	json_object_put(rec);
+	free(comment);
+	json_object_put(e);
+}
+
+/* A record of version 1 (a summary "*", nothing folded) is read, merged into and kept
+ * at version 1 while nothing needs folding. */
+static void test_version_1_read_and_kept(void **state)
+{
+	static const char *const v1 = "{\"mempolicy\":{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"*\":{\"n\":3,"
+				      "\"hosts\":[\"a\",\"b\",\"c\"],\"tasks\":6,\"last\":{\"0\":9}}}}}}";
+	json_object *e = make_entry(700, 300, NULL), *rec;
+	char err[SMPOL_ERRLEN], *out = NULL;
+
+	(void)state;
+	assert_true(smpol_record_contains(v1, "0", "b", e));
+	assert_int_equal(smpol_record_merge(v1, "1", "a", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
+	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), 1);
+	assert_int_equal(json_object_get_int(path_get(path_get(rec, "steps", "0", "*"), "n", NULL, NULL)), 3);
+	assert_non_null(path_get(rec, "steps", "1", "a"));
+	assert_null(path_get(rec, "folded", NULL, NULL));
+	json_object_put(rec);
+	free(out);
 	json_object_put(e);
 }
 
@@ -728,7 +1049,7 @@ static void test_store_into_nameless_summary(void **state)
 	(void)state;
 	f.text = strdup("{\"mempolicy\":{\"v\":1,\"unit_kib\":4,\"steps\":{\"7\":{\"*\":{\"n\":1,\"tasks\":2}}}}}");
 	assert_false(smpol_record_contains(f.text, "7", "late", e));
-	assert_true(smpol_record_names_dropped(f.text, "7"));
+	assert_true(smpol_record_names_dropped(f.text, "7", "late"));
 	assert_int_equal(smpol_record_store(&store, "7", "late", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.losses, 0);
@@ -798,7 +1119,14 @@ int main(void)
 		cmocka_unit_test(test_other_version_left_alone),
 		cmocka_unit_test(test_store_nodes_sole_writer),
 		cmocka_unit_test(test_jobstats_summary_untouched),
-		cmocka_unit_test(test_budget_drops_old_names_first),
+		cmocka_unit_test(test_fold_150_steps),
+		cmocka_unit_test(test_fold_counts_regions),
+		cmocka_unit_test(test_fold_10000_one_node_steps),
+		cmocka_unit_test(test_fold_2000_two_node_steps),
+		cmocka_unit_test(test_fold_interleaved_steps),
+		cmocka_unit_test(test_fold_late_node),
+		cmocka_unit_test(test_fold_to_job_total),
+		cmocka_unit_test(test_version_1_read_and_kept),
 		cmocka_unit_test(test_store_into_nameless_summary),
 	};
 

@@ -10,8 +10,10 @@
 
 #include "error.h"
 #include "record.h"
+#include "record_fold.h"
+#include "record_json.h"
 
-#define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define TO_STRING_FLAGS SMPOL_REC_JSON_FLAGS
 
 /* Where a comment keeps our record; see record.h. */
 enum comment_form { FORM_EMPTY, FORM_OBJECT, FORM_TEXT };
@@ -23,19 +25,6 @@ struct located {
 	size_t start, end;      /* FORM_TEXT: bytes of MARK{...} in the comment, start == end: none */
 	char why[160];          /* why a record-looking part was not ours */
 };
-
-/* A ratio with four decimals, written as such ("0.75", not 0.75000000000000000). */
-static json_object *new_ratio(double x)
-{
-	char text[32];
-	size_t n;
-
-	snprintf(text, sizeof(text), "%.4f", x);
-	n = strlen(text);
-	while (n > 1 && text[n - 1] == '0' && text[n - 2] != '.')
-		text[--n] = '\0';
-	return json_object_new_double_s(strtod(text, NULL), text);
-}
 
 static void add_node_key(json_object *obj, int node, json_object *val)
 {
@@ -72,7 +61,7 @@ static json_object *plan_object(const struct smpol_plan *p)
 	for (int i = 0; i < p->nnodes; i++) {
 		json_object_array_add(nodes, json_object_new_int(p->nodes[i]));
 		json_object_array_add(w, json_object_new_int((int)p->weights[i]));
-		json_object_array_add(share, new_ratio(p->shares[i]));
+		json_object_array_add(share, smpol_rec_ratio(p->shares[i]));
 	}
 	json_object_object_add(o, SMPOL_REC_NODES, nodes);
 	json_object_object_add(o, SMPOL_REC_WEIGHTS, w);
@@ -130,11 +119,11 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 		/* shares, whether given as shares or as expected pages */
 		for (int i = 0; sum > 0 && i <= in->max_node; i++)
 			if (in->target[i] > 0)
-				add_node_key(t, i, new_ratio(in->target[i] / sum));
+				add_node_key(t, i, smpol_rec_ratio(in->target[i] / sum));
 		json_object_object_add(e, SMPOL_REC_TARGET, t);
 		drift = in->nsamples > 0 ? smpol_placement_drift(in->target, in->last, in->max_node) : -1;
 		if (drift >= 0)
-			json_object_object_add(e, SMPOL_REC_DRIFT, new_ratio(drift));
+			json_object_object_add(e, SMPOL_REC_DRIFT, smpol_rec_ratio(drift));
 	}
 	if (in->kind) {
 		json_object *k = json_object_new_object();
@@ -172,16 +161,16 @@ double smpol_placement_drift(const double *target, const uint64_t *pages, int ma
 	return dist / 2;
 }
 
-/* Ours: an object of exactly our version. Another version (a future "v":2, someone's
- * "v":99) is left alone as foreign text: merging into a format we do not know could
- * drop what it holds. */
+/* Ours: an object of a version we know (1: nothing folded, 2). Another version (a
+ * future "v":3, someone's "v":99) is left alone as foreign text: merging into a
+ * format we do not know could drop what it holds. */
 static bool is_ours(json_object *obj)
 {
 	json_object *v;
 
 	return json_object_is_type(obj, json_type_object) &&
 	       json_object_object_get_ex(obj, SMPOL_REC_VERSION, &v) && json_object_is_type(v, json_type_int) &&
-	       json_object_get_int64(v) == SMPOL_RECORD_VERSION;
+	       (json_object_get_int64(v) == SMPOL_RECORD_VERSION || json_object_get_int64(v) == SMPOL_RECORD_VERSION_FLAT);
 }
 
 /* Why obj, found where our record would be, is not ours (for the reader's sentence). */
@@ -191,8 +180,9 @@ static void not_ours_why(json_object *obj, const char *where, char *why, size_t 
 
 	if (json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, SMPOL_REC_VERSION, &v) &&
 	    json_object_is_type(v, json_type_int))
-		snprintf(why, whylen, "%s is a placement record of version %lld, which this build (version %d) "
-			 "leaves alone", where, (long long)json_object_get_int64(v), SMPOL_RECORD_VERSION);
+		snprintf(why, whylen, "%s is a placement record of version %lld, which this build (versions %d "
+			 "and %d) leaves alone", where, (long long)json_object_get_int64(v), SMPOL_RECORD_VERSION_FLAT,
+			 SMPOL_RECORD_VERSION);
 	else
 		snprintf(why, whylen, "%s is not a placement record", where);
 }
@@ -301,210 +291,6 @@ int smpol_record_find(const char *comment, json_object **record, char *err, size
 	return rc;
 }
 
-/* obj[key] as an object, created when missing or of another type. */
-static json_object *child_object(json_object *obj, const char *key)
-{
-	json_object *c;
-
-	if (json_object_object_get_ex(obj, key, &c) && json_object_is_type(c, json_type_object))
-		return c;
-	c = json_object_new_object();
-	json_object_object_add(obj, key, c);
-	return c;
-}
-
-static int64_t get_int(json_object *obj, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(obj, key, &v) ? json_object_get_int64(v) : 0;
-}
-
-/* A small count (nodes, tasks, notes); a damaged one (negative, past INT_MAX) counts 0. */
-static int get_count(json_object *obj, const char *key)
-{
-	int64_t v = get_int(obj, key);
-
-	return v >= 0 && v <= INT_MAX ? (int)v : 0;
-}
-
-/* a + b for two counts from get_count, saturating rather than overflowing */
-static int add_counts_int(int a, int b)
-{
-	return a > INT_MAX - b ? INT_MAX : a + b;
-}
-
-static double get_double(json_object *obj, const char *key, double dflt)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(obj, key, &v) ? json_object_get_double(v) : dflt;
-}
-
-/* sum[k] += scale * src[k] for every node key of src. */
-static void add_counts(json_object *sum, json_object *src, double scale, bool integral)
-{
-	if (!src || !json_object_is_type(src, json_type_object))
-		return;
-	json_object_object_foreach(src, key, val) {
-		double v = json_object_get_double(val) * scale;
-		json_object *old;
-
-		if (json_object_object_get_ex(sum, key, &old))
-			v += json_object_get_double(old);
-		/* a damaged count (1e999, negative) would print as "inf" (invalid JSON) or wrap */
-		if (!isfinite(v) || v < 0 || v >= 0x1p63)
-			continue;
-		json_object_object_add(sum, key, integral ? json_object_new_uint64((uint64_t)llround(v))
-							  : new_ratio(v));
-	}
-}
-
-static json_object *get(json_object *obj, const char *key)
-{
-	json_object *v = NULL;
-
-	json_object_object_get_ex(obj, key, &v);
-	return v;
-}
-
-/* Whether a step summary names node (one whose names were dropped to fit names none). */
-static bool summary_names(json_object *summary, const char *node)
-{
-	json_object *hosts = get(summary, SMPOL_REC_HOSTS);
-
-	for (size_t i = 0; hosts && i < json_object_array_length(hosts); i++)
-		if (!strcmp(json_object_get_string(json_object_array_get_idx(hosts, i)), node))
-			return true;
-	return false;
-}
-
-/*
- * Fold one node's entry into a step summary: counts add up (pages, tasks, large
- * mappings by how they were placed), expected pages ("exp", target share times the
- * node's pages) add up so the step's target stays right, drift is recomputed from the
- * sums, and the largest per-node drift is kept.
- */
-/* A text every folded node shares (the mode asked for, applied), or "mixed". */
-static void fold_text(json_object *summary, json_object *entry, const char *key)
-{
-	const char *mine = json_object_get_string(get(entry, key)), *so_far = json_object_get_string(get(summary, key));
-
-	if (mine && (!so_far || strcmp(so_far, mine)))
-		json_object_object_add(summary, key, json_object_new_string(so_far ? "mixed" : mine));
-}
-
-static void fold_entry(json_object *summary, const char *node, json_object *entry)
-{
-	json_object *hosts = get(summary, SMPOL_REC_HOSTS), *last = get(entry, SMPOL_REC_LAST);
-	double pages = 0, drift = get_double(entry, SMPOL_REC_DRIFT, -1);
-	json_object *note = get(entry, SMPOL_REC_NOTE);
-
-	if (get(summary, SMPOL_REC_COUNT) && summary_names(summary, node))
-		return;
-	if (!get(summary, SMPOL_REC_COUNT))
-		json_object_object_add(summary, SMPOL_REC_HOSTS, hosts = json_object_new_array());
-	json_object_object_add(summary, SMPOL_REC_COUNT, json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_COUNT), 1)));
-	if (hosts)
-		json_object_array_add(hosts, json_object_new_string(node));
-	fold_text(summary, entry, SMPOL_REC_MODE);
-	fold_text(summary, entry, SMPOL_REC_REQ);
-	if (!get(summary, SMPOL_REC_PATH) && get(entry, SMPOL_REC_PATH))
-		json_object_object_add(summary, SMPOL_REC_PATH, json_object_get(get(entry, SMPOL_REC_PATH)));
-	json_object_object_add(summary, SMPOL_REC_TASKS,
-			       json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_TASKS), get_count(entry, SMPOL_REC_TASKS))));
-	add_counts(child_object(summary, SMPOL_REC_LAST), last, 1, true);
-	add_counts(child_object(summary, SMPOL_REC_PEAK), get(entry, SMPOL_REC_PEAK), 1, true);
-	if (last && json_object_is_type(last, json_type_object)) {
-		json_object_object_foreach(last, key, val) {
-			(void)key;
-			pages += json_object_get_double(val);
-		}
-	}
-	add_counts(child_object(summary, SMPOL_REC_EXPECTED), get(entry, SMPOL_REC_TARGET), pages, false);
-	if (get(entry, SMPOL_REC_REGIONS))
-		add_counts(child_object(summary, SMPOL_REC_REGIONS), get(entry, SMPOL_REC_REGIONS), 1, true);
-	if (isfinite(drift) && drift > get_double(summary, SMPOL_REC_DRIFT_MAX, -1))
-		json_object_object_add(summary, SMPOL_REC_DRIFT_MAX, new_ratio(drift));
-	if (note) {
-		json_object_object_add(summary, SMPOL_REC_NOTES, json_object_new_int(add_counts_int(get_count(summary, SMPOL_REC_NOTES), 1)));
-		if (!get(summary, SMPOL_REC_NOTE))
-			json_object_object_add(summary, SMPOL_REC_NOTE, json_object_get(note));
-	}
-}
-
-/* Replace a step's node entries by one summary. */
-static void fold_step(json_object *steps, const char *step)
-{
-	json_object *old = get(steps, step), *fresh = json_object_new_object();
-	json_object *summary = child_object(fresh, SMPOL_RECORD_SUMMARY);
-
-	json_object_object_foreach(old, node, entry) {
-		if (!strcmp(node, SMPOL_RECORD_SUMMARY))
-			continue;
-		fold_entry(summary, node, entry);
-	}
-	json_object_object_add(steps, step, fresh);
-}
-
-/* The unsummarized step with the most node entries, or NULL. */
-static const char *largest_step(json_object *steps)
-{
-	const char *best = NULL;
-	int most = 0;
-
-	json_object_object_foreach(steps, step, nodes) {
-		int n = json_object_is_type(nodes, json_type_object) ? json_object_object_length(nodes) : 0;
-
-		if (!get(nodes, SMPOL_RECORD_SUMMARY) && n > most) {
-			most = n;
-			best = step;
-		}
-	}
-	return best;
-}
-
-/* Drop the names of one summary that still has them, keep_step's last (its writers
- * confirm their entries by them). false when no summary has names left. */
-static bool drop_names(json_object *steps, const char *keep_step)
-{
-	json_object *last = NULL;
-
-	json_object_object_foreach(steps, step, nodes) {
-		json_object *summary = get(nodes, SMPOL_RECORD_SUMMARY);
-
-		if (!summary || !get(summary, SMPOL_REC_HOSTS))
-			continue;
-		if (strcmp(step, keep_step)) {
-			json_object_object_del(summary, SMPOL_REC_HOSTS);
-			return true;
-		}
-		last = summary;
-	}
-	if (!last)
-		return false;
-	json_object_object_del(last, SMPOL_REC_HOSTS);
-	return true;
-}
-
-/* Make the record fit the budget: fold the largest steps, then drop summary names,
- * oldest step first and keep_step (the one being written) last. */
-static int fit_budget(json_object *record, const char *keep_step, size_t budget, char *err, size_t errlen)
-{
-	json_object *steps = get(record, SMPOL_REC_STEPS);
-	const char *step;
-
-	while (strlen(json_object_to_json_string_ext(record, TO_STRING_FLAGS)) > budget) {
-		step = largest_step(steps);
-		if (step)
-			fold_step(steps, step);
-		else if (!drop_names(steps, keep_step))
-			return smpol_fail(err, errlen, E2BIG,
-					 "the placement record needs more than %zu bytes even summarized", budget);
-	}
-	return 0;
-}
-
 /* text[0..start) + insert + text[end..) */
 static char *splice(const char *text, size_t start, size_t end, const char *insert)
 {
@@ -545,19 +331,22 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
 	locate(comment, &loc);
 	if (!loc.record) {
 		loc.record = json_object_new_object();
-		json_object_object_add(loc.record, SMPOL_REC_VERSION, json_object_new_int(SMPOL_RECORD_VERSION));
+		json_object_object_add(loc.record, SMPOL_REC_VERSION, json_object_new_int(SMPOL_RECORD_VERSION_FLAT));
 		json_object_object_add(loc.record, SMPOL_REC_UNIT_KIB, json_object_new_int(4));
 	}
 	record = loc.record;
-	nodes = child_object(child_object(record, SMPOL_REC_STEPS), step);
-	summary = get(nodes, SMPOL_RECORD_SUMMARY);
+	nodes = smpol_rec_child(smpol_rec_child(record, SMPOL_REC_STEPS), step);
+	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
 	json_object_object_foreach(entries, node, entry) {
 		if (summary)
-			fold_entry(summary, node, entry);
-		else
+			smpol_record_summary_add(summary, node, entry);
+		else if (smpol_record_folded_has(record, step, node) != SMPOL_FOLDED_NAMED)
 			json_object_object_add(nodes, node, json_object_get(entry));
 	}
-	rc = fit_budget(record, step, budget, err, errlen);
+	/* every entry was folded in already: the step stays where it is */
+	if (json_object_object_length(nodes) == 0)
+		json_object_object_del(smpol_rec_get(record, SMPOL_REC_STEPS), step);
+	rc = smpol_record_fit(record, step, budget, err, errlen);
 	if (rc < 0)
 		goto out;
 
@@ -617,38 +406,44 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 	return rc;
 }
 
-/* Our record's node entries of step (a borrowed reference into *record, which the
- * caller puts), or NULL. */
+/* Our record in comment (a new reference in *record, which the caller puts, NULL when
+ * there is none) and its node entries of step (borrowed, NULL when none). */
 static json_object *step_nodes(const char *comment, const char *step, json_object **record)
 {
 	if (smpol_record_find(comment, record, NULL, 0) < 0) {
 		*record = NULL;
 		return NULL;
 	}
-	return get(get(*record, SMPOL_REC_STEPS), step);
+	return smpol_rec_get(smpol_rec_get(*record, SMPOL_REC_STEPS), step);
 }
 
 bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry)
 {
 	json_object *record, *nodes = step_nodes(comment, step, &record), *summary, *mine;
-	bool found = false;
+	bool found;
 
-	summary = nodes ? get(nodes, SMPOL_RECORD_SUMMARY) : NULL;
+	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
 	if (summary)
-		found = summary_names(summary, node);
-	else if (nodes && (mine = get(nodes, node)))
+		found = smpol_rec_names(summary, node);
+	else if ((mine = smpol_rec_get(nodes, node)))
 		found = json_object_equal(mine, entry);
+	else
+		found = record && smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
 	json_object_put(record);
 	return found;
 }
 
-bool smpol_record_names_dropped(const char *comment, const char *step)
+bool smpol_record_names_dropped(const char *comment, const char *step, const char *node)
 {
 	json_object *record, *nodes = step_nodes(comment, step, &record), *summary;
 	bool dropped;
 
-	summary = nodes ? get(nodes, SMPOL_RECORD_SUMMARY) : NULL;
-	dropped = summary && !get(summary, SMPOL_REC_HOSTS);
+	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
+	if (summary)
+		dropped = !smpol_rec_get(summary, SMPOL_REC_HOSTS);
+	else
+		dropped = record && !smpol_rec_get(nodes, node) &&
+			  smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMELESS;
 	json_object_put(record);
 	return dropped;
 }

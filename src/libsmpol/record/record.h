@@ -14,16 +14,21 @@
  *     every other key is kept (json-c rewrites the object in compact form);
  *   - anything else (plain text, a JSON array, malformed JSON, an object whose
  *     "mempolicy" is not ours, which includes a record of another version such as a
- *     future "v":2): the text is kept byte for byte and the record follows
+ *     future "v":3): the text is kept byte for byte and the record follows
  *     the marker SMPOL_RECORD_MARK (" mempolicy=" then the object); an existing marked
  *     record is replaced in place, so text after it survives too.
  *
- * When our object would exceed the budget, a step's per-node entries are folded into
- * one summary entry under the key "*" (node count and names, pages summed per NUMA
- * node, largest drift, notes counted): a job on many nodes stays within Slurm's limits.
- * Should even that not fit, summaries lose their node names one at a time, the oldest
- * step first and the step being written last: its other writers confirm their
- * entries by those names (record_store.h).
+ * Never a step dropped: when our object would exceed the budget, it is folded
+ * (record_fold.h), the oldest steps first and the step being written last, into
+ *   "folded":{"same":[{"ids":"0-131,140","nsteps":133,"nodes":{NODE:ENTRY}}],
+ *             "by_node":{"ids":...,"nsteps":...,"nodes":{NODE:TOTAL}},
+ *             "job":{"ids":...,"nsteps":...,"hosts":[...],TOTAL}}
+ * identical steps (same nodes, plans and outcome; pages added up) first, then per
+ * node across steps, then the whole job; a step of many nodes may also become one
+ * summary entry "*" (node count and names, pages summed). Every step stays counted
+ * ("nsteps"); the step lists ("ids", step_ids.h) and node names go only when even the
+ * job's total would not fit otherwise. A record is written as version 1 while nothing
+ * is folded (readers of version 1 still read it) and as version 2 once it is.
  */
 #ifndef SMPOL_RECORD_H
 #define SMPOL_RECORD_H
@@ -38,14 +43,21 @@
 #include "sampling.h"
 
 #define SMPOL_RECORD_KEY "mempolicy"
-#define SMPOL_RECORD_VERSION 1
+/* The newest version this build reads and writes; an unfolded record is written as
+ * SMPOL_RECORD_VERSION_FLAT, which it also reads. */
+#define SMPOL_RECORD_VERSION 2
+#define SMPOL_RECORD_VERSION_FLAT 1
 /* Marks the record in a comment that is not a JSON object: "text mempolicy={...}". */
 #define SMPOL_RECORD_MARK "mempolicy="
 /* Princeton's jobstats keeps "JS1:" + base64(gzip(JSON)) in AdminComment: a comment
  * starting so is never written into (see smpol_record_merge). */
 #define SMPOL_JOBSTATS_MARK "JS1:"
-/* Bytes our object may take before steps are summarized. */
+/* Bytes our object may take before steps are folded: in AdminComment (a text column
+ * of 64 KiB in slurmdbd; a quarter of it, so that other users of the field keep room),
+ * and in Extra, which slurmctld refuses past 1024 bytes on submit and update alike
+ * (Slurm 23.02 to 26.05), leaving room for {"mempolicy":...} and a little foreign text. */
 #define SMPOL_RECORD_BUDGET 16384
+#define SMPOL_RECORD_BUDGET_EXTRA 900
 /* The key of a step's summary entry (no Slurm node is named "*"). */
 #define SMPOL_RECORD_SUMMARY "*"
 
@@ -86,6 +98,14 @@
 #define SMPOL_REC_EXPECTED "exp"
 #define SMPOL_REC_DRIFT_MAX "drift_max"
 #define SMPOL_REC_NOTES "notes"
+/* the folded part (record_fold.h) */
+#define SMPOL_REC_FOLDED "folded"
+#define SMPOL_REC_SAME "same"           /* groups of identical steps */
+#define SMPOL_REC_BY_NODE "by_node"     /* per node, across steps */
+#define SMPOL_REC_JOB "job"             /* the whole job */
+#define SMPOL_REC_IDS "ids"             /* the steps folded there: "0-131,140" */
+#define SMPOL_REC_NSTEPS "nsteps"       /* how many steps that is */
+#define SMPOL_REC_ENTRIES "nodes"       /* a group's or by_node's {NODE:ENTRY} */
 
 /* What one node saw of one step; arrays are indexed by NUMA node id, 0..max_node. */
 struct smpol_record_node {
@@ -119,9 +139,10 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 
 /*
  * smpol_record_merge - the AdminComment with ENTRY stored under step/node, keeping
- * everything else in comment (NULL = empty). *merged is malloc'ed. Steps are folded
- * into summaries when our object would exceed budget bytes; -E2BIG when even that is
- * not enough.
+ * everything else in comment (NULL = empty). *merged is malloc'ed. The record is
+ * folded (record_fold.h) when our object would exceed budget bytes; -E2BIG when even
+ * one total for the job does not fit. An entry the folded part counts already (it
+ * names the step and the node) is not counted again.
  */
 int smpol_record_merge(const char *comment, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen);
@@ -136,16 +157,17 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
 
 /*
  * smpol_record_contains - whether comment holds this entry for step/node (equal
- * content), or a summary of that step that names the node.
+ * content), or a summary or folded part that lists the step and names the node.
  */
 bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry);
 
 /*
- * smpol_record_names_dropped - whether step's summary lost its node names to the
- * budget: it then neither shows nor denies a node's entry (smpol_record_contains says
- * false), and a node folded into it again is counted again.
+ * smpol_record_names_dropped - whether step's entry on node went into a summary or
+ * folded part that lost its node names or step list to the budget: it then neither
+ * shows nor denies the entry (smpol_record_contains says false), and the entry
+ * merged again is counted again.
  */
-bool smpol_record_names_dropped(const char *comment, const char *step);
+bool smpol_record_names_dropped(const char *comment, const char *step, const char *node);
 
 /*
  * smpol_record_find - our record in an AdminComment. 0 with *record a new reference

@@ -31,15 +31,14 @@ static void random_pause(int attempt)
 		;
 }
 
-/* Whether comment holds every entry of entries. A summary whose names were dropped
- * can tell neither way: before our write that counts as missing (we fold ours in),
- * after it as held (a loss there cannot be seen). */
+/* Whether comment holds every entry of entries. A summary or folded part whose names
+ * were dropped can tell neither way: before our write that counts as missing (we fold
+ * ours in), after it as held (a loss there cannot be seen). */
 static bool holds_all(const char *comment, const char *step, json_object *entries, bool written)
 {
-	if (written && smpol_record_names_dropped(comment, step))
-		return true;
 	json_object_object_foreach(entries, node, entry) {
-		if (!smpol_record_contains(comment, step, node, entry))
+		if (!smpol_record_contains(comment, step, node, entry) &&
+		    !(written && smpol_record_names_dropped(comment, step, node)))
 			return false;
 	}
 	return true;
@@ -56,8 +55,6 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 	for (int attempt = 0; attempt < max_attempts; attempt++) {
 		char *comment = NULL, *merged = NULL;
 
-		if (written && confirmations == 0)
-			break;
 		if (attempt > 0) {
 			if (store->pause)
 				store->pause(store->ctx, attempt);
@@ -70,10 +67,8 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 			break;
 		if (holds_all(comment, step, entries, written)) {
 			free(comment);
-			if (++seen >= confirmations) {
-				written = true;
+			if (++seen >= confirmations)
 				break;
-			}
 			continue;
 		}
 		if (written)
@@ -90,7 +85,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		if (rc < 0)
 			break;
 	}
-	if (rc == 0 && (confirmations > 0 ? seen < confirmations : !written))
+	if (rc == 0 && seen < confirmations)
 		rc = smpol_fail(err, errlen, EAGAIN,
 			       "the placement record of step %s was overwritten by other writers "
 			       "%d times in %d tries; it may be missing from AdminComment",

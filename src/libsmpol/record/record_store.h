@@ -48,9 +48,9 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 
 /*
  * smpol_record_store_nodes - the same for every {NODE:ENTRY} of entries, with
- * `confirmations` reads that must see them all (2 above). 0 confirmations: the one
- * writer of the step reads once, merges and writes once (1 read, 1 write); nothing
- * re-reads, so this is only for a writer that no other writer of ours races.
+ * `confirmations` reads (at least 1) that must see them all, one pause apart (2
+ * above). 1: a writer that no other writer of ours races (a step's collector under
+ * the node lock) reads, merges, writes and reads its write back: 2 reads, 1 write.
  */
 int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
 			     size_t budget, int max_attempts, int confirmations,

@@ -18,7 +18,9 @@ src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
 	src/plugins/mem_interleave/record_collector.c src/plugins/mem_interleave/record_collector.h \
 	src/plugins/mem_interleave/sample_regions.c src/plugins/mem_interleave/sample_regions.h \
 	src/plugins/mem_interleave/record_slurm.c src/plugins/mem_interleave/record_slurm.h \
+	src/plugins/mem_interleave/record_dbd.c src/plugins/mem_interleave/record_dbd.h \
 	src/plugins/mem_interleave/record_write.c src/plugins/mem_interleave/record_write.h \
+	src/plugins/mem_interleave/record_courier.c src/plugins/mem_interleave/record_courier.h \
 	src/plugins/mem_interleave/sample_tree.c src/plugins/mem_interleave/sample_tree.h
 endif
 EXTRA_DIST += src/plugins/mem_interleave/exports.map

@@ -2,6 +2,7 @@
 #include <slurm/spank.h>
 
 #include "plugin.h"
+#include "record_courier.h"
 #include "release.h"
 
 /* plugin_name, plugin_type and plugin_version (SPANK_PLUGIN's symbols) are in release.c. */
@@ -19,8 +20,6 @@ static struct mi_step step;
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-	(void)ac;
-	(void)av;
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
 	case S_CTX_REMOTE:
@@ -28,6 +27,8 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 		return options_register(sp);
 	case S_CTX_SLURMD:
 		release_log_mismatch(sp);
+		if (!release_mismatch())
+			record_courier_start(ac, av);
 		return 0;
 	default:
 		return 0;
@@ -76,4 +77,14 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	(void)ac;
 	(void)av;
 	return spank_context() == S_CTX_REMOTE ? step_exit(&step) : 0;
+}
+
+/* slurmd's shutdown. */
+int slurm_spank_slurmd_exit(spank_t sp, int ac, char **av)
+{
+	(void)sp;
+	(void)ac;
+	(void)av;
+	record_courier_stop();
+	return 0;
 }

@@ -11,6 +11,8 @@
  *   step.c     slurmstepd (root): site config, topology, the placement decision, the
  *              weights lease, the kept placement (calls record_step.c)
  *   release.c  every context: is this the Slurm release the plugin was built for
+ *   record_courier.c  slurmd (root): the thread delivering the node's spooled records
+ *              (calls record_write.c)
  *   task.c     each task (the user, after task/affinity): apply and export (calls
  *              preload.c, the interposer in a region-aware task's LD_PRELOAD)
  *   record_step.c  slurmstepd (root): samples and the placement record (calls

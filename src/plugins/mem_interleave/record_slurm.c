@@ -6,19 +6,21 @@
  * running scontrol: one read and write took 7 ms against 14 ms for `scontrol show
  * job` + `scontrol update` on the test cluster, with no fork from slurmstepd, no
  * PATH to trust and no parsing of scontrol's text to read the comment back.
- * (sacctmgr, the only writer once the job has ended, turns '"' into '`' and so cannot
- * carry JSON: the record must be written while the job runs, see record_step_task_end.)
+ * Once the job has ended slurmctld takes no change to it: the record then goes to
+ * slurmdbd (record_dbd.c), as sacctmgr's job modify does.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 #include <slurm/slurm_version.h>
 
 #include "error.h"
 #include "record.h"
+#include "record_dbd.h"
 #include "record_slurm.h"
 #include "step_name.h"
 
@@ -42,18 +44,12 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 #pragma weak slurm_hostlist_shift
 #pragma weak slurm_hostlist_destroy
 
-/* Extra is a job field from Slurm 23.02 on. */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-#define HAVE_JOB_EXTRA 1
-#else
-#define HAVE_JOB_EXTRA 0
-#endif
-
 /* Reads before giving up on confirming a record that other writers race. */
 #define STORE_ATTEMPTS 10
-/* slurmctld refuses an Extra longer than 1024 bytes (24.11); leave room for the
- * {"mempolicy":...} around our object and a little foreign text. */
-#define EXTRA_BUDGET 900
+/* How long a finished job's writer waits for slurmdbd to record the job's end (which
+ * slurmctld reports right away), and how often it looks. */
+#define DBD_END_WAIT_MS 10000
+#define DBD_END_POLL_MS 250
 
 struct field {
 	enum smpol_record_target target;
@@ -69,7 +65,7 @@ int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen
 {
 	if (target == SMPOL_RECORD_NONE)
 		return 0;
-	if (target == SMPOL_RECORD_EXTRA && !HAVE_JOB_EXTRA)
+	if (target == SMPOL_RECORD_EXTRA && !RECORD_HAVE_JOB_EXTRA)
 		return smpol_fail(err, errlen, ENOSYS, "record=extra needs Slurm 23.02 or later (this plugin was "
 				 "built for %d.%02d, which has no Extra field); no record is written",
 				 SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER));
@@ -132,7 +128,7 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 	if (load_job(&msg, f->job) != SLURM_SUCCESS)
 		return slurm_fail(f, err, errlen, "cannot read");
 	if (msg->record_count > 0) {
-#if HAVE_JOB_EXTRA
+#if RECORD_HAVE_JOB_EXTRA
 		if (f->target == SMPOL_RECORD_EXTRA)
 			text = msg->job_array[0].extra;
 		else
@@ -151,7 +147,7 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 
 	slurm_init_job_desc_msg(&desc);
 	set_desc_job(&desc, f->job);
-#if HAVE_JOB_EXTRA
+#if RECORD_HAVE_JOB_EXTRA
 	if (f->target == SMPOL_RECORD_EXTRA)
 		desc.extra = (char *)comment;
 	else
@@ -168,18 +164,54 @@ static void no_pause(void *ctx, int attempt)
 	(void)attempt;
 }
 
+static int store_with(const struct smpol_comment_store *store, enum smpol_record_target target, const char *step,
+		      json_object *entries, bool sole_writer, struct smpol_store_result *res, char *err, size_t errlen)
+{
+	return smpol_record_store_nodes(store, step, entries,
+					target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET,
+					STORE_ATTEMPTS, sole_writer ? 1 : 2, res, err, errlen);
+}
+
+/* The job has ended: the same protocol over slurmdbd's record of it, once slurmdbd has
+ * recorded the end (slurmctld reports it right away). */
+static int store_ended(const struct smpol_comment_store *base, enum smpol_record_target target, uint32_t job,
+		       const char *step, json_object *entries, bool sole_writer, struct smpol_store_result *res,
+		       char *err, size_t errlen)
+{
+	struct smpol_comment_store store = { record_dbd_read, record_dbd_write, base->pause, NULL };
+	struct record_dbd *dbd;
+	int rc = record_dbd_open(target, job, &dbd, err, errlen);
+
+	store.ctx = dbd;
+	for (int waited = 0; rc == 0 || rc == -EINPROGRESS; waited += DBD_END_POLL_MS) {
+		rc = store_with(&store, target, step, entries, sole_writer, res, err, errlen);
+		if (rc != -EINPROGRESS || waited >= DBD_END_WAIT_MS)
+			break;
+		usleep(DBD_END_POLL_MS * 1000);
+	}
+	record_dbd_close(dbd);
+	if (rc == -EINPROGRESS)
+		rc = smpol_fail(err, errlen, ECONNREFUSED, "slurmdbd has not recorded the end of job %u in %d s",
+			       job, DBD_END_WAIT_MS / 1000);
+	return rc;
+}
+
 int record_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
-		     bool sole_writer, bool pause, struct smpol_store_result *res, char *err, size_t errlen)
+		     bool sole_writer, bool pause, struct smpol_store_result *res, const char **through,
+		     char *err, size_t errlen)
 {
 	struct field f = { target, job };
 	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : no_pause, &f };
 	int rc = record_slurm_check(target, err, errlen);
 
+	*through = "";
 	if (rc < 0 || target == SMPOL_RECORD_NONE)
 		return rc;
-	return smpol_record_store_nodes(&store, step, entries,
-					target == SMPOL_RECORD_EXTRA ? EXTRA_BUDGET : SMPOL_RECORD_BUDGET,
-					STORE_ATTEMPTS, sole_writer ? 0 : 2, res, err, errlen);
+	rc = store_with(&store, target, step, entries, sole_writer, res, err, errlen);
+	if (rc != -ESRCH)
+		return rc;
+	*through = " through slurmdbd (the job had ended)";
+	return store_ended(&store, target, job, step, entries, sole_writer, res, err, errlen);
 }
 
 int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)

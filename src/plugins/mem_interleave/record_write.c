@@ -48,16 +48,19 @@ static double ms_since(const struct timespec *t0)
 }
 
 /* Store entries ({NODE:ENTRY}) of job/step into the record field, under the node
- * lock. 0 or -errno (record_slurm_store's). */
+ * lock. 0 or -errno (record_slurm_store's); *through as it says. */
 static int store_entries(const struct record_write *w, uint32_t job, const char *step, json_object *entries,
-			 bool sole_writer, struct smpol_store_result *res, char *err, size_t errlen)
+			 bool sole_writer, struct smpol_store_result *res, const char **through, char *err, size_t errlen)
 {
 	int rc, lock_fd = lock_node_writers(w);
-
 	/* under the node lock, the steps of a one-node step's job all take turns here;
 	 * without it, this node's other steps may race even a step's only writer */
-	rc = record_slurm_store(w->site->record, job, step, entries, sole_writer && lock_fd >= 0,
-			      lock_fd < 0 || w->step_nnodes > 1, res, err, errlen);
+	bool sole = sole_writer && lock_fd >= 0;
+
+	/* the only writer reads its write back at once; others pause between reads so a
+	 * racing writer of another node has written by then */
+	rc = record_slurm_store(w->site->record, job, step, entries, sole, !sole && (lock_fd < 0 || w->step_nnodes > 1),
+			      res, through, err, errlen);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
 	return rc;
@@ -68,14 +71,16 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 	struct smpol_store_result res = { 0 };
 	struct timespec t0;
 	char err[SMPOL_ERRLEN], serr[SMPOL_ERRLEN];
+	const char *through = "";
 	int rc, dropped;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = store_entries(w, w->job, w->step, entries, sole_writer, &res, err, sizeof(err));
+	rc = store_entries(w, w->job, w->step, entries, sole_writer, &res, &through, err, sizeof(err));
 	if (rc == 0) {
-		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) written %s in %.0f ms "
+		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) written %s%s in %.0f ms "
 			   "(%d reads, %d writes, %d lost to other writers)", w->job, w->step,
-			   json_object_object_length(entries), how, ms_since(&t0), res.reads, res.writes, res.losses);
+			   json_object_object_length(entries), how, through, ms_since(&t0), res.reads, res.writes,
+			   res.losses);
 		return false;
 	}
 	if (rc != -ECONNREFUSED) {
@@ -89,9 +94,11 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 		return false;
 	}
 	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
-		    "answers (%s)%s", w->job, w->step, json_object_object_length(entries),
+		    "or slurmdbd answers (%s)%s", w->job, w->step, json_object_object_length(entries),
 		    w->site->host.statedir, err, dropped ? "; the oldest spooled records were dropped" : "");
-	return true;
+	/* a job that has ended waits for nothing: holding its step for retries would keep
+	 * the job completing and the node from its next job; the node's next steps deliver */
+	return !*through;
 }
 
 /* Deliver spooled record name; own: this step's (its end retries it). 0 delivered, else
@@ -100,6 +107,7 @@ static int deliver_spooled(const struct record_write *w, const char *name)
 {
 	char step[32], err[SMPOL_ERRLEN];
 	json_object *entries = NULL;
+	const char *through = "";
 	uint32_t job;
 	int rc;
 
@@ -107,14 +115,14 @@ static int deliver_spooled(const struct record_write *w, const char *name)
 	if (rc == -ENOENT)
 		return 0;       /* delivered meanwhile */
 	if (rc == 0)
-		rc = store_entries(w, job, step, entries, true, NULL, err, sizeof(err));
+		rc = store_entries(w, job, step, entries, true, NULL, &through, err, sizeof(err));
 	if (rc == 0) {
 		smpol_spool_remove(&w->site->host, name, NULL, 0);
-		slurm_info(MI_LOG "job %u step %s: spooled placement record of %d node(s) delivered", job, step,
-			   json_object_object_length(entries));
+		slurm_info(MI_LOG "job %u step %s: spooled placement record of %d node(s) delivered%s", job, step,
+			   json_object_object_length(entries), through);
 	} else if (rc != -ECONNREFUSED) {
-		/* slurmctld answers but will never take it: the file stays for the admin,
-		 * out of the way of deliveries */
+		/* slurmctld and slurmdbd answer but will never take it: the file stays for
+		 * the admin, out of the way of deliveries */
 		slurm_error(MI_LOG "spooled placement record %s cannot be delivered: %s; moved aside as "
 			    "%s/spool/%s.json.undelivered", name, err, w->site->host.statedir, name);
 		smpol_spool_set_aside(&w->site->host, name, NULL, 0);
@@ -123,22 +131,36 @@ static int deliver_spooled(const struct record_write *w, const char *name)
 	return rc;
 }
 
-void record_write_deliver_others(const struct record_write *w)
+/* Deliver up to max spooled records of other steps than w's, oldest first, stopping
+ * at the first slurmctld or slurmdbd does not answer. -ECONNREFUSED then, else 0. */
+static int deliver_spool(const struct record_write *w, int max)
 {
 	char **names = NULL, own[64];
-	int n = 0, tried = 0;
+	int n = 0, tried = 0, rc = 0;
 
 	if (w->site->record == SMPOL_RECORD_NONE || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
-		return;
+		return 0;
 	snprintf(own, sizeof(own), "%u.%s", w->job, w->step);
 	for (int i = 0; i < n; i++) {
-		if (tried < SPOOL_DELIVER_MAX && strcmp(names[i], own) && deliver_spooled(w, names[i]) != -ECONNREFUSED)
+		if (tried < max && rc == 0 && strcmp(names[i], own)) {
+			/* slurmctld is away: no use trying the rest */
+			rc = deliver_spooled(w, names[i]) == -ECONNREFUSED ? -ECONNREFUSED : 0;
 			tried++;
-		else if (strcmp(names[i], own))
-			tried = SPOOL_DELIVER_MAX;      /* slurmctld is away: no use trying the rest */
+		}
 		free(names[i]);
 	}
 	free(names);
+	return rc;
+}
+
+void record_write_deliver_others(const struct record_write *w)
+{
+	deliver_spool(w, SPOOL_DELIVER_MAX);
+}
+
+int record_write_deliver_all(const struct record_write *w)
+{
+	return deliver_spool(w, SMPOL_SPOOL_MAX);
 }
 
 void record_write_retry_own(const struct record_write *w)

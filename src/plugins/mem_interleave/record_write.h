@@ -1,8 +1,9 @@
-/* record_write.h - slurmstepd (root): this node's writes of placement records. The
- * node's writers (its steps, a step's collector) take turns under a flock on
- * STATEDIR/record.lock; what slurmctld does not take because it does not answer waits
- * in the spool (record_spool.h) until the step's end or the node's next steps deliver
- * it. */
+/* record_write.h - slurmstepd (root): this node's writes of placement records, each
+ * read back (record_slurm.h), through slurmctld while the job runs and slurmdbd once it
+ * has ended. The node's writers (its steps, a step's collector) take turns under a
+ * flock on STATEDIR/record.lock; what neither takes because it does not answer waits
+ * in the spool (record_spool.h) until the step's end, the node's courier in slurmd
+ * (record_courier.h) or the node's next steps deliver it. */
 #ifndef MEM_INTERLEAVE_RECORD_WRITE_H
 #define MEM_INTERLEAVE_RECORD_WRITE_H
 
@@ -21,16 +22,22 @@ struct record_write {
 };
 
 /* Write entries ({NODE:ENTRY}) of the step into the record field; sole_writer: the
- * step's collector that got every entry (one read, one write, when it holds the node
- * lock). Logs the outcome; true when they went to the spool because slurmctld did
- * not answer. */
+ * step's collector that got every entry (one read, one write, one read back, when it
+ * holds the node lock). Logs the outcome; true when they went to the spool because
+ * slurmctld did not answer, so the step's end retries them (a job that has ended, whose
+ * record slurmdbd did not take yet, is left to the node's next steps). */
 bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how);
 
-/* Deliver this step's spooled record, every 2 s for up to 3 min while slurmctld does
- * not answer. */
+/* Deliver this step's spooled record, every 2 s for up to 3 min while neither
+ * slurmctld nor slurmdbd answers. */
 void record_write_retry_own(const struct record_write *w);
 
 /* Deliver a few spooled records of earlier steps (a step start's share). */
 void record_write_deliver_others(const struct record_write *w);
+
+/* Deliver every spooled record of the node but w's own (the courier's round, with job
+ * 0: none). 0, or -ECONNREFUSED when slurmctld or slurmdbd did not answer (the rest
+ * waits for the next round). */
+int record_write_deliver_all(const struct record_write *w);
 
 #endif

@@ -1,0 +1,24 @@
+/* record_courier.h - slurmd (root): the node's spooled placement records delivered
+ * without waiting for the node's next step.
+ *
+ * A record that neither slurmctld nor slurmdbd took (an outage across a step's end,
+ * longer than the step's own retries, record_write.h) waits in the node's spool. The
+ * courier is a thread in slurmd, started when slurmd loads the plugin: every
+ * COURIER_IDLE_S it looks at the spool, and while records wait and slurmctld or
+ * slurmdbd does not answer it tries again after 5, 10, 20, then every 30 s, so a
+ * record arrives within about 30 s of their return, with no job on the node. It
+ * writes as the node's steps do (record_write.h: under the node's record lock, each
+ * write read back). slurmd's shutdown stops it. slurmd 22.05 loads its plugins before
+ * it daemonizes (by forking): the courier follows slurmd's forks and delivers only in
+ * the process that goes on once the forking one has exited. */
+#ifndef MEM_INTERLEAVE_RECORD_COURIER_H
+#define MEM_INTERLEAVE_RECORD_COURIER_H
+
+/* Start the courier for the site's plugstack arguments (record=none starts none).
+ * Logs why it cannot; slurmd starts either way. */
+void record_courier_start(int ac, char **av);
+
+/* Stop it and wait for its round in progress to end. */
+void record_courier_stop(void);
+
+#endif

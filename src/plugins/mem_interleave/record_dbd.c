@@ -1,0 +1,282 @@
+/* record_dbd.c - slurmstepd (root): a finished job's record field in slurmdbd (see
+ * record_dbd.h). Like record_slurm.c, it calls the libslurmfull slurmstepd runs on,
+ * through weak references. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
+
+#include "record_dbd.h"
+#include "record_slurm.h"
+#include "error.h"
+
+/* In libslurmfull (22.05 to 24.11) but not in the public headers: how sacctmgr names a
+ * job (its step list) and makes the record it modifies with; this node's slurm.conf. */
+extern slurmdb_job_rec_t *slurmdb_create_job_rec(void);
+extern int slurm_addto_step_list(void *step_list, char *names);
+extern void slurm_destroy_selected_step(void *object);
+extern slurm_conf_t slurm_conf;
+extern char *slurm_xstrdup(const char *str);
+/* What a client of slurmdbd needs loaded and slurmstepd does not load itself (sacct's
+ * slurm_init does; each call loads once): the accounting_storage plugin slurm.conf
+ * names (up to 23.02 under the first name, and slurmdb_connection_get loads it
+ * itself; from 23.11 on it must be loaded first, else the connection calls a null
+ * function), and the connection layer the persistent connection asks about (24.11:
+ * tls_g_init; from 25.05: conn_g_init). A name a release lacks is skipped. */
+extern int slurm_acct_storage_init(void);
+extern int acct_storage_g_init(void);
+extern int tls_g_init(void);
+extern int conn_g_init(void);
+
+#pragma weak slurmdb_connection_get
+#pragma weak slurmdb_connection_close
+#pragma weak slurmdb_connection_commit
+#pragma weak slurmdb_jobs_get
+#pragma weak slurmdb_job_modify
+#pragma weak slurmdb_create_job_rec
+#pragma weak slurmdb_destroy_job_rec
+#pragma weak slurm_addto_step_list
+#pragma weak slurm_destroy_selected_step
+#pragma weak slurm_conf
+#pragma weak slurm_xstrdup
+#pragma weak slurm_acct_storage_init
+#pragma weak acct_storage_g_init
+#pragma weak tls_g_init
+#pragma weak conn_g_init
+#pragma weak slurm_list_create
+#pragma weak slurm_list_append
+#pragma weak slurm_list_count
+#pragma weak slurm_list_destroy
+#pragma weak slurm_list_iterator_create
+#pragma weak slurm_list_next
+#pragma weak slurm_list_iterator_destroy
+#pragma weak slurm_strerror
+#pragma weak slurm_load_ctl_conf
+/* Slurm 26.05 renamed slurm_free_ctl_conf slurm_free_conf. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#define free_ctl_conf slurm_free_conf
+#pragma weak slurm_free_conf
+#else
+#define free_ctl_conf slurm_free_ctl_conf
+#pragma weak slurm_free_ctl_conf
+#endif
+
+struct record_dbd {
+	enum smpol_record_target target;
+	uint32_t job;
+	void *conn;
+	slurmdb_job_cond_t cond;        /* this job on this cluster, as sacctmgr names it */
+};
+
+static const char *field_name(enum smpol_record_target t)
+{
+	return t == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment";
+}
+
+static const char *why(int e)
+{
+	return e && slurm_strerror ? slurm_strerror(e) : "no reason given (slurmd's log may have one)";
+}
+
+static bool have_api(void)
+{
+	return slurmdb_connection_get && slurmdb_connection_close && slurmdb_connection_commit && slurmdb_jobs_get &&
+	       slurmdb_job_modify && slurmdb_create_job_rec && slurmdb_destroy_job_rec && slurm_addto_step_list &&
+	       slurm_destroy_selected_step && &slurm_conf && slurm_list_create && slurm_list_append && slurm_list_count &&
+	       slurm_list_destroy && slurm_list_iterator_create && slurm_list_next && slurm_list_iterator_destroy &&
+	       (acct_storage_g_init || slurm_acct_storage_init);
+}
+
+static int load_client_plugins(void)
+{
+	if (conn_g_init && conn_g_init() != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	if (tls_g_init && tls_g_init() != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	return acct_storage_g_init ? acct_storage_g_init() : slurm_acct_storage_init();
+}
+
+/* Where slurmdbd listens and how to authenticate to it. slurmstepd's copy of
+ * slurm.conf leaves them out from 24.11 on (slurmd sends it a "lite" one):
+ * slurmctld, which answered a moment ago, says where; it never sends
+ * AccountingStoragePass (the munge socket for slurmdbd), so the socket slurmstepd
+ * authenticates with to the rest of Slurm (AuthInfo) serves, as it does wherever
+ * neither is set. Kept in the process's copy (slurmstepd's, or slurmd's for its
+ * courier, record_courier.h), whose other readers never look at these fields. */
+static int find_slurmdbd(uint32_t job, char *err, size_t errlen)
+{
+	slurm_conf_t *ctl = NULL;
+
+	if (!slurm_conf.accounting_storage_pass && slurm_conf.authinfo && slurm_xstrdup)
+		slurm_conf.accounting_storage_pass = slurm_xstrdup(slurm_conf.authinfo);
+	if (slurm_conf.accounting_storage_host)
+		return 0;
+	if (!slurm_load_ctl_conf || !free_ctl_conf || slurm_load_ctl_conf((time_t)0, &ctl) != SLURM_SUCCESS)
+		return smpol_fail(err, errlen, ECONNREFUSED, "cannot learn from slurmctld where slurmdbd is, to write "
+				 "the record of job %u, which has ended: %s", job, why(errno));
+	/* the strings move over as they are (Slurm allocates and frees both alike) */
+	slurm_conf.accounting_storage_host = ctl->accounting_storage_host;
+	slurm_conf.accounting_storage_backup_host = ctl->accounting_storage_backup_host;
+	slurm_conf.accounting_storage_port = ctl->accounting_storage_port;
+	ctl->accounting_storage_host = ctl->accounting_storage_backup_host = NULL;
+	free_ctl_conf(ctl);
+	return slurm_conf.accounting_storage_host ? 0 :
+	       smpol_fail(err, errlen, ENOSYS, "slurmctld names no AccountingStorageHost: job %u, which has ended, "
+			  "keeps no record", job);
+}
+
+void record_dbd_close(struct record_dbd *d)
+{
+	if (!d)
+		return;
+	if (d->cond.cluster_list)
+		slurm_list_destroy(d->cond.cluster_list);
+	if (d->cond.step_list)
+		slurm_list_destroy(d->cond.step_list);
+	if (d->conn)
+		slurmdb_connection_close(&d->conn);
+	free(d);
+}
+
+int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record_dbd **dbd, char *err, size_t errlen)
+{
+	struct record_dbd *d;
+	char id[16];
+	int rc;
+
+	*dbd = NULL;
+	if (!have_api())
+		return smpol_fail(err, errlen, ENOSYS, "this process has no Slurm accounting API to write the %s of "
+				 "job %u, which has ended", field_name(target), job);
+	rc = find_slurmdbd(job, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (load_client_plugins() != SLURM_SUCCESS)
+		return smpol_fail(err, errlen, ENOSYS, "cannot load the plugins a client of slurmdbd needs "
+				 "(AccountingStorageType=%s) to write the %s of job %u, which has ended",
+				 slurm_conf.accounting_storage_type ? slurm_conf.accounting_storage_type : "",
+				 field_name(target), job);
+	if (!slurm_conf.cluster_name || !*slurm_conf.cluster_name)
+		return smpol_fail(err, errlen, EINVAL, "slurm.conf names no ClusterName: slurmdbd's record of job %u "
+				 "cannot be found", job);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	d->target = target;
+	d->job = job;
+	/* only the job: no steps, no default time window (sacctmgr modify job does the same) */
+	d->cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
+	d->cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_DEFAULT_USAGE;
+	d->cond.cluster_list = slurm_list_create(free);
+	d->cond.step_list = slurm_list_create(slurm_destroy_selected_step);
+	snprintf(id, sizeof(id), "%u", job);
+	if (d->cond.cluster_list)
+		slurm_list_append(d->cond.cluster_list, strdup(slurm_conf.cluster_name));
+	if (d->cond.step_list)
+		slurm_addto_step_list(d->cond.step_list, id);
+	if (!d->cond.cluster_list || !d->cond.step_list || slurm_list_count(d->cond.step_list) != 1) {
+		record_dbd_close(d);
+		return smpol_fail(err, errlen, ENOMEM, "out of memory naming job %u for slurmdbd", job);
+	}
+	errno = 0;
+	d->conn = slurmdb_connection_get(NULL);
+	if (!d->conn) {
+		int e = errno;
+
+		record_dbd_close(d);
+		return smpol_fail(err, errlen, ECONNREFUSED, "cannot reach slurmdbd to write the %s of job %u, which "
+				 "has ended: %s", field_name(target), job, why(e));
+	}
+	*dbd = d;
+	return 0;
+}
+
+/* Ended, as slurmdbd has it: a final state, or an end time. */
+static bool ended(const slurmdb_job_rec_t *rec)
+{
+	return (rec->state & JOB_STATE_BASE) >= JOB_COMPLETE || rec->end != 0;
+}
+
+int record_dbd_read(void *ctx, char **comment, char *err, size_t errlen)
+{
+	struct record_dbd *d = ctx;
+	__typeof__(slurmdb_jobs_get(NULL, NULL)) jobs;
+	__typeof__(slurm_list_iterator_create(NULL)) it;
+	slurmdb_job_rec_t *rec, *latest = NULL;
+	const char *text = NULL;
+	int rc = 0;
+
+	*comment = NULL;
+	errno = 0;
+	jobs = slurmdb_jobs_get(d->conn, &d->cond);
+	if (!jobs)
+		return smpol_fail(err, errlen, ECONNREFUSED, "cannot read job %u from slurmdbd: %s", d->job, why(errno));
+	it = slurm_list_iterator_create(jobs);
+	while ((rec = slurm_list_next(it)))
+		if (rec->jobid == d->job && (!latest || rec->submit > latest->submit))
+			latest = rec;
+	slurm_list_iterator_destroy(it);
+	if (!latest) {
+		rc = smpol_fail(err, errlen, ENOENT, "accounting has no job %u on cluster %s", d->job, slurm_conf.cluster_name);
+	} else if (!ended(latest)) {
+		rc = smpol_fail(err, errlen, EINPROGRESS, "slurmdbd has not recorded the end of job %u yet", d->job);
+	} else {
+#if RECORD_HAVE_JOB_EXTRA
+		text = d->target == SMPOL_RECORD_EXTRA ? latest->extra : latest->admin_comment;
+#else
+		text = latest->admin_comment;
+#endif
+		*comment = strdup(text ? text : "");
+		if (!*comment)
+			rc = smpol_fail(err, errlen, ENOMEM, "out of memory reading job %u from slurmdbd", d->job);
+	}
+	slurm_list_destroy(jobs);
+	return rc;
+}
+
+/* The field of rec, where the text goes (borrowed: put back to NULL before rec goes). */
+static char **field_of(struct record_dbd *d, slurmdb_job_rec_t *rec)
+{
+#if RECORD_HAVE_JOB_EXTRA
+	if (d->target == SMPOL_RECORD_EXTRA)
+		return &rec->extra;
+#endif
+	(void)d;
+	return &rec->admin_comment;
+}
+
+int record_dbd_write(void *ctx, const char *comment, char *err, size_t errlen)
+{
+	struct record_dbd *d = ctx;
+	slurmdb_job_rec_t *rec = slurmdb_create_job_rec();
+	__typeof__(slurmdb_job_modify(NULL, NULL, NULL)) changed;
+	bool done;
+	int e;
+
+	if (!rec)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	*field_of(d, rec) = (char *)comment;
+	errno = 0;
+	changed = slurmdb_job_modify(d->conn, &d->cond, rec);
+	e = errno;
+	*field_of(d, rec) = NULL;
+	slurmdb_destroy_job_rec(rec);
+	/* slurmdbd lists the jobs it changed; the change holds once committed */
+	done = changed && slurm_list_count(changed) > 0;
+	if (changed)
+		slurm_list_destroy(changed);
+	if (!done) {
+		slurmdb_connection_commit(d->conn, false);
+		return smpol_fail(err, errlen, e == ESLURM_ACCESS_DENIED ? EPERM : EIO,
+				 "slurmdbd did not change the %s of job %u: %s", field_name(d->target), d->job, why(e));
+	}
+	errno = 0;
+	if (slurmdb_connection_commit(d->conn, true) != SLURM_SUCCESS)
+		return smpol_fail(err, errlen, EIO, "slurmdbd did not commit the %s of job %u: %s",
+				 field_name(d->target), d->job, why(errno));
+	return 0;
+}

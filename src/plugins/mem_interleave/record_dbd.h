@@ -1,0 +1,45 @@
+/* record_dbd.h - slurmstepd (root): the record field of a job that has ended (cancelled,
+ * timed out, preempted, failed...) where `sacctmgr modify job` changes it: the job's
+ * record in slurmdbd, read with slurmdb_jobs_get and written with the accounting
+ * API's job modify call (slurmdb_job_modify, then a commit). slurmctld refuses any
+ * change to a finished job ("Job has already finished"), and sacctmgr's command line
+ * turns '"' into '`'; the API carries the text as it is (slurmdbd escapes it for SQL
+ * when it unpacks it). record_slurm.c runs the record's protocol (record_store.h) over
+ * these two calls. */
+#ifndef MEM_INTERLEAVE_RECORD_DBD_H
+#define MEM_INTERLEAVE_RECORD_DBD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <slurm/slurm_version.h>
+
+#include "site_config.h"
+
+/* Extra is a job field from Slurm 23.02 on (here for the two files that read it from
+ * Slurm's structures, record_slurm.c and this one). */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#define RECORD_HAVE_JOB_EXTRA 1
+#else
+#define RECORD_HAVE_JOB_EXTRA 0
+#endif
+
+struct record_dbd;
+
+/* A connection to slurmdbd for job's target field on this node's cluster. 0, or
+ * -ENOSYS (no accounting API in this process), -ECONNREFUSED (slurmdbd does not
+ * answer), -EINVAL (slurm.conf names no cluster), with a sentence. */
+int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record_dbd **dbd, char *err, size_t errlen);
+void record_dbd_close(struct record_dbd *dbd);
+
+/*
+ * The field of the job's latest run, as slurmdbd holds it (a smpol_comment_store
+ * read). -EINPROGRESS while slurmdbd has not recorded the job's end: slurmctld's own
+ * report of the end carries the field as slurmctld held it and would undo a write
+ * made before it. -ENOENT when accounting has no such job, -ECONNREFUSED.
+ */
+int record_dbd_read(void *dbd, char **comment, char *err, size_t errlen);
+
+/* Replace the field and commit (a smpol_comment_store write). 0 or -errno. */
+int record_dbd_write(void *dbd, const char *comment, char *err, size_t errlen);
+
+#endif
