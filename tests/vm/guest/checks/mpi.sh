@@ -101,7 +101,7 @@ as_user() { su user -s /bin/sh -c "cd /tmp && $1"; }
 # wait_ranks CASE OUT: until OUT has 4 rank lines (180 s); fails CASE-start otherwise.
 wait_ranks() {
 	t=0
-	while [ "$(grep -c '^rank ' "$2" 2>/dev/null)" -lt 4 ]; do
+	while n=$(grep -c '^rank ' "$2" 2>/dev/null); [ "${n:-0}" -lt 4 ]; do
 		t=$((t + 1))
 		[ $t -le 180 ] || { fail "$1-start" "no 4 ranks after 180 s: $(tail -n 8 "$2"; tail -n 3 /var/log/slurmd.log)"; return 1; }
 		sleep 1
@@ -141,7 +141,8 @@ fi
 # ompi: mpirun inside sbatch; the ranks are mpirun's children.
 cat >/tmp/ompi.sh <<EOF
 #!/bin/sh
-export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+# the guest has no ssh, whose absence Open MPI 4 takes as fatal even where it launches through srun
+export OMPI_MCA_plm=slurm OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 mpirun.openmpi -n 4 --bind-to core --map-by core mpi-touch-openmpi $RANK_MIB /tmp/ompi.release
 EOF
 chmod 755 /tmp/ompi.sh
