@@ -17,7 +17,8 @@ cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	iproute2 procps util-linux python3
 	prometheus-node-exporter python3-prometheus-client curl)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
-	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
+	flex bison bc libelf-dev   # these four build the pmbind guest kernel
+	openmpi-bin libopenmpi-dev mpich libmpich-dev libpmix2 libpmix-dev)   # the mpi check's launchers
 # scripts/debian-root.sh: Debian roots of other releases (Slurm 24.11 from trixie).
 root_pkgs=(mmdebstrap)
 # The pkg tier: build and lint the Debian package, build the RPM (tests/pkg/run).

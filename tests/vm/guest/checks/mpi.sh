@@ -2,6 +2,7 @@
 # vm-boot: own
 # vm-initramfs: mpi
 # vm-timeout: 600
+# vm-kernels: 6.12 newest
 # MPI launchers under real Slurm on the guest's two sockets (Debian's Open MPI, MPICH
 # and PMIx; tests/vm/mpi-root.sh): every rank's buffer must follow the plan of its own
 # CPUs, the weights `mpolctl plan --cpus <the rank's CPUs>` prints, within 1 %, read
@@ -141,8 +142,11 @@ fi
 # ompi: mpirun inside sbatch; the ranks are mpirun's children.
 cat >/tmp/ompi.sh <<EOF
 #!/bin/sh
-# the guest has no ssh, whose absence Open MPI 4 takes as fatal even where it launches through srun
-export OMPI_MCA_plm=slurm OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+# The guest has no ssh, whose absence Open MPI 4 takes as fatal even where it launches
+# through srun, and only a loopback interface, which its out-of-band channel skips
+# unless named.
+export OMPI_MCA_plm=slurm OMPI_MCA_oob_tcp_if_include=lo
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 mpirun.openmpi -n 4 --bind-to core --map-by core mpi-touch-openmpi $RANK_MIB /tmp/ompi.release
 EOF
 chmod 755 /tmp/ompi.sh
