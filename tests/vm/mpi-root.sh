@@ -1,7 +1,7 @@
 #!/bin/bash
 # mpi-root.sh - the MPI launchers for the Slurm guest image, from this host's Debian
 # packages: Open MPI (mpirun, orted), MPICH (mpiexec.hydra, hydra_pmi_proxy), PMIx
-# (the libpmix.so Slurm's mpi_pmix plugin opens) and sbatch, with every component
+# (the libpmix.so Slurm's mpi_pmix plugin opens), sbatch and scancel, with every component
 # they load at run time and the shared libraries ldd names.
 #
 #   tests/vm/mpi-root.sh CACHE        files into CACHE/root (kept: see below)
@@ -14,8 +14,8 @@
 set -euo pipefail
 pkgs=(openmpi-bin openmpi-common libopenmpi3 libpmix2 libpmix-dev mpich libmpich12
 	libucx0 libfabric1 slurm-client)
-# slurm-client only for sbatch (slurm-root.sh copies the rest)
-extra_bins=(/usr/bin/sbatch)
+# slurm-client only for sbatch and scancel (slurm-root.sh copies the rest)
+extra_bins=(/usr/bin/sbatch /usr/bin/scancel)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,9 +10,11 @@
 #   pmix    srun --mpi=pmix direct launch: the ranks are Slurm's tasks;
 #   ompi    Open MPI's mpirun inside sbatch: the ranks are mpirun's children, started
 #           after the plugin ran, under the batch task's plan for all four CPUs;
+#   orted   the same with ras_base_launch_orted_on_hn: the ranks are children of an
+#           orted, a task of a step srun started;
 #   hydra   MPICH's mpiexec with the Slurm bootstrap inside sbatch: the ranks are
 #           children of hydra_pmi_proxy, a task of a step srun started.
-# In the last two, slurmstepd's sampler (sample_interval=1) must give each rank its
+# In the last three, slurmstepd's sampler (sample_interval=1) must give each rank its
 # own socket's plan (children follow their CPUs); the ranks touch their memory at
 # once, so the pages are moved there. Then a hybrid one-task step on all CPUs gets the
 # combined plan (the weights a step owning the node writes), and a process of the
@@ -110,12 +112,13 @@ wait_ranks() {
 	echo "## $1: 4 ranks up after ${t}s"
 }
 
-# job_done CASE: release the ranks, wait until no job is left (60 s).
+# job_done CASE: release the ranks, wait until no job is left (60 s; then cancel them,
+# so that the next case gets the node).
 job_done() {
 	touch /tmp/$1.release
 	t=0
 	while [ -n "$(squeue -h -o %i)" ] && [ $t -lt 60 ]; do sleep 1; t=$((t + 1)); done
-	[ $t -lt 60 ] || { fail "$1-end" "the job did not end: $(squeue)"; return 1; }
+	[ $t -lt 60 ] || { fail "$1-end" "the job did not end: $(squeue)"; scancel -u user; return 1; }
 }
 
 # A process of the job's user that did not ask, on socket 1's CPUs, started before
@@ -127,50 +130,50 @@ wait_for /tmp/plain.out '^ready' && plain=$(sed -n 's/^ready //p' /tmp/plain.out
 before=""
 [ -n "$plain" ] && before=$(signal_counts plain "$plain" USR1 0)
 
+# ranks_case CASE: the ranks of the launch writing /tmp/CASE.out against their plans,
+# then the job's end.
+ranks_case() {
+	wait_ranks "$1" /tmp/$1.out && check_ranks "$1" /tmp/$1.out
+	job_done "$1" && pass "$1-end"
+}
+
+# sbatch_case CASE LINES: a four-task batch job whose script is LINES.
+sbatch_case() {
+	printf '#!/bin/sh\n%s\n' "$2" >/tmp/$1.sh
+	chmod 755 /tmp/$1.sh
+	as_user "sbatch -n4 -o /tmp/$1.out --mem-interleave=weighted /tmp/$1.sh" >/tmp/$1.sbatch 2>&1 ||
+		fail "$1-sbatch" "$(cat /tmp/$1.sbatch)"
+	ranks_case "$1"
+}
+
 # pmix: srun direct launch.
 if srun --mpi=list 2>&1 | grep -qw pmix; then
 	as_user "timeout 300 srun -n4 --mpi=pmix --cpu-bind=cores --mem-interleave=weighted mpi-touch-openmpi $RANK_MIB /tmp/pmix.release" \
 		>/tmp/pmix.out 2>&1 &
-	if wait_ranks pmix /tmp/pmix.out; then
-		check_ranks pmix /tmp/pmix.out
-		job_done pmix && pass pmix-end
-	fi
+	ranks_case pmix
 else
 	fail pmix-plugin "srun --mpi=list has no pmix: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
 fi
 
-# ompi: mpirun inside sbatch; the ranks are mpirun's children.
-cat >/tmp/ompi.sh <<EOF
-#!/bin/sh
-# The guest has no ssh, whose absence Open MPI 4 takes as fatal even where it launches
-# through srun, and only a loopback interface, which its out-of-band channel skips
-# unless named.
-export OMPI_MCA_plm=slurm OMPI_MCA_oob_tcp_if_include=lo
-export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-mpirun.openmpi -n 4 --bind-to core --map-by core mpi-touch-openmpi $RANK_MIB /tmp/ompi.release
-EOF
-chmod 755 /tmp/ompi.sh
-as_user "sbatch -n4 -o /tmp/ompi.out --mem-interleave=weighted /tmp/ompi.sh" >/tmp/ompi.sbatch 2>&1 ||
-	fail ompi-sbatch "$(cat /tmp/ompi.sbatch)"
-if wait_ranks ompi /tmp/ompi.out; then
-	check_ranks ompi /tmp/ompi.out
-	job_done ompi && pass ompi-end
-fi
+# ompi: mpirun inside sbatch; the ranks are mpirun's children. The guest has no ssh,
+# whose absence Open MPI 4 takes as fatal even where it launches through srun, and
+# only a loopback interface, which its out-of-band channel skips unless named.
+ompi_env="export OMPI_MCA_plm=slurm OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none"
+ompi_run="mpirun.openmpi -n 4 --bind-to core --map-by core mpi-touch-openmpi $RANK_MIB"
+sbatch_case ompi "$ompi_env
+$ompi_run /tmp/ompi.release"
+# orted: the same with the head node left to an orted that srun starts (how Open MPI
+# runs where mpirun may not fork ranks itself): the ranks are the orted's children.
+sbatch_case orted "$ompi_env
+export OMPI_MCA_ras_base_launch_orted_on_hn=1
+$ompi_run /tmp/orted.release"
 
 # hydra: mpiexec with the Slurm bootstrap inside sbatch; the ranks are children of
-# hydra_pmi_proxy, which srun started as a step's task.
-cat >/tmp/hydra.sh <<EOF
-#!/bin/sh
-export UCX_TLS=self,sm UCX_WARN_UNUSED_ENV_VARS=n
-mpiexec.hydra -launcher slurm -bind-to core -n 4 mpi-touch-mpich $RANK_MIB /tmp/hydra.release
-EOF
-chmod 755 /tmp/hydra.sh
-as_user "sbatch -n4 -o /tmp/hydra.out --mem-interleave=weighted /tmp/hydra.sh" >/tmp/hydra.sbatch 2>&1 ||
-	fail hydra-sbatch "$(cat /tmp/hydra.sbatch)"
-if wait_ranks hydra /tmp/hydra.out; then
-	check_ranks hydra /tmp/hydra.out
-	job_done hydra && pass hydra-end
-fi
+# hydra_pmi_proxy, which srun started as a step's task. MPICH is built with ch4:ucx:
+# shared memory only.
+sbatch_case hydra "export UCX_TLS=self,sm UCX_WARN_UNUSED_ENV_VARS=n
+mpiexec.hydra -launcher slurm -bind-to core -n 4 mpi-touch-mpich $RANK_MIB /tmp/hydra.release"
 
 # hybrid: one task on every CPU gets the combined plan, with the weights a step that
 # owns the node writes (owner_weights), in its environment and its pages.
