@@ -17,8 +17,9 @@
 # In the last three, slurmstepd's sampler (sample_interval=1) must give each rank its
 # own socket's plan (children follow their CPUs); the ranks touch their memory at
 # once, so the pages are moved there. Then a hybrid one-task step on all CPUs gets the
-# combined plan (the weights a step owning the node writes), and a process of the
-# job's user outside any job, on socket 1's CPUs, is never touched.
+# combined plan (the weights a step owning the node writes); the hydra job without
+# --mem-interleave, and a process of the job's user outside any job, on socket 1's
+# CPUs, are never touched.
 . /checks/lib.sh
 export PATH=/bin:/usr/sbin:/usr/bin
 RANK_MIB=32
@@ -63,9 +64,11 @@ socket_of() {
 	echo "$s"
 }
 
-# check_ranks CASE OUT: each "rank R of N pid P cpus L addr A" line of OUT against the
-# plan of its CPUs (polled for up to 30 s: the sampler moves a child's pages after it
-# touched them), and both sockets had ranks.
+# check_ranks CASE OUT [local]: each "rank R of N pid P cpus L addr A" line of OUT
+# against the plan of its CPUs (polled for up to 30 s: the sampler moves a child's
+# pages after it touched them), and both sockets had ranks. With "local" (a job that
+# did not ask) every page must be on the rank's own socket's DRAM, as the kernel puts
+# them, and slurmd's log must not name the rank.
 check_ranks() {
 	c=$1
 	grep '^rank ' "$2" >/tmp/$c.ranks
@@ -73,7 +76,11 @@ check_ranks() {
 	while read -r _ r _ _ _ pid _ cpus _ addr; do
 		s=$(socket_of "$cpus")
 		sockets="$sockets $s"
-		if ! plan_for "$cpus"; then
+		if [ "$3" = local ]; then
+			NODES=$s W=1
+			grep -q "process $pid " /var/log/slurmd.log &&
+				fail "$c-rank$r-unnamed" "slurmd named it: $(grep "process $pid " /var/log/slurmd.log)"
+		elif ! plan_for "$cpus"; then
 			fail "$c-rank$r" "mpolctl plan --cpus $cpus failed: $(cat /tmp/plan.err)"
 			continue
 		fi
@@ -130,20 +137,22 @@ wait_for /tmp/plain.out '^ready' && plain=$(sed -n 's/^ready //p' /tmp/plain.out
 before=""
 [ -n "$plain" ] && before=$(signal_counts plain "$plain" USR1 0)
 
-# ranks_case CASE: the ranks of the launch writing /tmp/CASE.out against their plans,
-# then the job's end.
+# ranks_case CASE [local]: the ranks of the launch writing /tmp/CASE.out against their
+# plans (check_ranks), then the job's end.
 ranks_case() {
-	wait_ranks "$1" /tmp/$1.out && check_ranks "$1" /tmp/$1.out
+	wait_ranks "$1" /tmp/$1.out && check_ranks "$1" /tmp/$1.out "$2"
 	job_done "$1" && pass "$1-end"
 }
 
-# sbatch_case CASE LINES: a four-task batch job whose script is LINES.
+# sbatch_case CASE LINES [OPTION]: a four-task batch job whose script is LINES, with
+# OPTION (default --mem-interleave=weighted; empty: the job does not ask, its ranks
+# must be local).
 sbatch_case() {
 	printf '#!/bin/sh\n%s\n' "$2" >/tmp/$1.sh
 	chmod 755 /tmp/$1.sh
-	as_user "sbatch -n4 -o /tmp/$1.out --mem-interleave=weighted /tmp/$1.sh" >/tmp/$1.sbatch 2>&1 ||
+	as_user "sbatch -n4 -o /tmp/$1.out ${3---mem-interleave=weighted} /tmp/$1.sh" >/tmp/$1.sbatch 2>&1 ||
 		fail "$1-sbatch" "$(cat /tmp/$1.sbatch)"
-	ranks_case "$1"
+	ranks_case "$1" "$([ -n "${3---mem-interleave=weighted}" ] || echo local)"
 }
 
 # pmix: srun direct launch.
@@ -172,8 +181,14 @@ $ompi_run /tmp/orted.release"
 # hydra: mpiexec with the Slurm bootstrap inside sbatch; the ranks are children of
 # hydra_pmi_proxy, which srun started as a step's task. MPICH is built with ch4:ucx:
 # shared memory only.
-sbatch_case hydra "export UCX_TLS=self,sm UCX_WARN_UNUSED_ENV_VARS=n
-mpiexec.hydra -launcher slurm -bind-to core -n 4 mpi-touch-mpich $RANK_MIB /tmp/hydra.release"
+hydra_env="export UCX_TLS=self,sm UCX_WARN_UNUSED_ENV_VARS=n"
+hydra_run="mpiexec.hydra -launcher slurm -bind-to core -n 4 mpi-touch-mpich $RANK_MIB"
+sbatch_case hydra "$hydra_env
+$hydra_run /tmp/hydra.release"
+# noopt: the same job without --mem-interleave: its ranks (policy "default", as above)
+# are not the plugin's, and keep their pages on their own socket's DRAM.
+sbatch_case noopt "$hydra_env
+$hydra_run /tmp/noopt.release" ""
 
 # hybrid: one task on every CPU gets the combined plan, with the weights a step that
 # owns the node writes (owner_weights), in its environment and its pages.
