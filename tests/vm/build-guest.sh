@@ -118,17 +118,18 @@ slurm_image() {
 	echo ok
 }
 # The MPI image: the Slurm image plus Open MPI, MPICH and PMIx (mpi-root.sh, kept in
-# BUILD_DIR/mpi-cache between builds) and mpi-touch built against each MPI library.
+# the VM tier's cache, MPOL_VM_CACHE) and mpi-touch built against each MPI library.
 mpi_image() {
-	local t0=$SECONDS miss m
+	local t0=$SECONDS miss m root
 	[ "$(cat "$build/slurm-image.txt")" = ok ] || { echo "skip: no Slurm image ($(cat "$build/slurm-image.txt"))"; return; }
 	miss=$("$vm/mpi-root.sh" --check) ||
 		{ echo "skip: the MPI packages are not installed: $miss (scripts/install-deps.sh vm)"; return; }
-	"$vm/mpi-root.sh" "$build/mpi-cache" 2>>"$log" | tee -a "$log" | sed 's/^/build-guest: /' >&2
-	[ -d "$build/mpi-cache/root" ] || { echo "fail: tests/vm/mpi-root.sh failed (see $log)"; return; }
+	root=$("$vm/mpi-root.sh" "${MPOL_VM_CACHE:-/var/cache/slurm-mempolicy-vm}/mpi-root" 2> >(tee -a "$log" |
+		grep '^mpi-root: ' | sed 's/^/build-guest: /' >&2))
+	[ -d "$root" ] || { echo "fail: tests/vm/mpi-root.sh failed (see $log)"; return; }
 	rm -rf "$stage-mpi"
 	cp -a "$stage-slurm" "$stage-mpi"
-	cp -a "$build/mpi-cache/root/." "$stage-mpi/"
+	cp -a "$root/." "$stage-mpi/"
 	for m in openmpi mpich; do
 		"mpicc.$m" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$stage-mpi/bin/mpi-touch-$m" "$vm/src/mpi-touch.c" \
 			>>"$log" 2>&1 || { echo "fail: mpi-touch did not build with mpicc.$m (see $log)"; return; }
