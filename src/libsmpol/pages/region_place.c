@@ -113,7 +113,11 @@ int smpol_region_place_task(const struct smpol_task_ref *t, const struct smpol_r
 	}
 	if (rc == 0 && ntodo) {
 		mo.backend = SMPOL_BACKEND_MOVE_PAGES;
-		mo.min_region = o->min_region;
+		/* each mapping balanced on its own (a min_region of one byte when all take
+		 * part), as a policy spreads each: as one whole, a process placed after it
+		 * filled an array (a rank bound to another socket later) kept that array off
+		 * the weights while its total matched them */
+		mo.min_region = o->min_region ? o->min_region : 1;
 		rc = smpol_rebalance_some(t, &mo, todo, ntodo, &r, err, errlen);
 		s->pages = r.pages;
 		s->minimum = r.minimum;

@@ -62,8 +62,8 @@ struct smpol_region_sample {
 int smpol_region_opts_for(const struct smpol_placement *pl, const struct smpol_plan *p, long pmbind_nr,
 			  struct smpol_region_opts *o, char *err, size_t errlen);
 
-/* The options to place mappings of at least min_region bytes (0: all, balanced as one
- * whole) by `by` onto plan p, whose tasks take `path`. 0 or -errno with a sentence. */
+/* The options to place mappings of at least min_region bytes (0: all) by `by` onto
+ * plan p, whose tasks take `path`. 0 or -errno with a sentence. */
 int smpol_region_opts_make(enum smpol_regions_by by, uint64_t min_region, enum smpol_kernel_path path,
 			   const struct smpol_plan *p, long pmbind_nr, struct smpol_region_opts *o, char *err, size_t errlen);
 
