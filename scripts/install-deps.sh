@@ -17,7 +17,8 @@ cluster_pkgs=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server
 	iproute2 procps util-linux python3
 	prometheus-node-exporter python3-prometheus-client curl)
 vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
-	flex bison bc libelf-dev)   # the last four build the pmbind guest kernel
+	flex bison bc libelf-dev   # these four build the pmbind guest kernel
+	openmpi-bin libopenmpi-dev mpich libmpich-dev libpmix2 libpmix-dev)   # the mpi check's launchers
 vm_pkgs+=(libmemkind0)        # memkind in the Slurm guest image, for bench/regions -S
 # Slurm releases Debian does not package, built from source in the root
 # (tests/slurm/build-release.sh): munge and MariaDB client headers, and libcurl for

@@ -394,6 +394,10 @@ static void test_verdicts(void **state)
 			 SMPOL_CHILD_FOLLOWS);
 	assert_int_equal(smpol_child_check("bind:0", task, &on1, false), SMPOL_CHILD_NOT_OURS);
 	assert_int_equal(smpol_child_check("default", "default", &on1, false), SMPOL_CHILD_NOT_OURS);
+	/* a launcher reset the policy it inherited (MPICH's hydra binding): still placed */
+	assert_int_equal(smpol_child_check("default", task, &on1, false), SMPOL_CHILD_REPLACE);
+	assert_int_equal(smpol_child_check("default", "prefer:1", &on1, true), SMPOL_CHILD_REPLACE);
+	assert_int_equal(smpol_child_check("local", task, &on1, false), SMPOL_CHILD_NOT_OURS);
 	assert_int_equal(smpol_child_check("prefer:1", "prefer:1", &on1, true), SMPOL_CHILD_REPLACE);
 	assert_string_equal(smpol_child_verdict_name(SMPOL_CHILD_NOT_OURS), "not ours");
 }

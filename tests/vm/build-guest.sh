@@ -10,6 +10,8 @@
 # 4. build mem_interleave.so against this host's Slurm in BUILD_DIR-slurm and pack
 #    BUILD_DIR/initramfs-slurm.cpio: the same plus a one-node Slurm (slurm-root.sh).
 #    BUILD_DIR/slurm-image.txt says "ok", "skip: REASON" or "fail: REASON".
+# 5. BUILD_DIR/initramfs-mpi.cpio: the Slurm image with Open MPI, MPICH and PMIx
+#    (mpi-root.sh) and mpi-touch; BUILD_DIR/mpi-image.txt says the same as above.
 # A program that fails to build is left out and named in BUILD_DIR/guest-missing.txt
 # (with its compiler output in BUILD_DIR/guest-build.log); the checks that need it
 # then fail in the guest. Exit 1 only when nothing usable could be built.
@@ -140,7 +142,29 @@ slurm_image() {
 	pack "$stage-slurm" "$build/initramfs-slurm.cpio" || { echo "fail: cpio of the Slurm image failed"; return; }
 	echo ok
 }
-rm -f "$build/initramfs-slurm.cpio"
+# The MPI image: the Slurm image plus Open MPI, MPICH and PMIx (mpi-root.sh, kept in
+# the VM tier's cache, MPOL_VM_CACHE) and mpi-touch built against each MPI library.
+mpi_image() {
+	local t0=$SECONDS miss m root
+	[ "$(cat "$build/slurm-image.txt")" = ok ] || { echo "skip: no Slurm image ($(cat "$build/slurm-image.txt"))"; return; }
+	miss=$("$vm/mpi-root.sh" --check) ||
+		{ echo "skip: the MPI packages are not installed: $miss (scripts/install-deps.sh vm)"; return; }
+	root=$("$vm/mpi-root.sh" "${MPOL_VM_CACHE:-/var/cache/slurm-mempolicy-vm}/mpi-root" 2> >(tee -a "$log" |
+		grep '^mpi-root: ' | sed 's/^/build-guest: /' >&2))
+	[ -d "$root" ] || { echo "fail: tests/vm/mpi-root.sh failed (see $log)"; return; }
+	rm -rf "$stage-mpi"
+	cp -a "$stage-slurm" "$stage-mpi"
+	cp -a "$root/." "$stage-mpi/"
+	for m in openmpi mpich; do
+		"mpicc.$m" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$stage-mpi/bin/mpi-touch-$m" "$vm/src/mpi-touch.c" \
+			>>"$log" 2>&1 || { echo "fail: mpi-touch did not build with mpicc.$m (see $log)"; return; }
+	done
+	pack "$stage-mpi" "$build/initramfs-mpi.cpio" || { echo "fail: cpio of the MPI image failed"; return; }
+	echo "build-guest: MPI image $(du -m "$build/initramfs-mpi.cpio" | cut -f1) MB in $((SECONDS - t0)) s" >&2
+	echo ok
+}
+rm -f "$build/initramfs-slurm.cpio" "$build/initramfs-mpi.cpio"
 slurm_image >"$build/slurm-image.txt"
-rm -rf "$stage-slurm"
+mpi_image >"$build/mpi-image.txt"
+rm -rf "$stage-slurm" "$stage-mpi"
 echo "$build/initramfs.cpio"

@@ -52,6 +52,10 @@ enum smpol_child_verdict smpol_child_check(const char *policy, const char *task_
 
 	if (!policy[0])
 		return SMPOL_CHILD_FOLLOWS;     /* no anonymous memory yet: nothing to place */
+	/* no policy at all where its task has one: it inherited the task's at fork, and a
+	 * launcher's binding reset it (MPICH's hydra proxy sets MPOL_DEFAULT with the CPUs) */
+	if (!strcmp(policy, "default") && strcmp(task_policy, "default"))
+		return SMPOL_CHILD_REPLACE;
 	if (strcmp(policy, task_policy))
 		return SMPOL_CHILD_NOT_OURS;
 	if (region_aware)

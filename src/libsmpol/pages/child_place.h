@@ -50,7 +50,10 @@ int smpol_child_pin(pid_t pid, pid_t parent, uid_t uid, struct smpol_task_ref *r
  * numa_maps prints it ("" when it has none); task_policy: its task's; plan: the plan
  * for its CPUs now. A region-aware step's tasks keep a local policy and their large
  * mappings take the plan, so there a child that kept its task's policy is always
- * placed (its large mappings are nobody else's to place).
+ * placed (its large mappings are nobody else's to place). A child with no policy
+ * ("default") under a task that has one is placed too: a launcher reset what it
+ * inherited (MPICH's hydra binds its ranks' memory "default" with their CPUs); one
+ * that set any other policy of its own is left alone.
  */
 enum smpol_child_verdict smpol_child_check(const char *policy, const char *task_policy, const struct smpol_plan *plan,
 					   bool region_aware);

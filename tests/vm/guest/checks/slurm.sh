@@ -15,36 +15,9 @@
 # bench/regions -S comparing the placements (measured and printed, never timed).
 . /checks/lib.sh
 export PATH=/bin:/usr/sbin:/usr/bin
-up() { cut -d. -f1 /proc/uptime; }
 
-hostname vm
-ip link set lo up
-# getaddrinfo(AI_ADDRCONFIG), which Slurm uses, finds nothing on a host whose only
-# addresses are loopback ones: give lo one more.
-ip addr add 10.0.0.1/32 dev lo
-# No systemd: slurmd builds its own cgroup v2 tree (cgroup.conf IgnoreSystemd=yes).
-mount -t cgroup2 cgroup2 /sys/fs/cgroup
-mkdir -p /sys/fs/cgroup/system.slice /run/munge
-echo "+cpuset +memory" >/sys/fs/cgroup/cgroup.subtree_control
-chown munge:munge /run/munge /var/lib/munge /var/log/munge /etc/munge /etc/munge/munge.key
-t0=$(cut -d' ' -f1 /proc/uptime)
-munged --force --num-threads=2 2>/tmp/munged.err || { fail daemons "munged did not start: $(cat /tmp/munged.err)"; exit 0; }
-slurmctld 2>/tmp/ctld.err || { fail daemons "slurmctld did not start: $(cat /tmp/ctld.err; tail -n 5 /var/log/slurmctld.log)"; exit 0; }
-slurmd 2>/tmp/slurmd.err || { fail daemons "slurmd did not start: $(cat /tmp/slurmd.err; tail -n 5 /var/log/slurmd.log)"; exit 0; }
-# sinfo can block while slurmctld is busy: bound the wait by the clock.
-end=$(($(up) + 45))
-state=""
-while [ "$(up)" -lt $end ]; do
-	state=$(timeout 5 sinfo -h -o %t 2>&1)
-	[ "$state" = idle ] && break
-	sleep 1
-done
-if [ "$state" != idle ]; then
-	fail daemons "node vm is '$state', not idle, after 45 s: $(tail -n 4 /var/log/slurmd.log /var/log/slurmctld.log)"
-	exit 0
-fi
-echo "## slurm up after $(awk -v a="$t0" '{ print $1 - a }' /proc/uptime)s"
-pass daemons
+slurm_start || exit 0
+t0=$SLURM_T0
 
 # check_task CASE FILE: a task's output (cpus, env, page-touch) against its socket's plan.
 check_task() {
@@ -113,10 +86,6 @@ if [ ! -d $WI ]; then
 		fail strict-refuses "srun exit $rc: $(cat /tmp/strict.out)"
 	fi
 fi
-# plugstack ARGS...: the plugin's arguments for the steps started from now on.
-plugstack() {
-	printf 'required /usr/lib/x86_64-linux-gnu/slurm-wlm/mem_interleave.so %s\n' "$*" >/etc/slurm/plugstack.conf
-}
 # held_step NAME SRUN-ARGS...: a one-task step holding 64 MiB on CPU 0, output in
 # /tmp/NAME.out; sets JOB and PID.
 held_step() {
