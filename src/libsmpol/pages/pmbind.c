@@ -118,8 +118,7 @@ int smpol_pmbind_apply(long nr, int pidfd, const struct smpol_region *regions, i
 		if (pmbind(nr, pidfd, iov + done, (unsigned long)n, (unsigned long)mode, mask, 0) < 0)
 			rc = smpol_fail(err, errlen, errno, "process_mbind over ranges %d-%d of %d failed: %s%s",
 					done, done + n - 1, nregions, strerror(errno),
-					errno == EPERM ? " (another process needs ptrace access and CAP_SYS_NICE, and "
-					"moved pages need their nodes in the caller's cpuset)" : "");
+					errno == EPERM ? " (another process needs ptrace access and CAP_SYS_NICE)" : "");
 	}
 	free(iov);
 	return rc;
