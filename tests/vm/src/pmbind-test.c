@@ -681,14 +681,15 @@ static int scenario_perms(void)
 /*
  * Callers whose cpuset is narrower than their target's (DIR/target: mems 1-2). Moved
  * pages are the caller's allocations: a move whose nodes the caller's cpuset lacks is
- * refused (EPERM) and leaves every page where it was, in the target's cpuset; nodes
- * asked outside the target's cpuset are dropped, as mbind(2) drops those outside the
- * caller's; without MPOL_MF_MOVE the caller's cpuset does not matter.
+ * refused (EPERM) and leaves every page where it was, in the target's cpuset (the
+ * allocator would have put them on the caller's node 0); nodes asked outside the
+ * target's cpuset are dropped, as mbind(2) drops those outside the caller's; without
+ * MPOL_MF_MOVE the caller's cpuset does not matter.
  */
 static int scenario_narrow(const char *dir)
 {
 	char target_cg[512], c0_cg[512], c01_cg[512];
-	unsigned long m12[MASK_LONGS], m01[MASK_LONGS];
+	unsigned long m1[MASK_LONGS], m2[MASK_LONGS], m12[MASK_LONGS], m01[MASK_LONGS];
 	struct target_opts o = { .len = REGION / 4, .touch = true, .cgroup = target_cg };
 	struct target t;
 
@@ -696,30 +697,34 @@ static int scenario_narrow(const char *dir)
 	snprintf(c0_cg, sizeof(c0_cg), "%s/caller-0", dir);
 	snprintf(c01_cg, sizeof(c01_cg), "%s/caller-01", dir);
 	const struct creds c0 = { .cgroup = c0_cg }, c01 = { .cgroup = c01_cg };
+	parse_nodes("1", m1);
+	parse_nodes("2", m2);
 	parse_nodes("1-2", m12);
 	parse_nodes("0-1", m01);
 	if (target_start(&t, &o) != 0)
 		return 1;
 	struct iovec iov = region(&t);
-	expect_pages_on("narrow-target-pages-in-its-cpuset", &t, "1-2");
+	/* Every page on node 2 first (by us, whose cpuset has every node). */
+	expect_err("narrow-setup-move-to-node2", 0, pmbind_err(t.pidfd, &iov, 1, MPOL_BIND, m2, MPOL_MF_MOVE));
+	expect_pages_on("narrow-setup-pages-on-node2", &t, "2");
 
-	/* The caller may allocate on node 0 only: nothing of 1-2 is its. */
+	/* The caller may allocate on node 0 only: node 1 is not its. */
 	expect_err("narrow-move-outside-callers-cpuset-eperm", EPERM,
-		   call_as(&c0, t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, m12, MPOL_MF_MOVE));
-	expect_pages_on("narrow-refused-pages-stay-in-target-cpuset", &t, "1-2");
-	expect_policy("narrow-refused-policy-unchanged", &t, "default");
+		   call_as(&c0, t.pidfd, &iov, 1, MPOL_BIND, m1, MPOL_MF_MOVE));
+	expect_pages_on("narrow-refused-pages-stay-on-node2", &t, "2");
+	expect_policy("narrow-refused-policy-unchanged", &t, "bind:2");
+
+	/* Nodes 1-2 for a caller of 0-1: node 2 is not the caller's. */
+	expect_err("narrow-move-partly-outside-callers-cpuset-eperm", EPERM,
+		   call_as(&c01, t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, m12, MPOL_MF_MOVE));
+	expect_pages_on("narrow-partly-refused-pages-stay-on-node2", &t, "2");
+	expect_policy("narrow-partly-refused-policy-unchanged", &t, "bind:2");
 
 	/* Nodes 0-1 asked by a caller of 0-1: the target's cpuset leaves node 1, which
 	 * both have; every page goes there, none to node 0. */
 	expect_err("narrow-move-to-shared-node", 0, call_as(&c01, t.pidfd, &iov, 1, MPOL_BIND, m01, MPOL_MF_MOVE));
 	expect_policy("narrow-shared-node-policy", &t, "bind:1");
 	expect_pages_on("narrow-moved-pages-on-node1", &t, "1");
-
-	/* Nodes 1-2 for a caller of 0-1: node 2 is not the caller's. */
-	expect_err("narrow-move-partly-outside-callers-cpuset-eperm", EPERM,
-		   call_as(&c01, t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, m12, MPOL_MF_MOVE));
-	expect_pages_on("narrow-partly-refused-pages-stay", &t, "1");
-	expect_policy("narrow-partly-refused-policy-unchanged", &t, "bind:1");
 
 	/* A policy alone: the target faults its own pages, in its own cpuset. */
 	expect_err("narrow-policy-without-move", 0, call_as(&c0, t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, m12, 0));
