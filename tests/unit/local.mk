@@ -88,6 +88,10 @@ tests_unit_test_region_place_SOURCES = tests/unit/test_region_place.c
 tests_unit_test_region_place_CFLAGS = $(UNIT_CFLAGS_COMMON)
 tests_unit_test_region_place_LDADD = $(UNIT_LIBS_COMMON)
 
+UNIT_TESTS += tests/unit/test_pmbind_probe
+tests_unit_test_pmbind_probe_SOURCES = tests/unit/test_pmbind_probe.c
+tests_unit_test_pmbind_probe_CFLAGS = $(UNIT_CFLAGS_COMMON)
+tests_unit_test_pmbind_probe_LDADD = $(UNIT_LIBS_COMMON) $(DL_LIBS)
 UNIT_TESTS += tests/unit/test_rebalance
 tests_unit_test_rebalance_SOURCES = tests/unit/test_rebalance.c src/mpolctl/job_pids.c src/mpolctl/job_id.c
 tests_unit_test_rebalance_CFLAGS = $(UNIT_CFLAGS_COMMON) -I$(top_srcdir)/src/mpolctl

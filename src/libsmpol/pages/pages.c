@@ -58,6 +58,8 @@ int smpol_backend_choose(enum smpol_backend want, long pmbind_nr, enum smpol_bac
 			return smpol_fail(err, errlen, EINVAL,
 					 "backend process_mbind needs its syscall number (--process-mbind-nr): it is not upstream");
 		rc = smpol_pmbind_probe(pmbind_nr, err, errlen);
+		if (rc == 0)
+			rc = smpol_pmbind_may_change_others(err, errlen);
 		if (rc < 0)
 			return rc;
 		if (!have_move)
@@ -74,7 +76,8 @@ int smpol_backend_choose(enum smpol_backend want, long pmbind_nr, enum smpol_bac
 		break;
 	case SMPOL_BACKEND_AUTO:
 	default:
-		if (pmbind_nr && smpol_pmbind_probe(pmbind_nr, perr, sizeof(perr)) == 0 && have_move) {
+		if (pmbind_nr && smpol_pmbind_probe(pmbind_nr, perr, sizeof(perr)) == 0 &&
+		    smpol_pmbind_may_change_others(perr, sizeof(perr)) == 0 && have_move) {
 			want = SMPOL_BACKEND_PROCESS_MBIND;
 			snprintf(why, whylen, "process_mbind (syscall %ld) is configured and the probe confirmed it", pmbind_nr);
 		} else if (have_move) {

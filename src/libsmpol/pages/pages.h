@@ -43,8 +43,9 @@ const char *smpol_backend_name(enum smpol_backend b);
 /*
  * smpol_backend_choose - the backend to use and why (a sentence for the output).
  * pmbind_nr is the admin's process_mbind syscall number, 0 = not configured.
- * auto: process_mbind when configured and the probe confirms it, else move_pages when
- * the kernel has it, else migrate_pages. An explicit choice that this kernel cannot
+ * auto: process_mbind when configured, the probe confirms it and this process has
+ * CAP_SYS_NICE (which the kernel asks for another process), else move_pages when the
+ * kernel has it, else migrate_pages. An explicit choice that this kernel cannot
  * honour is an error (-ENOSYS, -EINVAL for a refused syscall number).
  */
 int smpol_backend_choose(enum smpol_backend want, long pmbind_nr, enum smpol_backend *chosen,

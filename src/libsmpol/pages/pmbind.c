@@ -1,12 +1,13 @@
 /* pmbind.c - process_mbind, probed before use (see pmbind.h). Raw syscalls. */
 #include <errno.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/mempolicy.h>
 
 #include "error.h"
@@ -50,38 +51,49 @@ static int sets_policy(long nr, int pidfd, char *err, size_t errlen)
 
 int smpol_pmbind_probe(long nr, char *err, size_t errlen)
 {
-	unsigned long mask[SMPOL_MASK_LONGS] = { 1 };
+	long answer;
 	int pidfd, rc;
 
 	rc = smpol_pmbind_nr_check(nr, err, errlen);
 	if (rc < 0)
 		return rc;
+	/* Harmless whatever the number is: no fd, no pointer, no length; a flag only
+	 * process_mbind defines, which it answers with its node mask's size. */
+	answer = pmbind(nr, -1, NULL, 0, 0, NULL, SMPOL_PMBIND_IDENTIFY);
+	if (answer < 0 && errno == ENOSYS)
+		return smpol_fail(err, errlen, ENOSYS, "syscall %ld is not implemented by this kernel (no process_mbind)",
+				  nr);
+	if (answer != SMPOL_MAX_NODES) {
+		char said[64];
+
+		if (answer < 0)
+			snprintf(said, sizeof(said), "failed (%s)", strerror(errno));
+		else
+			snprintf(said, sizeof(said), "answered %ld", answer);
+		return smpol_fail(err, errlen, EINVAL, "syscall %ld is not process_mbind: its identify call (flags 0x%x "
+				  "alone) %s, where process_mbind answers its node mask size %d", nr,
+				  SMPOL_PMBIND_IDENTIFY, said, SMPOL_MAX_NODES);
+	}
 	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (pidfd < 0)
 		return smpol_fail(err, errlen, ENOSYS, "cannot probe process_mbind: pidfd_open: %s", strerror(errno));
-	/* Each call is harmless for process_mbind: a bad fd, a bad mode, no ranges. */
-	if (pmbind(nr, -1, NULL, 0, 0, NULL, 0) != -1 || errno != EBADF) {
-		rc = errno == ENOSYS ? -ENOSYS : -EINVAL;
-		smpol_fail(err, errlen, -rc, "syscall %ld is %s", nr,
-			  rc == -ENOSYS ? "not implemented by this kernel (no process_mbind)" :
-			  "not process_mbind: an invalid pidfd did not answer EBADF");
-	} else if (pmbind(nr, pidfd, NULL, 0, 0xffff, mask, 0) != -1 || errno != EINVAL) {
-		rc = smpol_fail(err, errlen, EINVAL,
-			       "syscall %ld is not process_mbind: an invalid mode did not answer EINVAL", nr);
-	} else if (pmbind(nr, pidfd, NULL, 0, 0, NULL, 0) != 0) {
-		rc = smpol_fail(err, errlen, EINVAL,
-			       "syscall %ld is not process_mbind: an empty range vector failed (%s)", nr,
-			       strerror(errno));
-	} else if (fcntl(pidfd, F_GETFD) < 0) {
-		/* close(2) would have passed every check above. */
-		rc = smpol_fail(err, errlen, EINVAL, "syscall %ld is not process_mbind: it closed the probe's pidfd", nr);
-		pidfd = -1;
-	} else {
-		rc = sets_policy(nr, pidfd, err, errlen);
-	}
-	if (pidfd >= 0)
-		close(pidfd);
+	rc = sets_policy(nr, pidfd, err, errlen);
+	close(pidfd);
 	return rc;
+}
+
+int smpol_pmbind_may_change_others(char *err, size_t errlen)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, caps) != 0)
+		return smpol_fail(err, errlen, errno, "cannot read this process's capabilities (capget): %s",
+				  strerror(errno));
+	if (!(caps[CAP_SYS_NICE / 32].effective & (1U << (CAP_SYS_NICE % 32))))
+		return smpol_fail(err, errlen, EPERM, "process_mbind on another process needs CAP_SYS_NICE, which "
+				  "this process lacks (run it as root)");
+	return 0;
 }
 
 int smpol_pmbind_apply(long nr, int pidfd, const struct smpol_region *regions, int nregions,
@@ -106,7 +118,7 @@ int smpol_pmbind_apply(long nr, int pidfd, const struct smpol_region *regions, i
 		if (pmbind(nr, pidfd, iov + done, (unsigned long)n, (unsigned long)mode, mask, 0) < 0)
 			rc = smpol_fail(err, errlen, errno, "process_mbind over ranges %d-%d of %d failed: %s%s",
 					done, done + n - 1, nregions, strerror(errno),
-					errno == EPERM ? " (another user's process needs CAP_SYS_NICE)" : "");
+					errno == EPERM ? " (another process needs ptrace access and CAP_SYS_NICE)" : "");
 	}
 	free(iov);
 	return rc;

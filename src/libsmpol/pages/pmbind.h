@@ -23,15 +23,25 @@
 /* Ranges per call: the kernel refuses more (UIO_MAXIOV). */
 #define SMPOL_PMBIND_MAX_RANGES 1024
 
+/* process_mbind's flag PROCESS_MBIND_IDENTIFY: alone, with pidfd -1 and every other
+ * argument 0, the call answers its node mask size (SMPOL_MAX_NODES) and does nothing. */
+#define SMPOL_PMBIND_IDENTIFY (1U << 24)
+
 /*
  * smpol_pmbind_probe - is syscall nr process_mbind? smpol_pmbind_nr_check (kernel.h) first.
- * Then, on the caller's own pidfd: an invalid pidfd must answer EBADF, an invalid mode
- * EINVAL, an empty range vector 0, the pidfd must still be open afterwards, and
- * MPOL_LOCAL set on a page of the caller's own through it must show in
- * get_mempolicy(MPOL_F_ADDR): an effect no other system call has. 0 when it behaved
- * so; -ENOSYS (absent) or -EINVAL (refused / answered otherwise) with a sentence.
+ * Then the identify call, which no other system call answers with the node mask size,
+ * and MPOL_LOCAL set on a page of the caller's own through its pidfd must show in
+ * get_mempolicy(MPOL_F_ADDR). 0 when it behaved so; -ENOSYS (absent) or -EINVAL
+ * (another call, or one that does not work) with a sentence.
  */
 int smpol_pmbind_probe(long nr, char *err, size_t errlen);
+
+/*
+ * smpol_pmbind_may_change_others - may this process call process_mbind on another
+ * process? The kernel asks CAP_SYS_NICE for any process but the caller's own (and ptrace
+ * access, which root has). 0, or -EPERM with a sentence.
+ */
+int smpol_pmbind_may_change_others(char *err, size_t errlen);
 
 /*
  * smpol_pmbind_apply - set the policy `mode` (with its MPOL_F_* flags) over the nodes

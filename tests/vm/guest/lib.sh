@@ -21,6 +21,27 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "${4:+$4: }expected '$2', got '$3'"; fi
 }
 
+# kernel_log_clean: one case, kernel-log-clean, failing with the first lines of any
+# complaint in the kernel log (oops=panic ends the guest on an oops; a WARN or a BUG
+# report would only be in the log). On pmbind-debug, KASAN and DEBUG_VM report as
+# "BUG:", lockdep as "WARNING:" (a lock order) or "INFO:" ("INFO: lockdep is turned
+# off"); there it first checks, as debug-checkers-on, that KASAN and lockdep are in
+# the running kernel, so that a clean log means something.
+kernel_log_clean() {
+	if [ "$VM_KERNEL" = pmbind-debug ]; then
+		if dmesg | grep -q 'KernelAddressSanitizer initialized' && [ -r /proc/lockdep ]; then
+			pass debug-checkers-on
+		else
+			fail debug-checkers-on "$(uname -r): no 'KernelAddressSanitizer initialized' in dmesg or no /proc/lockdep"
+		fi
+	fi
+	if dmesg | grep -E 'WARNING:|BUG:|INFO: |Oops|general protection|Call Trace|UBSAN' >/tmp/dmesg.bad; then
+		fail kernel-log-clean "$(head -n 5 /tmp/dmesg.bad)"
+	else
+		pass kernel-log-clean
+	fi
+}
+
 # in_list N LIST: N is in the kernel's list syntax LIST ("0-1,3").
 in_list() {
 	echo "$2" | tr ',' '\n' | awk -F- -v n="$1" '($2 == "" && $1 == n) || ($2 != "" && n >= $1 && n <= $2) { f = 1 } END { exit !f }'

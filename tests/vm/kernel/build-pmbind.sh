@@ -4,11 +4,16 @@
 # configured as allnoconfig + pmbind.config (everything built in), into the cache the
 # tier boots kernels from ($MPOL_VM_CACHE, default /var/cache/slurm-mempolicy-vm).
 #
-#   tests/vm/kernel/build-pmbind.sh [--refresh]   build unless cached
-#   tests/vm/kernel/build-pmbind.sh --cached      exit 0 when a build is cached, else 1
+#   tests/vm/kernel/build-pmbind.sh [--debug] [--refresh]   build unless cached
+#   tests/vm/kernel/build-pmbind.sh [--debug] --cached      exit 0 when a build is cached, else 1
 #   tests/vm/kernel/build-pmbind.sh --nr          print process_mbind's syscall number
-#   tests/vm/kernel/build-pmbind.sh --prune       remove other builds but the newest 3
-#   tests/vm/kernel/build-pmbind.sh --path        print where this patch and config's build goes
+#   tests/vm/kernel/build-pmbind.sh [--debug] --prune       remove other builds but the newest 3
+#   tests/vm/kernel/build-pmbind.sh [--debug] --path        print where this patch and config's build goes
+#
+# --debug: the same patch with pmbind.config plus pmbind-debug.config (DEBUG_VM,
+# PROVE_LOCKING, KASAN; a later line wins), as kernels/pmbind-debug, a link to
+# kernels/pmbind-debug-builds/ID: the kernel the pmbind checks also run on, for a
+# clean kernel log under the kernel's own checkers. It builds slower (see README.md).
 #
 # Result: $MPOL_VM_CACHE/kernels/pmbind/{vmlinuz,config,release,package,key,cost}, a link
 # to kernels/pmbind-builds/ID, one build per patch and config (ID: their hashes'), so
@@ -28,8 +33,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 vm=$(dirname "$here")
 patch=$here/process_mbind.patch
 fragment=$here/pmbind.config
+debug_fragment=$here/pmbind-debug.config
 cache=${MPOL_VM_CACHE:-/var/cache/slurm-mempolicy-vm}
-link=$cache/kernels/pmbind
 jobs=${MPOL_VM_KERNEL_JOBS:-2}
 pkg=linux-source-6.12
 # builds of other patches or configs kept besides this one (3 MB each)
@@ -38,7 +43,11 @@ KEEP_OLD=3
 # The syscall number lives in one place, the patch's line of syscall_64.tbl.
 syscall_nr() { sed -n 's/^+\([0-9][0-9]*\)[[:space:]]\{1,\}64[[:space:]]\{1,\}process_mbind[[:space:]].*/\1/p' "$patch"; }
 
-refresh=0
+refresh=0 flavour=pmbind
+if [ "${1:-}" = --debug ]; then
+	flavour=pmbind-debug
+	shift
+fi
 case ${1:-} in
 --nr) syscall_nr; exit 0 ;;
 --refresh) refresh=1 ;;
@@ -46,28 +55,31 @@ case ${1:-} in
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 *) echo "build-pmbind: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 esac
-[ $# -le 1 ] || { echo "build-pmbind: one argument at most" >&2; exit 2; }
+[ $# -le 1 ] || { echo "build-pmbind: --debug, then one argument at most" >&2; exit 2; }
+link=$cache/kernels/$flavour
 
-hashes="patch=$(sha256sum <"$patch" | cut -d' ' -f1) config=$(sha256sum <"$fragment" | cut -d' ' -f1)"
+sha() { sha256sum <"$1" | cut -d' ' -f1; }
+hashes="patch=$(sha "$patch") config=$(sha "$fragment")"
+[ $flavour = pmbind ] || hashes="$hashes debug=$(sha "$debug_fragment")"
 build_id() { printf '%s' "$1" | sha256sum | cut -c1-16; }
-out=$cache/kernels/pmbind-builds/$(build_id "$hashes")
+out=$cache/kernels/$flavour-builds/$(build_id "$hashes")
 cached() { [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ "$(cut -d' ' -f2- "$out/key" 2>/dev/null)" = "$hashes" ]; }
 # use: point kernels/pmbind (what tests/vm/run boots) at this build.
 use() {
-	ln -sfn "pmbind-builds/${out##*/}" "$link.new" && mv -T "$link.new" "$link"
+	ln -sfn "$flavour-builds/${out##*/}" "$link.new" && mv -T "$link.new" "$link"
 }
 # prune_old_builds: builds of other patches or configs (other branches) are kept,
 # the newest KEEP_OLD; this one never goes. None to remove is no error (under
 # pipefail a grep that selects nothing would end the script after a good build).
 prune_old_builds() {
 	local others
-	others=$(ls -1dt "$cache"/kernels/pmbind-builds/*/ 2>/dev/null | sed 's:/$::' | grep -vxF "$out" || true)
+	others=$(ls -1dt "$cache/kernels/$flavour-builds"/*/ 2>/dev/null | sed 's:/$::' | grep -vxF "$out" || true)
 	[ -n "$others" ] || return 0
 	tail -n +$((KEEP_OLD + 1)) <<<"$others" | xargs -r rm -rf
 }
 # A build from before pmbind-builds/ (a directory at the link's place) moves under its
 # ID, under the build lock (another run may be moving it too).
-if [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
+if [ $flavour = pmbind ] && [ -d "$link" ] && [ ! -L "$link" ] && [ "$(id -u)" -eq 0 ]; then
 	{
 		flock 9
 		if [ -d "$link" ] && [ ! -L "$link" ]; then
@@ -94,7 +106,7 @@ done
 [ -f /usr/include/libelf.h ] || { echo "build-pmbind: libelf-dev is missing: scripts/install-deps.sh vm" >&2; exit 1; }
 
 mkdir -p "$cache/kernels"
-exec 9>"$cache/pmbind.lock"
+exec 9>"$cache/$flavour.lock"
 flock 9
 # Another run may have built it while this one waited.
 if [ $refresh = 0 ] && cached; then
@@ -123,8 +135,8 @@ fi
 
 t0=$SECONDS
 # What a killed run left (the lock says no other run is building).
-rm -rf "$cache"/tmp-pmbind.*
-tmp=$(mktemp -d "$cache/tmp-pmbind.XXXXXX")
+rm -rf "$cache/tmp-$flavour".*
+tmp=$(mktemp -d "$cache/tmp-$flavour.XXXXXX")
 # apt-get download runs as _apt where it can: let it write here.
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -157,17 +169,28 @@ t=$SECONDS
 patch -d "$tmp/src" -p1 --forward --batch --fuzz=0 <"$patch" >>"$log" 2>&1 ||
 	fail_build "tests/vm/kernel/process_mbind.patch does not apply to $pkg=$version"
 mkdir "$tmp/build"
-make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 KCONFIG_ALLCONFIG="$fragment" allnoconfig >>"$log" 2>&1 ||
-	fail_build "make allnoconfig with pmbind.config failed"
+# The debug build's lines come after pmbind.config's, and only the last line of an
+# option stays (Kconfig would take the last one too, but the check below reads them all).
+config=$tmp/allconfig
+if [ $flavour = pmbind ]; then
+	cp "$fragment" "$config"
+else
+	cat "$fragment" "$debug_fragment" | grep -v -e '^#' -e '^$' |
+		awk '{ key = $0; sub(/=.*/, "", key); last[key] = NR; line[NR] = $0 }
+			END { for (i = 1; i <= NR; i++) { key = line[i]; sub(/=.*/, "", key); if (last[key] == i) print line[i] } }' >"$config"
+fi
+names="pmbind.config$([ $flavour = pmbind ] || echo " and pmbind-debug.config")"
+make -C "$tmp/src" -s O="$tmp/build" ARCH=x86_64 KCONFIG_ALLCONFIG="$config" allnoconfig >>"$log" 2>&1 ||
+	fail_build "make allnoconfig with $names failed"
 # Kconfig drops an option whose dependencies are not met, silently: say which.
-lost=$({ grep -v -e '^#' -e '^$' "$fragment" || true; } | while IFS= read -r line; do
+lost=$({ grep -v -e '^#' -e '^$' "$config" || true; } | while IFS= read -r line; do
 	if [ "${line#*=}" = n ]; then
 		! grep -q "^${line%%=*}=" "$tmp/build/.config" || echo "$line"
 	else
 		grep -qxF "$line" "$tmp/build/.config" || echo "$line"
 	fi
 done)
-[ -z "$lost" ] || fail_build "pmbind.config options lost (their dependencies are not set): $(echo $lost)"
+[ -z "$lost" ] || fail_build "$names options lost (their dependencies are not set): $(echo $lost)"
 cost="$cost, $(step config $t)"
 
 t=$SECONDS

@@ -7,15 +7,19 @@
  * with nmask always PMBIND_MAXNODE (1024) bits. Usage:
  *
  *   pmbind-test NR enosys            NR answers ENOSYS (a kernel without the patch)
- *   pmbind-test NR probe             the calls smpol_pmbind_probe (src/libsmpol/pages/pmbind.c) makes
+ *   pmbind-test NR probe             the calls smpol_pmbind_probe (src/libsmpol/pages/pmbind.c) makes:
+ *                                    the identify call, MPOL_LOCAL on a page of its own
  *   pmbind-test NR faults NODES      a target's untouched region gets weighted interleave
  *                                    over NODES; then the target touches it
  *   pmbind-test NR move NODES        a target's touched region (on node 0) gets weighted
  *                                    interleave over NODES with MPOL_MF_MOVE
  *   pmbind-test NR cpuset CGROUP     targets in cgroup CGROUP (a cpuset): the nodes are
  *                                    taken within the target's cpuset, not the caller's
+ *   pmbind-test NR narrow DIR        a caller in a narrower cpuset than its target's: DIR/target
+ *                                    (mems 1-2), DIR/caller-0 (mems 0), DIR/caller-01 (mems 0-1)
  *   pmbind-test NR perms             users, CAP_SYS_NICE, MPOL_MF_MOVE_ALL, local policies
  *   pmbind-test NR exited            pidfds of exited processes, a recycled pid
+ *   pmbind-test NR exit-mid-call     targets that exit (SIGKILL, exit) while a move runs
  *   pmbind-test NR input             bad vectors, ranges, node masks, modes and flags
  *
  * Output, one line each: "PASS CASE", "FAIL CASE -- REASON", "SKIP CASE -- REASON"
@@ -43,6 +47,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pages-where.h"
@@ -63,6 +68,8 @@ enum { MPOL_DEFAULT, MPOL_PREFERRED, MPOL_BIND, MPOL_INTERLEAVE, MPOL_LOCAL,
 #define MPOL_MF_MOVE (1 << 1)
 #define MPOL_MF_MOVE_ALL (1 << 2)
 #define MPOL_MF_LAZY (1 << 3)
+#define MPOL_F_ADDR (1 << 1)         /* get_mempolicy */
+#define PROCESS_MBIND_IDENTIFY (1U << 24)
 
 #define UNPRIV 1000               /* the guest's ordinary users */
 #define UNPRIV2 1001
@@ -157,6 +164,23 @@ static int pidfd_open(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/* Move this process into a cgroup v2 directory (a cpuset); 0 or -1. */
+static int join_cgroup(const char *dir)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	if (fprintf(f, "%d\n", (int)getpid()) < 0) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
 /* ---- target processes: a child that maps a region and does what it is told ---- */
 
 struct target {
@@ -195,13 +219,8 @@ static void target_main(const struct target_opts *o, int cmd, int ack)
 	for (int fd = 3; fd < 1024; fd++)
 		if (fd != cmd && fd != ack)
 			close(fd);
-	if (o->cgroup) {
-		char path[512];
-		snprintf(path, sizeof(path), "%s/cgroup.procs", o->cgroup);
-		FILE *f = fopen(path, "w");
-		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0)
-			_exit(4);
-	}
+	if (o->cgroup && join_cgroup(o->cgroup) != 0)
+		_exit(4);
 	if (o->cpu >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
@@ -340,22 +359,55 @@ static void expect_policy(const char *name, const struct target *t, const char *
 		result("FAIL", name, "the region's policy is '%s', expected '%s'", got, want);
 }
 
+/* Every page of the region present and on a node of `nodes` (a list such as "1-2"). */
+static void expect_pages_on(const char *name, const struct target *t, const char *nodes)
+{
+	unsigned long q[WHERE_MAX_NODES], absent, mask[MASK_LONGS], off = 0;
+
+	parse_nodes(nodes, mask);
+	if (where_query(t->pid, t->addr, t->len, q, &absent) != 0) {
+		result("FAIL", name, "cannot count the pages of pid %d: %s", (int)t->pid, strerror(errno));
+		return;
+	}
+	print_counts(name, "query", q);
+	for (int n = 0; n < WHERE_MAX_NODES; n++)
+		if (!(mask[n / (8 * sizeof(long))] & (1UL << (n % (8 * sizeof(long))))))
+			off += q[n];
+	if (!absent && !off) {
+		result("PASS", name, NULL);
+		return;
+	}
+	char got[256] = "";
+	for (int n = 0, len = 0; n < WHERE_MAX_NODES && len < (int)sizeof(got); n++)
+		if (q[n])
+			len += snprintf(got + len, sizeof(got) - len, " N%d=%lu", n, q[n]);
+	result("FAIL", name, "expected all %zu pages on nodes %s, got%s, %lu absent", t->len / pg, nodes, got, absent);
+}
+
 /* ---- a caller with other credentials: a child that makes one call ---- */
 
 struct creds {
 	uid_t uid;                   /* 0: root */
 	bool drop_nice;              /* without CAP_SYS_NICE */
+	bool only_nice;              /* (with uid) keeps CAP_SYS_NICE, and only it */
+	const char *cgroup;          /* joins this cgroup v2 directory (a cpuset) first */
 };
 
-static int drop_cap_sys_nice(void)
+/* CAP_SYS_NICE out of the effective and permitted sets, or (only) into them. */
+static int set_cap_sys_nice(bool only)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2];
+	unsigned int bit = 1U << (CAP_SYS_NICE % 32);
 
 	if (syscall(SYS_capget, &hdr, data) != 0)
 		return -1;
-	data[CAP_SYS_NICE / 32].effective &= ~(1U << (CAP_SYS_NICE % 32));
-	data[CAP_SYS_NICE / 32].permitted &= ~(1U << (CAP_SYS_NICE % 32));
+	if (only)
+		memset(data, 0, sizeof(data));
+	for (int i = 0; i < 2; i++)
+		data[i].inheritable = 0;
+	data[CAP_SYS_NICE / 32].effective = only ? bit : data[CAP_SYS_NICE / 32].effective & ~bit;
+	data[CAP_SYS_NICE / 32].permitted = only ? bit : data[CAP_SYS_NICE / 32].permitted & ~bit;
 	return (int)syscall(SYS_capset, &hdr, data);
 }
 
@@ -369,10 +421,17 @@ static int call_as(const struct creds *c, int pidfd, const struct iovec *iov, si
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (c->drop_nice && drop_cap_sys_nice() != 0)
+		if (c->cgroup && join_cgroup(c->cgroup) != 0)
+			_exit(255);
+		if (c->drop_nice && set_cap_sys_nice(false) != 0)
+			_exit(255);
+		/* Capabilities survive the change of uid only when asked to. */
+		if (c->only_nice && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0)
 			_exit(255);
 		if (c->uid && (setgroups(0, NULL) != 0 || setresgid(c->uid, c->uid, c->uid) != 0 ||
 			       setresuid(c->uid, c->uid, c->uid) != 0))
+			_exit(255);
+		if (c->only_nice && set_cap_sys_nice(true) != 0)
 			_exit(255);
 		_exit(pmbind_err(pidfd, iov, vlen, mode, mask, flags));
 	}
@@ -389,28 +448,47 @@ static int scenario_enosys(void)
 	unsigned long mask[MASK_LONGS] = { 1 };
 
 	expect_err("enosys-bad-pidfd", ENOSYS, pmbind_err(-1, NULL, 0, 0, NULL, 0));
+	expect_err("enosys-identify", ENOSYS, pmbind_err(-1, NULL, 0, 0, NULL, PROCESS_MBIND_IDENTIFY));
 	expect_err("enosys-valid-call", ENOSYS, pmbind_err(self, NULL, 0, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
 	close(self);
 	return 0;
 }
 
-/* What mpol_pmbind_probe() asks, in its order. */
+/* What smpol_pmbind_probe() relies on: the identify call answers the node mask size,
+ * and only when every other argument is "nothing"; MPOL_LOCAL set on a page of the
+ * caller's own through its pidfd shows in get_mempolicy. */
 static int scenario_probe(void)
 {
 	unsigned long mask[MASK_LONGS] = { 1 };
-	int self = pidfd_open(getpid());
+	const unsigned int id = PROCESS_MBIND_IDENTIFY;
+	int self = pidfd_open(getpid()), mode = -1;
+	char *page = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct iovec iov = { .iov_base = page, .iov_len = pg };
+	long answer;
 
-	if (self < 0) {
-		result("FAIL", "probe", "pidfd_open(self): %s", strerror(errno));
+	if (self < 0 || page == MAP_FAILED) {
+		result("FAIL", "probe", "pidfd_open(self) or mmap: %s", strerror(errno));
 		return 1;
 	}
-	expect_err("probe-bad-pidfd-ebadf", EBADF, pmbind_err(-1, NULL, 0, 0, NULL, 0));
-	expect_err("probe-bad-mode-einval", EINVAL, pmbind_err(self, NULL, 0, 0xffff, mask, 0));
-	expect_err("probe-empty-vector-0", 0, pmbind_err(self, NULL, 0, 0, NULL, 0));
-	if (fcntl(self, F_GETFD) >= 0)
-		result("PASS", "probe-pidfd-still-open", NULL);
+	answer = pmbind(-1, NULL, 0, 0, NULL, id);
+	if (answer == PMBIND_MAXNODE)
+		result("PASS", "probe-identify-answers-1024", NULL);
 	else
-		result("FAIL", "probe-pidfd-still-open", "the pidfd is closed after the calls: %s", strerror(errno));
+		result("FAIL", "probe-identify-answers-1024", "answered %ld (%s)", answer,
+		       answer < 0 ? errname(errno) : "a value");
+	expect_err("identify-with-pidfd-einval", EINVAL, pmbind_err(self, NULL, 0, 0, NULL, id));
+	expect_err("identify-with-vector-einval", EINVAL, pmbind_err(-1, &iov, 1, 0, NULL, id));
+	expect_err("identify-with-vlen-einval", EINVAL, pmbind_err(-1, NULL, 1, 0, NULL, id));
+	expect_err("identify-with-mode-einval", EINVAL, pmbind_err(-1, NULL, 0, MPOL_LOCAL, NULL, id));
+	expect_err("identify-with-mask-einval", EINVAL, pmbind_err(-1, NULL, 0, 0, mask, id));
+	expect_err("identify-with-move-einval", EINVAL, pmbind_err(-1, NULL, 0, 0, NULL, id | MPOL_MF_MOVE));
+	expect_err("probe-own-page-local", 0, pmbind_err(self, &iov, 1, MPOL_LOCAL, NULL, 0));
+	if (syscall(SYS_get_mempolicy, &mode, NULL, 0, page, MPOL_F_ADDR) == 0 && mode == MPOL_LOCAL)
+		result("PASS", "probe-own-page-local-shows", NULL);
+	else
+		result("FAIL", "probe-own-page-local-shows", "get_mempolicy(MPOL_F_ADDR) gives mode %d, expected "
+		       "MPOL_LOCAL (%d)", mode, MPOL_LOCAL);
+	munmap(page, pg);
 	close(self);
 	return 0;
 }
@@ -508,7 +586,8 @@ static int scenario_cpuset(const char *cgroup)
 static int scenario_perms(void)
 {
 	unsigned long mask[MASK_LONGS], none[MASK_LONGS] = { 0 };
-	const struct creds user = { .uid = UNPRIV }, root = { 0 }, root_nonice = { .drop_nice = true };
+	const struct creds user = { .uid = UNPRIV }, user_nice = { .uid = UNPRIV, .only_nice = true }, root = { 0 },
+			   root_nonice = { .drop_nice = true };
 	struct target_opts ro = { .len = 1UL << 20 }, uo = { .len = 1UL << 20, .uid = UNPRIV },
 			   u2o = { .len = 1UL << 20, .uid = UNPRIV2 };
 	struct target rt, ut, u2t;
@@ -519,22 +598,32 @@ static int scenario_perms(void)
 	if (target_start(&rt, &ro) != 0 || target_start(&ut, &uo) != 0 || target_start(&u2t, &u2o) != 0)
 		return 1;
 
+	/* Another user's process: no ptrace access. */
 	iov = region(&rt);
 	expect_err("user-on-root-process-eperm", EPERM, call_as(&user, rt.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
 	expect_policy("user-on-root-process-unchanged", &rt, "default");
 	iov = region(&u2t);
 	expect_err("user-on-other-user-eperm", EPERM, call_as(&user, u2t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
 	expect_err("user-on-other-user-empty-vector-eperm", EPERM, call_as(&user, u2t.pidfd, NULL, 0, 0, NULL, 0));
+	expect_err("cap-sys-nice-on-other-user-eperm", EPERM,
+		   call_as(&user_nice, u2t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
 	expect_policy("user-on-other-user-unchanged", &u2t, "default");
 
+	/* Another process of the same user: ptrace access, but the call also needs
+	 * CAP_SYS_NICE, as process_madvise(2) does. */
 	iov = region(&ut);
+	expect_err("same-uid-without-cap-sys-nice-eperm", EPERM,
+		   call_as(&user, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
+	expect_err("same-uid-without-cap-sys-nice-move-eperm", EPERM,
+		   call_as(&user, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, MPOL_MF_MOVE));
+	expect_err("same-uid-without-cap-sys-nice-empty-vector-eperm", EPERM, call_as(&user, ut.pidfd, NULL, 0, 0, NULL, 0));
 	expect_err("user-move-all-eperm", EPERM,
 		   call_as(&user, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, MPOL_MF_MOVE_ALL));
-	expect_policy("user-move-all-unchanged", &ut, "default");
-	expect_err("user-on-own-process", 0, call_as(&user, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
-	expect_policy("user-on-own-process-set", &ut, wi);
-	expect_err("user-on-own-process-move", 0,
-		   call_as(&user, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, MPOL_MF_MOVE));
+	expect_policy("same-uid-without-cap-sys-nice-unchanged", &ut, "default");
+	expect_err("same-uid-with-cap-sys-nice", 0, call_as(&user_nice, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, 0));
+	expect_policy("same-uid-with-cap-sys-nice-set", &ut, wi);
+	expect_err("same-uid-with-cap-sys-nice-move", 0,
+		   call_as(&user_nice, ut.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, MPOL_MF_MOVE));
 
 	expect_err("root-on-user-process", 0, call_as(&root, u2t.pidfd, &iov, 0, MPOL_DEFAULT, NULL, 0));
 	iov = region(&u2t);
@@ -543,15 +632,17 @@ static int scenario_perms(void)
 	expect_err("root-move-all", 0,
 		   call_as(&root, u2t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, mask, MPOL_MF_MOVE_ALL));
 
-	/* Root without CAP_SYS_NICE: another user's process and MOVE_ALL need it. */
+	/* Root without CAP_SYS_NICE: no other process at all, its own uid's included. */
 	iov = region(&ut);
 	expect_err("no-cap-sys-nice-on-user-process-eperm", EPERM,
 		   call_as(&root_nonice, ut.pidfd, &iov, 1, MPOL_BIND, mask, 0));
 	iov = region(&rt);
-	expect_err("no-cap-sys-nice-same-owner", 0, call_as(&root_nonice, rt.pidfd, &iov, 1, MPOL_BIND, mask, 0));
-	expect_policy("no-cap-sys-nice-same-owner-set", &rt, "bind:0-1");
+	expect_err("no-cap-sys-nice-same-owner-eperm", EPERM, call_as(&root_nonice, rt.pidfd, &iov, 1, MPOL_BIND, mask, 0));
 	expect_err("no-cap-sys-nice-move-all-eperm", EPERM,
 		   call_as(&root_nonice, rt.pidfd, &iov, 1, MPOL_BIND, mask, MPOL_MF_MOVE_ALL));
+	expect_policy("no-cap-sys-nice-same-owner-unchanged", &rt, "default");
+	expect_err("root-on-own-uid-process", 0, pmbind_err(rt.pidfd, &iov, 1, MPOL_BIND, mask, 0));
+	expect_policy("root-on-own-uid-process-set", &rt, "bind:0-1");
 
 	/* A local policy names the node of the CPU that allocates: moving another
 	 * process's pages under it would move them to the caller's node. */
@@ -584,6 +675,61 @@ static int scenario_perms(void)
 	target_stop(&rt);
 	target_stop(&ut);
 	target_stop(&u2t);
+	return 0;
+}
+
+/*
+ * Callers whose cpuset is narrower than their target's (DIR/target: mems 1-2). Moved
+ * pages are the caller's allocations: a move whose nodes the caller's cpuset lacks is
+ * refused (EPERM) and leaves every page where it was, in the target's cpuset (the
+ * allocator would have put them on the caller's node 0); nodes asked outside the
+ * target's cpuset are dropped, as mbind(2) drops those outside the caller's; without
+ * MPOL_MF_MOVE the caller's cpuset does not matter.
+ */
+static int scenario_narrow(const char *dir)
+{
+	char target_cg[512], c0_cg[512], c01_cg[512];
+	unsigned long m1[MASK_LONGS], m2[MASK_LONGS], m12[MASK_LONGS], m01[MASK_LONGS];
+	struct target_opts o = { .len = REGION / 4, .touch = true, .cgroup = target_cg };
+	struct target t;
+
+	snprintf(target_cg, sizeof(target_cg), "%s/target", dir);
+	snprintf(c0_cg, sizeof(c0_cg), "%s/caller-0", dir);
+	snprintf(c01_cg, sizeof(c01_cg), "%s/caller-01", dir);
+	const struct creds c0 = { .cgroup = c0_cg }, c01 = { .cgroup = c01_cg };
+	parse_nodes("1", m1);
+	parse_nodes("2", m2);
+	parse_nodes("1-2", m12);
+	parse_nodes("0-1", m01);
+	if (target_start(&t, &o) != 0)
+		return 1;
+	struct iovec iov = region(&t);
+	/* Every page on node 2 first (by us, whose cpuset has every node). */
+	expect_err("narrow-setup-move-to-node2", 0, pmbind_err(t.pidfd, &iov, 1, MPOL_BIND, m2, MPOL_MF_MOVE));
+	expect_pages_on("narrow-setup-pages-on-node2", &t, "2");
+
+	/* The caller may allocate on node 0 only: node 1 is not its. */
+	expect_err("narrow-move-outside-callers-cpuset-eperm", EPERM,
+		   call_as(&c0, t.pidfd, &iov, 1, MPOL_BIND, m1, MPOL_MF_MOVE));
+	expect_pages_on("narrow-refused-pages-stay-on-node2", &t, "2");
+	expect_policy("narrow-refused-policy-unchanged", &t, "bind:2");
+
+	/* Nodes 1-2 for a caller of 0-1: node 2 is not the caller's. */
+	expect_err("narrow-move-partly-outside-callers-cpuset-eperm", EPERM,
+		   call_as(&c01, t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, m12, MPOL_MF_MOVE));
+	expect_pages_on("narrow-partly-refused-pages-stay-on-node2", &t, "2");
+	expect_policy("narrow-partly-refused-policy-unchanged", &t, "bind:2");
+
+	/* Nodes 0-1 asked by a caller of 0-1: the target's cpuset leaves node 1, which
+	 * both have; every page goes there, none to node 0. */
+	expect_err("narrow-move-to-shared-node", 0, call_as(&c01, t.pidfd, &iov, 1, MPOL_BIND, m01, MPOL_MF_MOVE));
+	expect_policy("narrow-shared-node-policy", &t, "bind:1");
+	expect_pages_on("narrow-moved-pages-on-node1", &t, "1");
+
+	/* A policy alone: the target faults its own pages, in its own cpuset. */
+	expect_err("narrow-policy-without-move", 0, call_as(&c0, t.pidfd, &iov, 1, MPOL_WEIGHTED_INTERLEAVE, m12, 0));
+	expect_policy("narrow-policy-without-move-set", &t, "weighted interleave:1-2");
+	target_stop(&t);
 	return 0;
 }
 
@@ -632,6 +778,97 @@ static int scenario_exited(void)
 	t.pidfd = -1;
 	close(t.ack);
 	target_stop(&n);
+	return 0;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* The region as UIO_MAX ranges, so that a call goes range by range. */
+static void split_region(const struct target *t, struct iovec *v)
+{
+	for (size_t i = 0; i < UIO_MAX; i++)
+		v[i] = (struct iovec){ .iov_base = t->addr + i * (t->len / UIO_MAX), .iov_len = t->len / UIO_MAX };
+}
+
+/*
+ * A move of a target's region (touched on node 0) onto node `to` while, after
+ * delay_ms, a helper makes the target exit: SIGKILL, or 'Q' (it exits by itself).
+ * The call must stop with ESRCH: the process it names is gone, and the ranges after
+ * that are left alone. The kernel log is the pmbind check's to judge.
+ */
+static void exit_during_move(const char *name, const unsigned long *to, long delay_ms, bool sigkill, long calib_ms)
+{
+	struct target_opts o = { .len = REGION, .cpu = 0, .touch = true };
+	struct iovec v[UIO_MAX];
+	struct timespec t0;
+	struct target t;
+	char ended[128];
+	long took;
+	int e, st = 0;
+
+	if (target_start(&t, &o) != 0) {
+		result("FAIL", name, "the target did not start");
+		return;
+	}
+	split_region(&t, v);
+	pid_t helper = fork();
+	if (helper == 0) {
+		char q = 'Q';
+		usleep((useconds_t)delay_ms * 1000);
+		_exit(sigkill ? kill(t.pid, SIGKILL) != 0 : write(t.cmd, &q, 1) != 1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	e = pmbind_err(t.pidfd, v, UIO_MAX, MPOL_BIND, to, MPOL_MF_MOVE);
+	took = ms_since(&t0);
+	waitpid(helper, NULL, 0);
+	printf("timing %s: the call took %ld ms, the target was told to exit after %ld ms (a whole move: %ld ms)\n",
+	       name, took, delay_ms, calib_ms);
+	if (e == ESRCH)
+		result("PASS", name, NULL);
+	else
+		result("FAIL", name, "expected ESRCH, got %s (the call took %ld ms, the target was told to exit after "
+		       "%ld ms)", errname(e), took, delay_ms);
+	close(t.cmd);
+	close(t.ack);
+	close(t.pidfd);
+	snprintf(ended, sizeof(ended), "%s-target-ended", name);
+	if (waitpid(t.pid, &st, 0) == t.pid && (sigkill ? WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL :
+						 WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		result("PASS", ended, NULL);
+	else
+		result("FAIL", ended, "the target ended with wait status 0x%x, expected %s", st,
+		       sigkill ? "killed by SIGKILL" : "exit 0");
+}
+
+static int scenario_exit_mid_call(void)
+{
+	struct target_opts o = { .len = REGION, .cpu = 0, .touch = true };
+	unsigned long n1[MASK_LONGS], n2[MASK_LONGS];
+	struct iovec v[UIO_MAX];
+	struct timespec t0;
+	struct target t;
+	long whole;
+
+	parse_nodes("1", n1);
+	parse_nodes("2", n2);
+	/* How long a whole move of the region takes here, range by range. */
+	if (target_start(&t, &o) != 0)
+		return 1;
+	split_region(&t, v);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	expect_err("exit-mid-call-whole-move", 0, pmbind_err(t.pidfd, v, UIO_MAX, MPOL_BIND, n1, MPOL_MF_MOVE));
+	whole = ms_since(&t0);
+	expect_pages_on("exit-mid-call-whole-move-on-node1", &t, "1");
+	target_stop(&t);
+	/* A quarter of the way in, the target exits: killed, then by itself. */
+	exit_during_move("exit-mid-call-sigkill-esrch", n2, whole / 4, true, whole);
+	exit_during_move("exit-mid-call-exit-esrch", n1, whole / 4, false, whole);
 	return 0;
 }
 
@@ -767,11 +1004,15 @@ int main(int argc, char **argv)
 		return scenario_perms();
 	if (!strcmp(s, "exited") && !arg)
 		return scenario_exited();
+	if (!strcmp(s, "narrow") && arg)
+		return scenario_narrow(arg);
+	if (!strcmp(s, "exit-mid-call") && !arg)
+		return scenario_exit_mid_call();
 	if (!strcmp(s, "input") && !arg)
 		return scenario_input();
 usage:
-	fprintf(stderr, "usage: pmbind-test NR enosys|probe|perms|exited|input\n"
+	fprintf(stderr, "usage: pmbind-test NR enosys|probe|perms|exited|exit-mid-call|input\n"
 			"       pmbind-test NR faults|move NODES\n"
-			"       pmbind-test NR cpuset CGROUP_DIR\n");
+			"       pmbind-test NR cpuset|narrow CGROUP_DIR\n");
 	return 2;
 }
