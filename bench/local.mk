@@ -30,9 +30,12 @@ EXTRA_DIST += bench/regions
 noinst_PROGRAMS += bench/regions-task
 bench_regions_task_SOURCES = bench/regions-task.c bench/bench_util.h
 bench_regions_task_LDADD = src/libsmpol/libsmpol.la
+# (not in a sanitizer build: ASan and UBSan cannot link a static program)
 if HAVE_STATIC_LIBC
+if !SANITIZERS
 noinst_PROGRAMS += bench/regions-task-static
 bench_regions_task_static_SOURCES = bench/regions-task.c bench/bench_util.h
 bench_regions_task_static_LDADD = src/libsmpol/libsmpol.la
 bench_regions_task_static_LDFLAGS = -all-static
+endif
 endif
