@@ -42,21 +42,6 @@ static void report(const char *name, const char *why)
 	fflush(stdout);
 }
 
-/* Where the mapping holding addr starts, from /proc/self/maps; 0 when none does. */
-static uintptr_t mapping_start(const void *addr)
-{
-	uintptr_t a = (uintptr_t)addr, start = 0, s, e;
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	while (f && !start && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= a && a < e)
-			start = s;
-	if (f)
-		fclose(f);
-	return start;
-}
-
 /* The numa_maps policy of the mapping holding addr, or "(unmapped)". */
 static const char *policy_of(const void *addr, char *buf, size_t len)
 {

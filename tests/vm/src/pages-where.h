@@ -1,12 +1,14 @@
 /* pages-where.h - on which NUMA nodes a process's pages are, for the guest's test
  * programs (page-touch, pmbind-test): a move_pages(2) query of every page of a
- * range, and the range's line in numa_maps (its policy and per-node counts).
+ * range, the range's line in numa_maps (its policy and per-node counts), and where
+ * the caller's mapping holding an address starts.
  * Raw syscalls: the guest has no libnuma. Header-only, as each program is one file.
  */
 #ifndef VM_PAGES_WHERE_H
 #define VM_PAGES_WHERE_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -83,6 +85,21 @@ static inline int where_numa_maps(pid_t pid, const void *addr, char *policy, siz
 	if (!found)
 		errno = ENOENT;
 	return found ? 0 : -1;
+}
+
+/* Where the mapping holding addr starts, from /proc/self/maps; 0 when none does. */
+static inline uintptr_t mapping_start(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, start = 0, s, e;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && !start && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= a && a < e)
+			start = s;
+	if (f)
+		fclose(f);
+	return start;
 }
 
 #endif

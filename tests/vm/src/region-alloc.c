@@ -56,21 +56,6 @@ static struct region pages_of(const char *name, const void *p, size_t len)
 	return (struct region){ .name = name, .addr = (char *)lo, .len = hi - lo };
 }
 
-/* The start of the mapping holding addr (/proc/self/maps), 0 when none does. */
-static uintptr_t mapping_start(const void *addr)
-{
-	uintptr_t a = (uintptr_t)addr, start = 0, s, e;
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	while (f && !start && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= a && a < e)
-			start = s;
-	if (f)
-		fclose(f);
-	return start;
-}
-
 static int report(const struct region *r)
 {
 	unsigned long cnt[WHERE_MAX_NODES], other;
