@@ -43,8 +43,13 @@ static int read_uid(pid_t pid, uid_t *uid)
 static int pidfd_exited(int pidfd)
 {
 	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	int rc;
 
-	return poll(&p, 1, 0) != 0;
+	/* a signal during the poll (mpolctl rebalance's SIGINT) says nothing of the task */
+	do
+		rc = poll(&p, 1, 0);
+	while (rc < 0 && errno == EINTR);
+	return rc != 0;
 }
 
 int smpol_task_pin(pid_t pid, uint64_t expect_start, struct smpol_task_ref *t, char *err, size_t errlen)
