@@ -103,7 +103,7 @@ static int run_hwloc(const struct smpol_topology *topo, char **out, char *err, s
 		setenv("HWLOC_FSROOT", topo->host.fsroot, 1);
 		setenv("HWLOC_COMPONENTS", "-x86", 1);   /* CPUID would describe this host instead */
 	}
-	rc = smpol_run_capture(argv, OUTPUT_MAX, HWLOC_TIMEOUT_S, out, err, errlen);
+	rc = smpol_run_capture(argv, -1, OUTPUT_MAX, HWLOC_TIMEOUT_S, out, err, errlen);
 	if (other_root) {
 		unsetenv("HWLOC_FSROOT");
 		unsetenv("HWLOC_COMPONENTS");

@@ -1,5 +1,5 @@
 # libsmpol-admin: what only mpolctl needs (a running task's target, migration and
-# hotplug events, cpusets, running commands, the plugstack line, bandwidth
+# hotplug events, cpusets, the plugstack line, bandwidth
 # measurement, the checks of mpolctl check).
 # slurmstepd never loads it.
 noinst_LTLIBRARIES += src/libsmpol-admin/libsmpol-admin.la
@@ -10,7 +10,6 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/migration.c src/libsmpol-admin/migration.h \
 	src/libsmpol-admin/hotplug.c src/libsmpol-admin/hotplug.h \
 	src/libsmpol-admin/cpuset.c src/libsmpol-admin/cpuset.h \
-	src/libsmpol-admin/run_cmd.c src/libsmpol-admin/run_cmd.h \
 	src/libsmpol-admin/fs_tree.c src/libsmpol-admin/fs_tree.h \
 	src/libsmpol-admin/plugstack.c src/libsmpol-admin/plugstack.h \
 	src/libsmpol-admin/stream.c src/libsmpol-admin/stream.h \

@@ -10,7 +10,7 @@ EXTRA_DIST += src/libsmpol/README.md src/libsmpol/base/README.md src/libsmpol/ma
 	src/libsmpol/decide/README.md src/libsmpol/kernel/README.md src/libsmpol/pages/README.md \
 	src/libsmpol/record/README.md
 
-# base/: what every folder shares: errors, numbers, node and CPU sets, sizes, words, the host handle, small-file I/O
+# base/: what every folder shares: errors, numbers, node and CPU sets, sizes, words, the host handle, small-file I/O, running a program
 smpol_base = \
 	src/libsmpol/base/error.c src/libsmpol/base/error.h \
 	src/libsmpol/base/number.c src/libsmpol/base/number.h \
@@ -20,7 +20,8 @@ smpol_base = \
 	src/libsmpol/base/sysfs.c src/libsmpol/base/sysfs.h \
 	src/libsmpol/base/words.c src/libsmpol/base/words.h \
 	src/libsmpol/base/units.c src/libsmpol/base/units.h \
-	src/libsmpol/base/text.c src/libsmpol/base/text.h
+	src/libsmpol/base/text.c src/libsmpol/base/text.h \
+	src/libsmpol/base/run_cmd.c src/libsmpol/base/run_cmd.h
 
 # machine/: reading the machine: topology, ACPI tables, bandwidth sources, what the kernel offers, who a process is
 smpol_machine = \

@@ -152,7 +152,7 @@ static void run_self(char **argv)
 		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 1);
 	}
 	watch_log(LOG_INFO, "running mpolctl%s", cmd);
-	rc = smpol_run_capture(argv, CHILD_OUTPUT_MAX, CHILD_TIMEOUT_S, &out, err, sizeof(err));
+	rc = smpol_run_capture(argv, -1, CHILD_OUTPUT_MAX, CHILD_TIMEOUT_S, &out, err, sizeof(err));
 	if (out && *out)
 		for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			watch_log(LOG_INFO, "  %s", line);

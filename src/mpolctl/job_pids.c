@@ -69,7 +69,7 @@ int job_pids_list(const char *jobstep, struct job_pid **pids, int *npids, char *
 	char *out = NULL;
 	int rc;
 
-	rc = smpol_run_capture(argv, LISTPIDS_MAX_OUTPUT, LISTPIDS_TIMEOUT_S, &out, err, errlen);
+	rc = smpol_run_capture(argv, -1, LISTPIDS_MAX_OUTPUT, LISTPIDS_TIMEOUT_S, &out, err, errlen);
 	if (rc < 0) {
 		if (rc == -ENOENT)
 			smpol_fail(err, errlen, ENOENT, "scontrol is not installed: cannot find the job's processes");

@@ -24,7 +24,7 @@ int job_record_field(const char *job, const char *field, char **comment, char *e
 
 	*comment = NULL;
 	snprintf(format, sizeof(format), "JobID,%s", field);
-	rc = smpol_run_capture(argv, SACCT_MAX, SACCT_TIMEOUT_S, &out, err, errlen);
+	rc = smpol_run_capture(argv, -1, SACCT_MAX, SACCT_TIMEOUT_S, &out, err, errlen);
 	if (rc < 0)
 		return rc;
 	/* "JOBID|COMMENT\n": the comment is everything after the first bar (it may hold

@@ -81,8 +81,8 @@ done | tr '\n' ' ')
 # slurm.h (Slurm's API, whose structures change between releases) is included by the
 # record's Slurm I/O and the release check alone; the rest of the plugin needs spank.h.
 # The record's Slurm I/O is two files: record_slurm.c (slurmctld, slurmd) and
-# record_dbd.c (slurmdbd, for jobs that have ended), which also needs slurmdb.h and
-# libslurmfull's accounting client; one file for both would mix two APIs.
+# record_dbd.c (slurmdbd, for jobs that have ended: mem_interleave_dbd's, which links
+# libslurm's accounting client); one file for both would mix two APIs.
 slurm_users=$(grep -l '^#include <slurm/slurm.h>' "$PLUGIN_SRC"/*.[ch] | xargs -n1 basename | sort | tr '\n' ' ')
 [ "$slurm_users" = "record_dbd.c record_slurm.c release.c " ] &&
 	t_pass "layout: only record_slurm.c, record_dbd.c and release.c include slurm.h" ||

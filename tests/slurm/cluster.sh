@@ -59,6 +59,7 @@ DIR=${MPOL_CLUSTER_DIR:-/var/tmp/mpol-cluster}
 BUILD=${MPOL_BUILD:-$top/_build/main}
 case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 PLUGIN=$BUILD/src/plugins/mem_interleave/.libs/mem_interleave.so
+DBD_CLIENT=$BUILD/src/plugins/mem_interleave/mem_interleave_dbd
 HOST=$(hostname -s)
 TEST_USER=mpoluser
 export SLURM_CONF=$DIR/etc/slurm.conf
@@ -166,7 +167,12 @@ write_plugstack() {
 		if [ "${1:-}" = --none ]; then
 			:
 		elif [ -f "$PLUGIN" ]; then
-			echo "required $PLUGIN $*"
+			# the build's own mem_interleave_dbd, which `make install` puts where the
+			# plugin looks by default
+			case " $* " in
+			*" dbd_client="*) echo "required $PLUGIN $*" ;;
+			*) echo "required $PLUGIN $* dbd_client=$DBD_CLIENT" ;;
+			esac
 		else
 			echo "# not loaded: $PLUGIN is missing (build first)"
 		fi

@@ -1,12 +1,13 @@
 # t_acct_70_ended.sh - the record of a job that ended while its step ran (issue 21):
 # slurmctld refuses to change a finished job ("Job has already finished"), so the node
-# writes the record into slurmdbd's job record, as `sacctmgr modify job` does, and
-# reads it back from there. Cases: scancel during the step, and the job's time limit
-# (-t 1: the job ends TIMEOUT about a minute later). Each: the record is in sacct with
-# the node's entry, and slurmd's log says it went through slurmdbd, read back (two
-# reads or more, one write).
+# hands the record to mem_interleave_dbd, which writes it into slurmdbd's job record,
+# as `sacctmgr modify job` does, and reads it back from there (a Slurm daemon cannot
+# talk to slurmdbd itself from Slurm 25.11 on). Cases: scancel during the step, the
+# job's time limit (-t 1: the job ends TIMEOUT about a minute later), and a
+# dbd_client= that is missing: the record waits in the node's spool, and the node's
+# next step delivers it.
 
-# ended_job CASE SBATCH_ARGS... : submit a batch job whose one step asks for placement
+# ended_job NAME SBATCH_ARGS... : submit a batch job whose one step asks for placement
 # and sleeps; sets JOB. The step runs at least 3 s (a sample) before the caller ends it.
 ended_job() {
 	local name=$1
@@ -19,41 +20,69 @@ ended_job() {
 	wait_until 30 sh -c "squeue -h -s -j $JOB -o %i | grep -q '^$JOB\\.0\$'" && sleep 3
 }
 
-# check_ended NAME STATE: the job ended in STATE, its record is in sacct with this
-# node's entry of step 0, and slurmd's log says it went through slurmdbd, read back.
-check_ended() {
-	local name=$1 want=$2 state comment said
+# has_record: the job's record in sacct holds this node's entry of step 0.
+has_record() {
+	[ "$(acct_py "$(acct_comment "$JOB")" 'step_nodes(r, "0")')" = "['$HOST']" ]
+}
+
+# end_job NAME STATE HOW SBATCH_ARGS...: run ended_job, end it (HOW: cancel, or wait for
+# its time limit), wait for it, and check it ended in STATE. Sets JOB and SAID (slurmd's
+# log of step 0 since the start). 1 (with the case failed) when it did not go so.
+end_job() {
+	local name=$1 want=$2 how=$3 state mark
+	shift 3
+	mark=$(log_mark "$SLURMD_LOG")
+	if ! ended_job "mpol-$how" "$@"; then
+		t_fail "$name: the job ends $want" "the job did not start: $JOB"
+		[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
+		return 1
+	fi
+	[ "$how" = cancel ] && scancel "$JOB"
+	wait_job "$JOB" 180
 	state=$(sacct -n -X -P -o State -j "$JOB" 2>/dev/null | head -n 1)
-	comment=$(acct_comment "$JOB")
-	said=$(log_since "$SLURMD_LOG" "$mark" | grep -F "job $JOB step 0:")
-	if [[ $state == "$want"* ]] && [ "$(acct_py "$comment" 'step_nodes(r, "0")')" = "['$HOST']" ] &&
-		grep -q "placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes" <<<"$said"; then
-		t_pass "$name: the record is in accounting, written through slurmdbd and read back"
-	else
-		t_fail "$name: the record is in accounting, written through slurmdbd and read back" \
-			"job '$JOB' state '$state'; AdminComment: ${comment:0:300}; slurmd: ${said:0:900}"
+	SAID=$(log_since "$SLURMD_LOG" "$mark" | grep -F "job $JOB step 0:")
+	if [[ $state != "$want"* ]]; then
+		t_fail "$name: the job ends $want" "job '$JOB' state '$state'; slurmd: ${SAID:0:900}"
+		return 1
 	fi
 }
 
-# 1. scancel while the step runs.
-mark=$(log_mark "$SLURMD_LOG")
-if ended_job mpol-cancelled; then
-	scancel "$JOB"
-	wait_job "$JOB" 60
-	check_ended "scancel during the step" CANCELLED
-else
-	t_fail "scancel during the step: the record is in accounting, written through slurmdbd and read back" \
-		"the job did not start: $JOB"
-	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
-fi
+# check_ended NAME STATE HOW SBATCH_ARGS...: the record is in sacct with this node's
+# entry of step 0, and slurmd's log says it went through slurmdbd, read back (two reads
+# or more, one write).
+check_ended() {
+	local name=$1
+	end_job "$@" || return
+	if has_record && grep -q "placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes" <<<"$SAID"; then
+		t_pass "$name: the record is in accounting, written through slurmdbd and read back"
+	else
+		t_fail "$name: the record is in accounting, written through slurmdbd and read back" \
+			"job '$JOB'; AdminComment: $(acct_comment "$JOB" | head -c 300); slurmd: ${SAID:0:900}"
+	fi
+}
 
-# 2. The job's time limit: slurmctld ends it (TIMEOUT) within its timer's period.
-mark=$(log_mark "$SLURMD_LOG")
-if ended_job mpol-timeout -t 1; then
-	wait_job "$JOB" 180
-	check_ended "time limit (-t 1)" TIMEOUT
-else
-	t_fail "time limit (-t 1): the record is in accounting, written through slurmdbd and read back" \
-		"the job did not start: $JOB"
-	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
+check_ended "scancel during the step" CANCELLED cancel
+check_ended "time limit (-t 1)" TIMEOUT timeout -t 1
+
+# 3. No mem_interleave_dbd where dbd_client= says: the record is kept, with a reason
+# that names the setting, and delivered once the client is back.
+missing=$OUTDIR/no-such-dbd-client
+plugstack "dbd_client=$missing"
+if end_job "missing dbd_client" CANCELLED cancel; then
+	if [ -e "$STATEDIR/spool/$JOB.0.json" ] && grep -qF "kept in $STATEDIR/spool" <<<"$SAID" &&
+		grep -qF "cannot run $missing" <<<"$SAID" && grep -qF "(plugstack dbd_client=)" <<<"$SAID"; then
+		t_pass "missing dbd_client: the record is kept in the node's spool, the reason names dbd_client="
+	else
+		t_fail "missing dbd_client: the record is kept in the node's spool, the reason names dbd_client=" \
+			"spool: $(ls "$STATEDIR/spool" 2>&1); slurmd: ${SAID:0:900}"
+	fi
+	plugstack
+	run_job srun -w "$HOST" -n 1 --mem-interleave=weighted true
+	if wait_until 30 sh -c "! test -e '$STATEDIR/spool/$JOB.0.json'" && has_record; then
+		t_pass "missing dbd_client: once it is back, the node's next step delivers the record into accounting"
+	else
+		t_fail "missing dbd_client: once it is back, the node's next step delivers the record into accounting" \
+			"job '$JOB'; spool: $(ls "$STATEDIR/spool" 2>&1); AdminComment: $(acct_comment "$JOB" | head -c 300)"
+	fi
 fi
+plugstack

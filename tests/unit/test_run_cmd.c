@@ -2,6 +2,7 @@
  * together, so a child that fills its stderr first cannot block it (or us); a child
  * that runs too long is killed with its process group. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static int run_sh(const char *script, size_t max, char **out, char *err)
 {
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
 
-	return smpol_run_capture(argv, max, 30, out, err, SMPOL_ERRLEN);
+	return smpol_run_capture(argv, -1, max, 30, out, err, SMPOL_ERRLEN);
 }
 
 /* 1 MiB on stderr before anything on stdout: more than a pipe holds. The alarm fails
@@ -65,7 +66,7 @@ static void test_limits_and_missing(void **state)
 	assert_int_equal(run_sh("head -c 10000 /dev/zero", 4096, &out, err), -EFBIG);
 	assert_null(out);
 	assert_non_null(strstr(err, "printed more than 4096 bytes"));
-	assert_int_equal(smpol_run_capture(missing, 4096, 30, &out, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_run_capture(missing, -1, 4096, 30, &out, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "not found in PATH"));
 	assert_int_equal(run_sh("true", 4096, &out, err), 0);
 	assert_string_equal(out, "");
@@ -107,7 +108,7 @@ static void test_timeout_kills_the_group(void **state)
 	close(fd);
 	alarm(30);
 	snprintf(script, sizeof(script), "sleep 600 & echo $! >%s; exec sleep 600", pidfile);
-	assert_int_equal(smpol_run_capture(argv, 4096, 1, &out, err, sizeof(err)), -ETIMEDOUT);
+	assert_int_equal(smpol_run_capture(argv, -1, 4096, 1, &out, err, sizeof(err)), -ETIMEDOUT);
 	assert_null(out);
 	assert_string_equal(err, "sh did not finish within 1 s: it was killed, with every process it started");
 	f = fopen(pidfile, "r");
@@ -120,7 +121,7 @@ static void test_timeout_kills_the_group(void **state)
 	assert_false(alive(grandchild));
 	/* output closed, process still running: the limit holds for the wait too */
 	snprintf(script, sizeof(script), "exec >&- 2>&-; sleep 600");
-	assert_int_equal(smpol_run_capture(argv, 4096, 1, &out, err, sizeof(err)), -ETIMEDOUT);
+	assert_int_equal(smpol_run_capture(argv, -1, 4096, 1, &out, err, sizeof(err)), -ETIMEDOUT);
 	alarm(0);
 	unlink(pidfile);
 }
@@ -147,7 +148,7 @@ static void test_caller_killed(void **state)
 
 		snprintf(script, sizeof(script), "echo $$ >%s.tmp && mv %s.tmp %s; exec sleep 600", pidfile, pidfile,
 			 pidfile);
-		smpol_run_capture(argv, 4096, 600, &out, err, sizeof(err));
+		smpol_run_capture(argv, -1, 4096, 600, &out, err, sizeof(err));
 		_exit(0);
 	}
 	for (int i = 0; i < 1000 && !(f = fopen(pidfile, "r")); i++)
@@ -177,6 +178,26 @@ static void test_stdin_is_empty(void **state)
 	free(out);
 }
 
+/* The child reads input_fd from where it stands; the caller's fd stays open. */
+static void test_stdin_from_fd(void **state)
+{
+	char err[SMPOL_ERRLEN], *out = NULL, *argv[] = { "cat", NULL };
+	FILE *in = tmpfile();
+
+	(void)state;
+	assert_non_null(in);
+	fputs("skipped\n{\"n1\": {}}\n", in);
+	fflush(in);
+	fseek(in, 8, SEEK_SET);
+	alarm(30);
+	assert_int_equal(smpol_run_capture(argv, fileno(in), 4096, 30, &out, err, sizeof(err)), 0);
+	alarm(0);
+	assert_string_equal(out, "{\"n1\": {}}\n");
+	free(out);
+	assert_int_not_equal(fcntl(fileno(in), F_GETFD), -1);
+	fclose(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_timeout_kills_the_group),
 		cmocka_unit_test(test_caller_killed),
 		cmocka_unit_test(test_stdin_is_empty),
+		cmocka_unit_test(test_stdin_from_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,8 @@ static void test_defaults(void **state)
 	/* the interposer where `make install` put it */
 	assert_string_equal(c.preload, SMPOL_PRELOAD_DEFAULT);
 	assert_non_null(strstr(c.preload, "/mem_interleave_regions.so"));
+	assert_string_equal(c.dbd_client, SMPOL_DBD_CLIENT_DEFAULT);
+	assert_non_null(strstr(c.dbd_client, "/mem_interleave_dbd"));
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
@@ -48,7 +50,8 @@ static void test_every_key(void **state)
 			       "precision=0.95", "max_weight_sum=1024", "statedir=/tmp/state",
 			       "sample_interval=0", "fsroot=/srv/tree", "lock_timeout=2.5",
 			       "bandwidth=/etc/bw.table", "process_mbind_nr=500",
-			       "default=weighted,min_region=64M", "preload=/opt/mpol/regions.so" };
+			       "default=weighted,min_region=64M", "preload=/opt/mpol/regions.so",
+			       "dbd_client=/opt/mpol/dbd" };
 	struct smpol_site_config c;
 	char err[SMPOL_ERRLEN] = "";
 
@@ -70,6 +73,7 @@ static void test_every_key(void **state)
 	assert_string_equal(c.bandwidth_file, "/etc/bw.table");
 	assert_true(c.bandwidth_named);
 	assert_string_equal(c.preload, "/opt/mpol/regions.so");
+	assert_string_equal(c.dbd_client, "/opt/mpol/dbd");
 	/* none: no table, not even the default */
 	smpol_config_default(&c);
 	assert_int_equal(smpol_config_parse(1, (char *[]){ "bandwidth=none" }, &c, err, sizeof(err)), 0);
@@ -129,6 +133,7 @@ static void test_bad(void **state)
 		{ "preload=regions.so", "preload='regions.so': give the absolute path of mem_interleave_regions.so" },
 		{ "preload=/opt/a b.so", "preload='/opt/a b.so': give the absolute path" },
 		{ "preload=/opt/a:b.so", "(without spaces or colons: LD_PRELOAD splits there), or none" },
+		{ "dbd_client=mem_interleave_dbd", "dbd_client='mem_interleave_dbd': give the absolute path" },
 	};
 	struct smpol_site_config c, before;
 	char err[SMPOL_ERRLEN];

@@ -15,7 +15,8 @@
 
 enum key {
 	KEY_DEFAULT, KEY_SYSFS, KEY_ALGORITHM, KEY_PRECISION, KEY_MAX_SUM, KEY_STATEDIR, KEY_SAMPLE, KEY_FSROOT,
-	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, KEY_PMBIND_NR, KEY_PRELOAD, NKEYS
+	KEY_LOCK_TIMEOUT, KEY_RECORD, KEY_PROMETHEUS, KEY_BANDWIDTH, KEY_PMBIND_NR, KEY_PRELOAD, KEY_DBD_CLIENT,
+	NKEYS
 };
 
 static const char *const keys[NKEYS] = {
@@ -24,9 +25,10 @@ static const char *const keys[NKEYS] = {
 	[KEY_SAMPLE] = "sample_interval", [KEY_FSROOT] = "fsroot", [KEY_LOCK_TIMEOUT] = "lock_timeout",
 	[KEY_RECORD] = "record", [KEY_PROMETHEUS] = "prometheus_dir", [KEY_BANDWIDTH] = "bandwidth",
 	[KEY_PMBIND_NR] = "process_mbind_nr", [KEY_PRELOAD] = "preload",
+	[KEY_DBD_CLIENT] = "dbd_client",
 };
 #define KNOWN_KEYS "default, sysfs, algorithm, precision, max_weight_sum, statedir, sample_interval, fsroot, " \
-	"lock_timeout, record, prometheus_dir, bandwidth, process_mbind_nr, preload"
+	"lock_timeout, record, prometheus_dir, bandwidth, process_mbind_nr, preload, dbd_client"
 
 static const char *const record_names[] = {
 	[SMPOL_RECORD_ADMIN_COMMENT] = "admincomment",
@@ -62,6 +64,7 @@ void smpol_config_default(struct smpol_site_config *cfg)
 	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
 	snprintf(cfg->bandwidth_file, sizeof(cfg->bandwidth_file), "%s", SMPOL_BW_FILE_DEFAULT);
 	snprintf(cfg->preload, sizeof(cfg->preload), "%s", SMPOL_PRELOAD_DEFAULT);
+	snprintf(cfg->dbd_client, sizeof(cfg->dbd_client), "%s", SMPOL_DBD_CLIENT_DEFAULT);
 }
 
 /* A NUMBER (number.h) for plugstack argument `key`, scaled by 10^decimals, in [lo, hi]. */
@@ -179,6 +182,12 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 					  "mem_interleave_regions.so (without spaces or colons: LD_PRELOAD splits "
 					  "there), or none", q);
 		strcpy(cfg->preload, value);
+		return 0;
+	case KEY_DBD_CLIENT:
+		if (value[0] != '/' || strlen(value) >= sizeof(cfg->dbd_client))
+			return smpol_fail(err, errlen, EINVAL, "plugstack argument dbd_client=%s: give the absolute "
+					  "path of mem_interleave_dbd", q);
+		strcpy(cfg->dbd_client, value);
 		return 0;
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);

@@ -20,8 +20,11 @@
  *   preload=PATH|none        the interposer a region-aware step's tasks preload
  *                            (src/interpose/; default: where it is installed); none
  *                            leaves their large allocations to the sampler
+ *   dbd_client=PATH          the program that writes the record of a job that has
+ *                            ended into slurmdbd (mem_interleave_dbd; default: where
+ *                            it is installed)
  * An unknown key, a bad value or a key given twice is an error that names it.
- * default= takes smpol_spec_parse's syntax (not help); statedir, fsroot and bandwidth
+ * default= takes smpol_spec_parse's syntax (not help); statedir, fsroot, bandwidth and dbd_client
  * must be absolute; sample_interval is 0..86400; numbers follow number.h.
  */
 #ifndef SMPOL_SITE_CONFIG_H
@@ -60,6 +63,7 @@ struct smpol_site_config {
 	bool bandwidth_named;          /* given by bandwidth=: its absence is worth a warning */
 	long process_mbind_nr;         /* 0 = not configured */
 	char preload[1024];            /* the interposer's path, "" = none */
+	char dbd_client[1024];         /* mem_interleave_dbd's path */
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);

@@ -14,6 +14,8 @@
 
 /* Reads that must see our entry, one pause apart, before we trust it stays. */
 #define CONFIRMATIONS 2
+/* Reads before giving up on confirming a record that other writers race. */
+#define FIELD_ATTEMPTS 10
 
 static void random_pause(int attempt)
 {
@@ -106,4 +108,13 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 		rc = smpol_record_store_nodes(store, step, entries, budget, max_attempts, CONFIRMATIONS, res, err, errlen);
 	json_object_put(entries);
 	return rc;
+}
+
+int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
+			     const char *step, json_object *entries, bool sole_writer,
+			     struct smpol_store_result *res, char *err, size_t errlen)
+{
+	return smpol_record_store_nodes(store, step, entries,
+					target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET,
+					FIELD_ATTEMPTS, sole_writer ? 1 : CONFIRMATIONS, res, err, errlen);
 }

@@ -17,9 +17,12 @@
 #ifndef SMPOL_RECORD_STORE_H
 #define SMPOL_RECORD_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <json-c/json.h>
+
+#include "site_config.h"
 
 struct smpol_comment_store {
 	/* the current comment, malloc'ed ("" when none); 0 or -errno with a sentence */
@@ -54,6 +57,15 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
  */
 int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
 			     size_t budget, int max_attempts, int confirmations,
+			     struct smpol_store_result *res, char *err, size_t errlen);
+
+/*
+ * smpol_record_store_field - smpol_record_store_nodes as every writer of the plugin
+ * stores into a job's field: target's budget, a bounded number of reads, and 1
+ * confirming read for the step's only writer (sole_writer), 2 otherwise.
+ */
+int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
+			     const char *step, json_object *entries, bool sole_writer,
 			     struct smpol_store_result *res, char *err, size_t errlen);
 
 #endif

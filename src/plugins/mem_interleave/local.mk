@@ -18,9 +18,21 @@ src_plugins_mem_interleave_mem_interleave_la_SOURCES = \
 	src/plugins/mem_interleave/record_collector.c src/plugins/mem_interleave/record_collector.h \
 	src/plugins/mem_interleave/sample_regions.c src/plugins/mem_interleave/sample_regions.h \
 	src/plugins/mem_interleave/record_slurm.c src/plugins/mem_interleave/record_slurm.h \
-	src/plugins/mem_interleave/record_dbd.c src/plugins/mem_interleave/record_dbd.h \
+	src/plugins/mem_interleave/record_dbd.h \
+	src/plugins/mem_interleave/record_ended.c src/plugins/mem_interleave/record_ended.h \
 	src/plugins/mem_interleave/record_write.c src/plugins/mem_interleave/record_write.h \
 	src/plugins/mem_interleave/record_courier.c src/plugins/mem_interleave/record_courier.h \
 	src/plugins/mem_interleave/sample_tree.c src/plugins/mem_interleave/sample_tree.h
+endif
+
+# mem_interleave_dbd: writes a finished job's record into slurmdbd for the plugin (a
+# Slurm daemon cannot be a client of slurmdbd: record_dbd.h). It links libslurm.
+if WITH_DBD_CLIENT
+pkglibexec_PROGRAMS = src/plugins/mem_interleave/mem_interleave_dbd
+src_plugins_mem_interleave_mem_interleave_dbd_CFLAGS = $(AM_CFLAGS) $(SLURM_CPPFLAGS) $(JSONC_CFLAGS)
+src_plugins_mem_interleave_mem_interleave_dbd_LDADD = src/libsmpol/libsmpol.la $(SLURM_LIBS) $(JSONC_LIBS)
+src_plugins_mem_interleave_mem_interleave_dbd_SOURCES = \
+	src/plugins/mem_interleave/dbd_main.c \
+	src/plugins/mem_interleave/record_dbd.c src/plugins/mem_interleave/record_dbd.h
 endif
 EXTRA_DIST += src/plugins/mem_interleave/exports.map

@@ -1,6 +1,5 @@
-/* record_dbd.c - slurmstepd (root): a finished job's record field in slurmdbd (see
- * record_dbd.h). Like record_slurm.c, it calls the libslurmfull slurmstepd runs on,
- * through weak references. */
+/* record_dbd.c - mem_interleave_dbd: a finished job's record field in slurmdbd (see
+ * record_dbd.h). An ordinary client of slurmdbd, as sacctmgr is. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,59 +10,14 @@
 #include <slurm/slurmdb.h>
 
 #include "record_dbd.h"
-#include "record_slurm.h"
 #include "error.h"
 
-/* In libslurmfull (22.05 to 24.11) but not in the public headers: how sacctmgr names a
- * job (its step list) and makes the record it modifies with; this node's slurm.conf. */
+/* Exported by libslurm (22.05 to 26.05) but not in the public headers: how sacctmgr
+ * names a job (its step list) and makes the record it modifies with; slurm.conf. */
 extern slurmdb_job_rec_t *slurmdb_create_job_rec(void);
 extern int slurm_addto_step_list(void *step_list, char *names);
 extern void slurm_destroy_selected_step(void *object);
 extern slurm_conf_t slurm_conf;
-extern char *slurm_xstrdup(const char *str);
-/* What a client of slurmdbd needs loaded and slurmstepd does not load itself (sacct's
- * slurm_init does; each call loads once): the accounting_storage plugin slurm.conf
- * names (up to 23.02 under the first name, and slurmdb_connection_get loads it
- * itself; from 23.11 on it must be loaded first, else the connection calls a null
- * function), and the connection layer the persistent connection asks about (24.11:
- * tls_g_init; from 25.05: conn_g_init). A name a release lacks is skipped. */
-extern int slurm_acct_storage_init(void);
-extern int acct_storage_g_init(void);
-extern int tls_g_init(void);
-extern int conn_g_init(void);
-
-#pragma weak slurmdb_connection_get
-#pragma weak slurmdb_connection_close
-#pragma weak slurmdb_connection_commit
-#pragma weak slurmdb_jobs_get
-#pragma weak slurmdb_job_modify
-#pragma weak slurmdb_create_job_rec
-#pragma weak slurmdb_destroy_job_rec
-#pragma weak slurm_addto_step_list
-#pragma weak slurm_destroy_selected_step
-#pragma weak slurm_conf
-#pragma weak slurm_xstrdup
-#pragma weak slurm_acct_storage_init
-#pragma weak acct_storage_g_init
-#pragma weak tls_g_init
-#pragma weak conn_g_init
-#pragma weak slurm_list_create
-#pragma weak slurm_list_append
-#pragma weak slurm_list_count
-#pragma weak slurm_list_destroy
-#pragma weak slurm_list_iterator_create
-#pragma weak slurm_list_next
-#pragma weak slurm_list_iterator_destroy
-#pragma weak slurm_strerror
-#pragma weak slurm_load_ctl_conf
-/* Slurm 26.05 renamed slurm_free_ctl_conf slurm_free_conf. */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-#define free_ctl_conf slurm_free_conf
-#pragma weak slurm_free_conf
-#else
-#define free_ctl_conf slurm_free_ctl_conf
-#pragma weak slurm_free_ctl_conf
-#endif
 
 struct record_dbd {
 	enum smpol_record_target target;
@@ -79,54 +33,7 @@ static const char *field_name(enum smpol_record_target t)
 
 static const char *why(int e)
 {
-	return e && slurm_strerror ? slurm_strerror(e) : "no reason given (slurmd's log may have one)";
-}
-
-static bool have_api(void)
-{
-	return slurmdb_connection_get && slurmdb_connection_close && slurmdb_connection_commit && slurmdb_jobs_get &&
-	       slurmdb_job_modify && slurmdb_create_job_rec && slurmdb_destroy_job_rec && slurm_addto_step_list &&
-	       slurm_destroy_selected_step && &slurm_conf && slurm_list_create && slurm_list_append && slurm_list_count &&
-	       slurm_list_destroy && slurm_list_iterator_create && slurm_list_next && slurm_list_iterator_destroy &&
-	       (acct_storage_g_init || slurm_acct_storage_init);
-}
-
-static int load_client_plugins(void)
-{
-	if (conn_g_init && conn_g_init() != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	if (tls_g_init && tls_g_init() != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	return acct_storage_g_init ? acct_storage_g_init() : slurm_acct_storage_init();
-}
-
-/* Where slurmdbd listens and how to authenticate to it. slurmstepd's copy of
- * slurm.conf leaves them out from 24.11 on (slurmd sends it a "lite" one):
- * slurmctld, which answered a moment ago, says where; it never sends
- * AccountingStoragePass (the munge socket for slurmdbd), so the socket slurmstepd
- * authenticates with to the rest of Slurm (AuthInfo) serves, as it does wherever
- * neither is set. Kept in the process's copy (slurmstepd's, or slurmd's for its
- * courier, record_courier.h), whose other readers never look at these fields. */
-static int find_slurmdbd(uint32_t job, char *err, size_t errlen)
-{
-	slurm_conf_t *ctl = NULL;
-
-	if (!slurm_conf.accounting_storage_pass && slurm_conf.authinfo && slurm_xstrdup)
-		slurm_conf.accounting_storage_pass = slurm_xstrdup(slurm_conf.authinfo);
-	if (slurm_conf.accounting_storage_host)
-		return 0;
-	if (!slurm_load_ctl_conf || !free_ctl_conf || slurm_load_ctl_conf((time_t)0, &ctl) != SLURM_SUCCESS)
-		return smpol_fail(err, errlen, ECONNREFUSED, "cannot learn from slurmctld where slurmdbd is, to write "
-				 "the record of job %u, which has ended: %s", job, why(errno));
-	/* the strings move over as they are (Slurm allocates and frees both alike) */
-	slurm_conf.accounting_storage_host = ctl->accounting_storage_host;
-	slurm_conf.accounting_storage_backup_host = ctl->accounting_storage_backup_host;
-	slurm_conf.accounting_storage_port = ctl->accounting_storage_port;
-	ctl->accounting_storage_host = ctl->accounting_storage_backup_host = NULL;
-	free_ctl_conf(ctl);
-	return slurm_conf.accounting_storage_host ? 0 :
-	       smpol_fail(err, errlen, ENOSYS, "slurmctld names no AccountingStorageHost: job %u, which has ended, "
-			  "keeps no record", job);
+	return e ? slurm_strerror(e) : "no reason given (slurmdbd's log may have one)";
 }
 
 void record_dbd_close(struct record_dbd *d)
@@ -146,20 +53,15 @@ int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record
 {
 	struct record_dbd *d;
 	char id[16];
-	int rc;
 
 	*dbd = NULL;
-	if (!have_api())
-		return smpol_fail(err, errlen, ENOSYS, "this process has no Slurm accounting API to write the %s of "
-				 "job %u, which has ended", field_name(target), job);
-	rc = find_slurmdbd(job, err, errlen);
-	if (rc < 0)
-		return rc;
-	if (load_client_plugins() != SLURM_SUCCESS)
-		return smpol_fail(err, errlen, ENOSYS, "cannot load the plugins a client of slurmdbd needs "
-				 "(AccountingStorageType=%s) to write the %s of job %u, which has ended",
-				 slurm_conf.accounting_storage_type ? slurm_conf.accounting_storage_type : "",
-				 field_name(target), job);
+	/* slurm.conf as every command on this node reads it (SLURM_CONF, the default
+	 * path, or configless), and what a client needs loaded */
+	slurm_init(NULL);
+	if (!slurm_conf.accounting_storage_type || !strstr(slurm_conf.accounting_storage_type, "slurmdbd"))
+		return smpol_fail(err, errlen, ENOSYS, "slurm.conf names no slurmdbd (AccountingStorageType=%s): "
+				 "job %u, which has ended, keeps no record", slurm_conf.accounting_storage_type ?
+				 slurm_conf.accounting_storage_type : "", job);
 	if (!slurm_conf.cluster_name || !*slurm_conf.cluster_name)
 		return smpol_fail(err, errlen, EINVAL, "slurm.conf names no ClusterName: slurmdbd's record of job %u "
 				 "cannot be found", job);

@@ -1,11 +1,13 @@
-/* record_dbd.h - slurmstepd (root): the record field of a job that has ended (cancelled,
+/* record_dbd.h - mem_interleave_dbd (root): the record field of a job that has ended (cancelled,
  * timed out, preempted, failed...) where `sacctmgr modify job` changes it: the job's
  * record in slurmdbd, read with slurmdb_jobs_get and written with the accounting
  * API's job modify call (slurmdb_job_modify, then a commit). slurmctld refuses any
  * change to a finished job ("Job has already finished"), and sacctmgr's command line
  * turns '"' into '`'; the API carries the text as it is (slurmdbd escapes it for SQL
- * when it unpacks it). record_slurm.c runs the record's protocol (record_store.h) over
- * these two calls. */
+ * when it unpacks it). dbd_main.c runs the record's protocol (record_store.h) over
+ * these two calls. Not in slurmstepd: Slurm 25.11 (and later) sends a Slurm daemon's
+ * accounting calls to slurmctld (accounting_storage/ctld_relay), which has no job
+ * modify; a command on the node still talks to slurmdbd. */
 #ifndef MEM_INTERLEAVE_RECORD_DBD_H
 #define MEM_INTERLEAVE_RECORD_DBD_H
 
@@ -16,7 +18,7 @@
 #include "site_config.h"
 
 /* Extra is a job field from Slurm 23.02 on (here for the two files that read it from
- * Slurm's structures, record_slurm.c and this one). */
+ * Slurm's structures, the plugin's record_slurm.c and this one). */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 #define RECORD_HAVE_JOB_EXTRA 1
 #else
@@ -25,9 +27,9 @@
 
 struct record_dbd;
 
-/* A connection to slurmdbd for job's target field on this node's cluster. 0, or
- * -ENOSYS (no accounting API in this process), -ECONNREFUSED (slurmdbd does not
- * answer), -EINVAL (slurm.conf names no cluster), with a sentence. */
+/* A connection to slurmdbd for job's target field on this node's cluster (once per
+ * process: it reads slurm.conf). 0, or -ENOSYS (slurm.conf names no slurmdbd), -ECONNREFUSED (slurmdbd
+ * does not answer), -EINVAL (slurm.conf names no cluster), with a sentence. */
 int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record_dbd **dbd, char *err, size_t errlen);
 void record_dbd_close(struct record_dbd *dbd);
 

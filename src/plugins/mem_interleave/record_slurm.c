@@ -7,7 +7,7 @@
  * job` + `scontrol update` on the test cluster, with no fork from slurmstepd, no
  * PATH to trust and no parsing of scontrol's text to read the comment back.
  * Once the job has ended slurmctld takes no change to it: the record then goes to
- * slurmdbd (record_dbd.c), as sacctmgr's job modify does.
+ * slurmdbd through mem_interleave_dbd (record_ended.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_dbd.h"
+#include "record_ended.h"
 #include "record_slurm.h"
 #include "step_name.h"
 
@@ -43,13 +44,6 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 #pragma weak slurm_hostlist_create
 #pragma weak slurm_hostlist_shift
 #pragma weak slurm_hostlist_destroy
-
-/* Reads before giving up on confirming a record that other writers race. */
-#define STORE_ATTEMPTS 10
-/* How long a finished job's writer waits for slurmdbd to record the job's end (which
- * slurmctld reports right away), and how often it looks. */
-#define DBD_END_WAIT_MS 10000
-#define DBD_END_POLL_MS 250
 
 struct field {
 	enum smpol_record_target target;
@@ -164,41 +158,9 @@ static void no_pause(void *ctx, int attempt)
 	(void)attempt;
 }
 
-static int store_with(const struct smpol_comment_store *store, enum smpol_record_target target, const char *step,
-		      json_object *entries, bool sole_writer, struct smpol_store_result *res, char *err, size_t errlen)
-{
-	return smpol_record_store_nodes(store, step, entries,
-					target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET,
-					STORE_ATTEMPTS, sole_writer ? 1 : 2, res, err, errlen);
-}
-
-/* The job has ended: the same protocol over slurmdbd's record of it, once slurmdbd has
- * recorded the end (slurmctld reports it right away). */
-static int store_ended(const struct smpol_comment_store *base, enum smpol_record_target target, uint32_t job,
-		       const char *step, json_object *entries, bool sole_writer, struct smpol_store_result *res,
-		       char *err, size_t errlen)
-{
-	struct smpol_comment_store store = { record_dbd_read, record_dbd_write, base->pause, NULL };
-	struct record_dbd *dbd;
-	int rc = record_dbd_open(target, job, &dbd, err, errlen);
-
-	store.ctx = dbd;
-	for (int waited = 0; rc == 0 || rc == -EINPROGRESS; waited += DBD_END_POLL_MS) {
-		rc = store_with(&store, target, step, entries, sole_writer, res, err, errlen);
-		if (rc != -EINPROGRESS || waited >= DBD_END_WAIT_MS)
-			break;
-		usleep(DBD_END_POLL_MS * 1000);
-	}
-	record_dbd_close(dbd);
-	if (rc == -EINPROGRESS)
-		rc = smpol_fail(err, errlen, ECONNREFUSED, "slurmdbd has not recorded the end of job %u in %d s",
-			       job, DBD_END_WAIT_MS / 1000);
-	return rc;
-}
-
-int record_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
-		     bool sole_writer, bool pause, struct smpol_store_result *res, const char **through,
-		     char *err, size_t errlen)
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, uint32_t job, const char *step,
+		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
+		     const char **through, char *err, size_t errlen)
 {
 	struct field f = { target, job };
 	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : no_pause, &f };
@@ -207,11 +169,11 @@ int record_slurm_store(enum smpol_record_target target, uint32_t job, const char
 	*through = "";
 	if (rc < 0 || target == SMPOL_RECORD_NONE)
 		return rc;
-	rc = store_with(&store, target, step, entries, sole_writer, res, err, errlen);
+	rc = smpol_record_store_field(&store, target, step, entries, sole_writer, res, err, errlen);
 	if (rc != -ESRCH)
 		return rc;
 	*through = " through slurmdbd (the job had ended)";
-	return store_ended(&store, target, job, step, entries, sole_writer, res, err, errlen);
+	return record_ended_store(dbd_client, target, job, step, entries, sole_writer, pause, res, err, errlen);
 }
 
 int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)

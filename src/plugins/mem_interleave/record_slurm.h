@@ -1,6 +1,6 @@
 /* record_slurm.h - slurmstepd (root): the Slurm side of the placement record. Reads and
  * writes the job's record field through slurmctld (through slurmdbd once the job has
- * ended, record_dbd.h), and hands a node's entry to the step's collector through slurmd
+ * ended, record_ended.h), and hands a node's entry to the step's collector through slurmd
  * (REQUEST_FORWARD_DATA, record_gather.h). */
 #ifndef MEM_INTERLEAVE_RECORD_SLURM_H
 #define MEM_INTERLEAVE_RECORD_SLURM_H
@@ -25,13 +25,14 @@ int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen
  * spooled record's delivery), two otherwise; pause: whether confirming reads pause
  * (false when the node lock already orders every writer). Through slurmctld while the
  * job runs; once it has ended (slurmctld: "Job has already finished", or the job is
- * gone), through slurmdbd (record_dbd.h), and *through then says so (else ""). res may
- * be NULL. 0 or -errno with a sentence: -ECONNREFUSED neither answered (try later),
- * -EEXIST the field is jobstats', others refused for good.
+ * gone), through slurmdbd by the program dbd_client (record_ended.h), and *through
+ * then says so (else ""). res may be NULL. 0 or -errno with a sentence:
+ * -ECONNREFUSED neither answered (try later), -EEXIST the field is jobstats', others
+ * refused for good.
  */
-int record_slurm_store(enum smpol_record_target target, uint32_t job, const char *step, json_object *entries,
-		     bool sole_writer, bool pause, struct smpol_store_result *res, const char **through,
-		     char *err, size_t errlen);
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, uint32_t job, const char *step,
+		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
+		     const char **through, char *err, size_t errlen);
 
 /* Host `index` (0 = the first) of a Slurm host list ("n[3-5],m1", 1 -> "n4") into buf.
  * 0 or -EINVAL. */

@@ -59,8 +59,8 @@ static int store_entries(const struct record_write *w, uint32_t job, const char 
 
 	/* the only writer reads its write back at once; others pause between reads so a
 	 * racing writer of another node has written by then */
-	rc = record_slurm_store(w->site->record, job, step, entries, sole, !sole && (lock_fd < 0 || w->step_nnodes > 1),
-			      res, through, err, errlen);
+	rc = record_slurm_store(w->site->record, w->site->dbd_client, job, step, entries, sole,
+			      !sole && (lock_fd < 0 || w->step_nnodes > 1), res, through, err, errlen);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
 	return rc;

@@ -139,16 +139,16 @@ static int reap(pid_t pid, int *status, int64_t deadline)
 }
 
 /* In the child: its own process group (so that a timeout kills what it started too),
- * gone when mpolctl dies, no terminal input; then argv. */
-static void exec_child(char *const argv[], int outfd, int errfd, pid_t parent)
+ * gone when its caller dies, input_fd or no input; then argv. */
+static void exec_child(char *const argv[], int input_fd, int outfd, int errfd, pid_t parent)
 {
-	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int in = input_fd >= 0 ? input_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(126);
-	if (null >= 0)
-		dup2(null, STDIN_FILENO);
+	if (in >= 0)
+		dup2(in, STDIN_FILENO);
 	dup2(outfd, STDOUT_FILENO);
 	dup2(errfd, STDERR_FILENO);
 	execvp(argv[0], argv);
@@ -156,7 +156,8 @@ static void exec_child(char *const argv[], int outfd, int errfd, pid_t parent)
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-int smpol_run_capture(char *const argv[], size_t max, unsigned timeout_s, char **out, char *err, size_t errlen)
+int smpol_run_capture(char *const argv[], int input_fd, size_t max, unsigned timeout_s, char **out,
+		      char *err, size_t errlen)
 {
 	int64_t deadline = now_ms() + (int64_t)timeout_s * 1000;
 	int outp[2], errp[2], status = 0, rc;
@@ -179,7 +180,7 @@ int smpol_run_capture(char *const argv[], size_t max, unsigned timeout_s, char *
 		return smpol_fail(err, errlen, rc, "cannot run %s: fork: %s", argv[0], strerror(rc));
 	}
 	if (pid == 0)
-		exec_child(argv, outp[1], errp[1], parent);
+		exec_child(argv, input_fd, outp[1], errp[1], parent);
 	/* also here: a kill at the deadline must not miss a child that has not run yet */
 	setpgid(pid, pid);
 	close(outp[1]);

@@ -1,0 +1,166 @@
+/* dbd_main.c - mem_interleave_dbd: the placement record of a job that has ended, put
+ * into its field in slurmdbd. slurmstepd and slurmd run it (record_ended.h): a client
+ * of slurmdbd cannot live in a Slurm daemon (record_dbd.h).
+ *
+ *   mem_interleave_dbd --job JOB --step STEP [--field AdminComment|Extra]
+ *                      [--sole-writer] [--no-pause] < ENTRIES
+ *
+ * ENTRIES is the JSON object {NODE: ENTRY, ...} of that step. The record protocol of
+ * record_store.h runs over slurmdbd's copy of the field, once slurmdbd has recorded
+ * the job's end (slurmctld reports it right away). One line on standard output says
+ * how it went, for the caller to parse:
+ *   stored READS WRITES LOSSES
+ *   failed ERRNO SENTENCE
+ * and the exit status is 0 for both; 2 for a usage error (the sentence on stderr).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "number.h"
+#include "record_dbd.h"
+#include "record_store.h"
+
+/* How long to wait for slurmdbd to record the job's end, and how often to look. */
+#define END_WAIT_MS 10000
+#define END_POLL_MS 250
+/* The largest ENTRIES read: a 1,000-node step's entries are far below it. */
+#define ENTRIES_MAX (16u << 20)
+
+struct request {
+	uint32_t job;
+	const char *step;
+	enum smpol_record_target target;
+	bool sole_writer, pause;
+};
+
+static void no_pause(void *ctx, int attempt)
+{
+	(void)ctx;
+	(void)attempt;
+}
+
+static void usage(FILE *to)
+{
+	fprintf(to, "usage: mem_interleave_dbd --job JOB --step STEP [--field AdminComment|Extra] "
+		"[--sole-writer] [--no-pause] < ENTRIES\n"
+		"Puts the placement record of a step of a job that has ended into the job's field in slurmdbd.\n"
+		"Run by the mem_interleave SPANK plugin; see mem_interleave(8).\n");
+}
+
+static int parse_args(int argc, char **argv, struct request *r)
+{
+	static const struct option opts[] = {
+		{ "job", required_argument, NULL, 'j' }, { "step", required_argument, NULL, 's' },
+		{ "field", required_argument, NULL, 'f' }, { "sole-writer", no_argument, NULL, 'o' },
+		{ "no-pause", no_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	char why[SMPOL_ERRLEN];
+	uint64_t job = 0;
+	int c;
+
+	*r = (struct request){ .target = SMPOL_RECORD_ADMIN_COMMENT, .pause = true };
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (smpol_number_parse(optarg, 0, 1, UINT32_MAX, &job, why, sizeof(why)) < 0) {
+				fprintf(stderr, "mem_interleave_dbd: --job %s: %s\n", optarg, why);
+				return -1;
+			}
+			r->job = (uint32_t)job;
+			break;
+		case 's': r->step = optarg; break;
+		case 'f':
+			if (!strcasecmp(optarg, "Extra") && RECORD_HAVE_JOB_EXTRA) {
+				r->target = SMPOL_RECORD_EXTRA;
+			} else if (strcasecmp(optarg, "AdminComment")) {
+				fprintf(stderr, "mem_interleave_dbd: --field %s: AdminComment%s\n", optarg,
+					RECORD_HAVE_JOB_EXTRA ? " or Extra" : " (this Slurm has no Extra)");
+				return -1;
+			}
+			break;
+		case 'o': r->sole_writer = true; break;
+		case 'n': r->pause = false; break;
+		case 'h': usage(stdout); exit(0);
+		default: return -1;
+		}
+	}
+	if (optind != argc || !r->job || !r->step || !*r->step) {
+		fprintf(stderr, "mem_interleave_dbd: --job and --step are needed, and nothing else\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The {NODE: ENTRY} object on standard input. 0, or -EINVAL with a sentence. */
+static int read_entries(json_object **entries, char *err, size_t errlen)
+{
+	char *text = malloc(ENTRIES_MAX + 1);
+	size_t len = 0, n;
+
+	*entries = NULL;
+	if (!text)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	while (len < ENTRIES_MAX && (n = fread(text + len, 1, ENTRIES_MAX - len, stdin)) > 0)
+		len += n;
+	text[len] = '\0';
+	if (len < ENTRIES_MAX)
+		*entries = json_tokener_parse(text);
+	free(text);
+	if (*entries && json_object_is_type(*entries, json_type_object) && json_object_object_length(*entries) > 0)
+		return 0;
+	json_object_put(*entries);
+	*entries = NULL;
+	return smpol_fail(err, errlen, EINVAL, "the entries on standard input are no JSON object of nodes");
+}
+
+/* The record protocol over slurmdbd, waiting (bounded) for slurmdbd to record the end. */
+static int store_ended(const struct request *r, json_object *entries, struct smpol_store_result *res, char *err,
+		       size_t errlen)
+{
+	struct smpol_comment_store store = { record_dbd_read, record_dbd_write, r->pause ? NULL : no_pause, NULL };
+	struct record_dbd *dbd;
+	int rc = record_dbd_open(r->target, r->job, &dbd, err, errlen);
+
+	store.ctx = dbd;
+	for (int waited = 0; rc == 0 || rc == -EINPROGRESS; waited += END_POLL_MS) {
+		rc = smpol_record_store_field(&store, r->target, r->step, entries, r->sole_writer, res, err, errlen);
+		if (rc != -EINPROGRESS || waited >= END_WAIT_MS)
+			break;
+		usleep(END_POLL_MS * 1000);
+	}
+	record_dbd_close(dbd);
+	if (rc == -EINPROGRESS)
+		rc = smpol_fail(err, errlen, ECONNREFUSED, "slurmdbd has not recorded the end of job %u in %d s",
+			       r->job, END_WAIT_MS / 1000);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct smpol_store_result res = { 0 };
+	char err[SMPOL_ERRLEN] = "";
+	json_object *entries = NULL;
+	struct request r;
+	int rc;
+
+	if (parse_args(argc, argv, &r) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	rc = read_entries(&entries, err, sizeof(err));
+	if (rc == 0)
+		rc = store_ended(&r, entries, &res, err, sizeof(err));
+	json_object_put(entries);
+	if (rc == 0)
+		printf("stored %d %d %d\n", res.reads, res.writes, res.losses);
+	else
+		printf("failed %d %s\n", -rc, err);
+	return 0;
+}

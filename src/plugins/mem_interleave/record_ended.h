@@ -1,0 +1,28 @@
+/* record_ended.h - slurmstepd and slurmd (root): the record of a job that has ended,
+ * handed to mem_interleave_dbd (dbd_main.c), which writes it into slurmdbd. A Slurm
+ * daemon cannot be a client of slurmdbd itself from Slurm 25.11 on (record_dbd.h); a
+ * program of its own works alike on every release. */
+#ifndef MEM_INTERLEAVE_RECORD_ENDED_H
+#define MEM_INTERLEAVE_RECORD_ENDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "record_store.h"
+#include "site_config.h"
+
+/*
+ * record_ended_store - run client (the plugstack's dbd_client=) on entries ({NODE:
+ * ENTRY}) of job/step, for target; sole_writer and pause as record_slurm_store's.
+ * 0 with res filled (may be NULL), or -errno with a sentence: what the client
+ * reported, or -ECONNREFUSED when it could not run or report (missing, killed after
+ * its time limit): the record is worth keeping for a later try either way.
+ */
+int record_ended_store(const char *client, enum smpol_record_target target, uint32_t job, const char *step,
+		       json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
+		       char *err, size_t errlen);
+
+#endif
