@@ -3,9 +3,9 @@
 # hands the record to mem_interleave_dbd, which writes it into slurmdbd's job record,
 # as `sacctmgr modify job` does, and reads it back from there (a Slurm daemon cannot
 # talk to slurmdbd itself from Slurm 25.11 on). Cases: scancel during the step, the
-# job's time limit (-t 1: the job ends TIMEOUT about a minute later), and a
-# dbd_client= that is missing: the record waits in the node's spool, and the node's
-# next step delivers it.
+# job's time limit (-t 1: the job ends TIMEOUT about a minute later), a dbd_client=
+# that is missing (the record waits in the node's spool, and the node's next step
+# delivers it), and scancel between two steps (the first step's record stays).
 
 # ended_job NAME SBATCH_ARGS... : submit a batch job whose one step asks for placement
 # and sleeps; sets JOB. The step runs at least 3 s (a sample) before the caller ends it.
@@ -86,3 +86,24 @@ if end_job "missing dbd_client" CANCELLED cancel; then
 	fi
 fi
 plugstack
+
+# 4. scancel between two steps: the first step's record, written through slurmctld
+# while the job ran, is in accounting after the job was cancelled (slurmctld's report
+# of the end carries it to slurmdbd).
+JOB=$(sbatch --parsable -w "$HOST" -o /dev/null -J mpol-between \
+	--wrap "srun --mem-interleave=weighted true; sleep 600" 2>&1)
+if [[ $JOB =~ ^[0-9]+$ ]] && wait_until 60 sh -c "scontrol -o show job $JOB | grep -q mempolicy"; then
+	scancel "$JOB"
+	wait_job "$JOB" 60
+	state=$(sacct -n -X -P -o State -j "$JOB" 2>/dev/null | head -n 1)
+	if [[ $state == CANCELLED* ]] && has_record; then
+		t_pass "scancel between two steps: the first step's record is in accounting"
+	else
+		t_fail "scancel between two steps: the first step's record is in accounting" \
+			"job '$JOB' state '$state'; AdminComment: $(acct_comment "$JOB" | head -c 300)"
+	fi
+else
+	t_fail "scancel between two steps: the first step's record is in accounting" \
+		"job '$JOB' did not record its first step: $(scontrol -o show job "$JOB" 2>&1 | head -c 300)"
+	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
+fi
