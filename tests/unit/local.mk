@@ -78,6 +78,11 @@ UNIT_TESTS += tests/unit/test_children
 tests_unit_test_children_SOURCES = tests/unit/test_children.c tests/unit/task_policy.h
 tests_unit_test_children_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_children_LDADD = $(UNIT_LIBS_COMMON)
+# A finished job's record handed to mem_interleave_dbd, with stand-in clients.
+UNIT_TESTS += tests/unit/test_record_ended
+tests_unit_test_record_ended_SOURCES = tests/unit/test_record_ended.c src/plugins/mem_interleave/record_ended.c
+tests_unit_test_record_ended_CFLAGS = $(UNIT_CFLAGS_COMMON) -I$(top_srcdir)/src/plugins/mem_interleave
+tests_unit_test_record_ended_LDADD = $(UNIT_LIBS_COMMON)
 endif
 UNIT_TESTS += tests/unit/test_movement
 tests_unit_test_movement_SOURCES = tests/unit/test_movement.c

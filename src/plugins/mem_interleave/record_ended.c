@@ -2,6 +2,7 @@
  * mem_interleave_dbd (see record_ended.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,29 @@ static int entries_file(json_object *entries, char *err, size_t errlen)
 	return fd;
 }
 
+/*
+ * Run the client with SIGTERM, SIGINT and SIGHUP blocked, a mask that passes through
+ * fork and exec. While a job ends, slurmstepd signals every process of the step
+ * (rounds of SIGTERM; proctrack/linuxproc and cgroup count the client in, as a
+ * child of slurmstepd): the client has its write to finish then. It stays bounded by
+ * CLIENT_TIMEOUT_S, and by the SIGKILL that follows KillWait (the record then waits
+ * in the spool). Only this thread's mask changes, and only for the call.
+ */
+static int run_unsignalled(char *const argv[], int fd, char **out, char *err, size_t errlen)
+{
+	sigset_t ends, old;
+	int rc;
+
+	sigemptyset(&ends);
+	sigaddset(&ends, SIGTERM);
+	sigaddset(&ends, SIGINT);
+	sigaddset(&ends, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &ends, &old);
+	rc = smpol_run_capture(argv, fd, CLIENT_OUTPUT_MAX, CLIENT_TIMEOUT_S, out, err, errlen);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* The client's one line: "stored R W L" or "failed ERRNO SENTENCE". */
 static int parse_report(const char *client, const char *out, struct smpol_store_result *res, char *err,
 			size_t errlen)
@@ -83,7 +107,7 @@ int record_ended_store(const char *client, enum smpol_record_target target, uint
 	if (!pause)
 		argv[n++] = "--no-pause";
 	argv[n] = NULL;
-	rc = smpol_run_capture(argv, fd, CLIENT_OUTPUT_MAX, CLIENT_TIMEOUT_S, &out, why, sizeof(why));
+	rc = run_unsignalled(argv, fd, &out, why, sizeof(why));
 	close(fd);
 	if (rc < 0)
 		return smpol_fail(err, errlen, ECONNREFUSED, "cannot write the record of job %" PRIu32 ", which has "

@@ -1,0 +1,154 @@
+/* test_record_ended.c - a finished job's record handed to mem_interleave_dbd
+ * (record_ended.c), with stand-in clients: what it is given (arguments, the entries
+ * on its standard input), how its one-line report is read, that a client which
+ * cannot run or report leaves the record worth keeping (-ECONNREFUSED), and that the
+ * SIGTERM with which slurmstepd ends a job's processes does not stop it. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "record_ended.h"
+
+static char dir[] = "/tmp/test_record_ended.XXXXXX";
+static char client[64], seen[64];
+
+/* A stand-in client: records its arguments and input in `seen`, then runs body. */
+static void write_client(const char *body)
+{
+	FILE *f = fopen(client, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\necho \"$*\" >%s\ncat >>%s\n%s\n", seen, seen, body);
+	fclose(f);
+	assert_int_equal(chmod(client, 0755), 0);
+}
+
+static json_object *two_nodes(void)
+{
+	return json_tokener_parse("{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
+}
+
+static int store(bool sole_writer, struct smpol_store_result *res, char *err)
+{
+	json_object *entries = two_nodes();
+	int rc = record_ended_store(client, SMPOL_RECORD_ADMIN_COMMENT, 42, "7", entries, sole_writer, false, res,
+				    err, SMPOL_ERRLEN);
+
+	json_object_put(entries);
+	return rc;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_stored(void **state)
+{
+	struct smpol_store_result res = { 0 };
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	write_client("echo stored 3 1 0");
+	assert_int_equal(store(true, &res, err), 0);
+	assert_int_equal(res.reads, 3);
+	assert_int_equal(res.writes, 1);
+	assert_int_equal(res.losses, 0);
+	assert_string_equal(slurp(seen), "--job 42 --step 7 --field AdminComment --sole-writer --no-pause\n"
+			    "{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
+}
+
+static void test_failed_as_reported(void **state)
+{
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	write_client("echo failed 1 slurmdbd did not change the AdminComment of job 42: Access denied");
+	assert_int_equal(store(false, NULL, err), -EPERM);
+	assert_string_equal(err, "slurmdbd did not change the AdminComment of job 42: Access denied");
+	assert_non_null(strstr(slurp(seen), "--field AdminComment --no-pause\n"));
+}
+
+/* Neither a report nor a run: the record is kept for a later try, the reason named. */
+static void test_kept_when_the_client_fails(void **state)
+{
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	write_client("echo something else");
+	assert_int_equal(store(true, NULL, err), -ECONNREFUSED);
+	assert_non_null(strstr(err, "reported nothing it should (\"something else\")"));
+	write_client("exit 3");
+	assert_int_equal(store(true, NULL, err), -ECONNREFUSED);
+	assert_non_null(strstr(err, "failed (exit 3)"));
+	assert_non_null(strstr(err, "(plugstack dbd_client=)"));
+	unlink(client);
+	assert_int_equal(store(true, NULL, err), -ECONNREFUSED);
+	assert_non_null(strstr(err, "cannot write the record of job 42, which has ended, through slurmdbd"));
+}
+
+/* slurmstepd's SIGTERM rounds while a job ends reach the client too: it finishes.
+ * (A Python stand-in: dash clears its signal mask when it starts, the real client
+ * does not.) */
+static void test_sigterm_does_not_stop_it(void **state)
+{
+	struct smpol_store_result res = { 0 };
+	char err[SMPOL_ERRLEN];
+	FILE *f = fopen(client, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fputs("#!/usr/bin/python3\nimport os, signal, sys\nsys.stdin.read()\n"
+	      "for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):\n    os.kill(os.getpid(), s)\n"
+	      "print('stored 2 1 0')\n", f);
+	fclose(f);
+	assert_int_equal(chmod(client, 0755), 0);
+	if (store(true, &res, err))
+		fail_msg("%s", err);
+	assert_int_equal(res.writes, 1);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(client, sizeof(client), "%s/client", dir);
+	snprintf(seen, sizeof(seen), "%s/seen", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(client);
+	unlink(seen);
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stored),
+		cmocka_unit_test(test_failed_as_reported),
+		cmocka_unit_test(test_kept_when_the_client_fails),
+		cmocka_unit_test(test_sigterm_does_not_stop_it),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
