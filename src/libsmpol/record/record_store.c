@@ -110,6 +110,12 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 	return rc;
 }
 
+void smpol_record_no_pause(void *ctx, int attempt)
+{
+	(void)ctx;
+	(void)attempt;
+}
+
 int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
 			     const char *step, json_object *entries, bool sole_writer,
 			     struct smpol_store_result *res, char *err, size_t errlen)

@@ -59,6 +59,9 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 			     size_t budget, int max_attempts, int confirmations,
 			     struct smpol_store_result *res, char *err, size_t errlen);
 
+/* A store's pause for writers that the node lock already orders: none. */
+void smpol_record_no_pause(void *ctx, int attempt);
+
 /*
  * smpol_record_store_field - smpol_record_store_nodes as every writer of the plugin
  * stores into a job's field: target's budget, a bounded number of reads, and 1

@@ -40,12 +40,6 @@ struct request {
 	bool sole_writer, pause;
 };
 
-static void no_pause(void *ctx, int attempt)
-{
-	(void)ctx;
-	(void)attempt;
-}
-
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: mem_interleave_dbd --job JOB --step STEP [--field AdminComment|Extra] "
@@ -124,7 +118,8 @@ static int read_entries(json_object **entries, char *err, size_t errlen)
 static int store_ended(const struct request *r, json_object *entries, struct smpol_store_result *res, char *err,
 		       size_t errlen)
 {
-	struct smpol_comment_store store = { record_dbd_read, record_dbd_write, r->pause ? NULL : no_pause, NULL };
+	struct smpol_comment_store store = { record_dbd_read, record_dbd_write,
+					     r->pause ? NULL : smpol_record_no_pause, NULL };
 	struct record_dbd *dbd;
 	int rc = record_dbd_open(r->target, r->job, &dbd, err, errlen);
 

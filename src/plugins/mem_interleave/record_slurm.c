@@ -152,18 +152,12 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	return 0;
 }
 
-static void no_pause(void *ctx, int attempt)
-{
-	(void)ctx;
-	(void)attempt;
-}
-
 int record_slurm_store(enum smpol_record_target target, const char *dbd_client, uint32_t job, const char *step,
 		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
 		     const char **through, char *err, size_t errlen)
 {
 	struct field f = { target, job };
-	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : no_pause, &f };
+	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f };
 	int rc = record_slurm_check(target, err, errlen);
 
 	*through = "";
