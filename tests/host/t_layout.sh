@@ -1,6 +1,6 @@
 # t_layout.sh - the process boundary holds in the build (sourced by tests/host/run):
 # mem_interleave.so (what slurmstepd loads) carries none of libsmpol-admin's code (a
-# running task's target, migration and hotplug events, cpusets, running commands; the
+# running task's target, migration and hotplug events, cpusets; the
 # page walks that region-aware placement needs live in libsmpol), exports only what the
 # SPANK loader looks up, and the plugin's files (and mpolctl's) call each other one way only.
 

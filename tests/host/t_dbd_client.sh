@@ -1,0 +1,43 @@
+# t_dbd_client.sh - mem_interleave_dbd refuses what it cannot use before it talks to
+# Slurm (sourced by tests/host/run): bad arguments are a usage error (exit 2, the
+# reason on stderr), and entries that are no JSON object of nodes are reported on its
+# one line as "failed 22 ...", exit 0, as the plugin parses it (record_ended.c). Its
+# writes into slurmdbd run in the slurm tiers (t_acct_70_ended.sh).
+
+DBD_CLIENT=$MPOL_BUILD/src/plugins/mem_interleave/mem_interleave_dbd
+
+# dc_usage NAME REGEX ARGS...: the client exits 2 and its stderr matches REGEX.
+dc_usage() {
+	local name=$1 re=$2 err rc
+	shift 2
+	err=$("$DBD_CLIENT" "$@" </dev/null 2>&1 >/dev/null)
+	rc=$?
+	t_expect_match "dbd client: $name" "^2 .*$re" "$rc $err"
+}
+
+# dc_entries NAME TEXT: TEXT on stdin is refused on the report line, exit 0.
+dc_entries() {
+	local out rc
+	out=$(printf '%s' "$2" | "$DBD_CLIENT" --job 7 --step 0 2>&1)
+	rc=$?
+	t_expect_match "dbd client: $1" "^0 failed 22 the entries on standard input are no JSON object of nodes$" "$rc $out"
+}
+
+if [ ! -x "$DBD_CLIENT" ]; then
+	t_skip "dbd client cases" "$DBD_CLIENT is not built (configure --disable-dbd-client, or --without-slurm)"
+else
+	dc_usage "job 0 is refused" "--job 0: " --job 0 --step 0
+	dc_usage "a job that is no number is refused" "--job 12x: " --job 12x --step 0
+	dc_usage "a field other than AdminComment or Extra is refused" "--field Comment: AdminComment" \
+		--job 7 --step 0 --field Comment
+	dc_usage "no step is refused" "--job and --step are needed" --job 7
+	dc_usage "an empty step is refused" "--job and --step are needed" --job 7 --step ''
+	dc_usage "an extra argument is refused" "--job and --step are needed" --job 7 --step 0 extra
+	dc_entries "no input" ""
+	dc_entries "malformed JSON" '{"n1":'
+	dc_entries "a JSON array" '[{"n1":{}}]'
+	dc_entries "an empty object" '{}'
+	help=$("$DBD_CLIENT" --help 2>&1)
+	t_expect_match "dbd client: --help says what it does and exits 0" "^0 usage: mem_interleave_dbd --job JOB" \
+		"$? $help"
+fi
