@@ -27,11 +27,14 @@ jc_restart() {
 }
 
 # The listener: every POST body one line of the capture file, answered 201 Created as
-# Elasticsearch does; it prints its port first.
+# Elasticsearch does; it writes its port to a file first. A plain background job, not a
+# coproc: bash unsets a coproc's variables the moment it reaps it, which set -u turned
+# into a failure of the whole file when the reap won the race with the kill below.
 jc_capture=$MPOL_CLUSTER_DIR/log/jobcomp-capture.jsonl
-rm -f "$jc_capture"
-coproc JC_LISTENER { "$PY" -c '
-import http.server, sys
+jc_portfile=$MPOL_CLUSTER_DIR/log/jobcomp-port
+rm -f "$jc_capture" "$jc_portfile"
+"$PY" -c '
+import http.server, os, sys
 class Catch(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -44,9 +47,13 @@ class Catch(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 server = http.server.HTTPServer(("127.0.0.1", 0), Catch)
-print(server.server_address[1], flush=True)
-server.serve_forever()' "$jc_capture"; }
-read -r -t 10 jc_port <&"${JC_LISTENER[0]}" || jc_port=
+with open(sys.argv[2] + ".new", "w") as f:
+    print(server.server_address[1], file=f)
+os.rename(sys.argv[2] + ".new", sys.argv[2])
+server.serve_forever()' "$jc_capture" "$jc_portfile" 9>&- &
+jc_listener=$!
+jc_port=
+wait_until 10 test -s "$jc_portfile" && read -r jc_port <"$jc_portfile"
 
 if [ -z "$jc_port" ] || ! jc_out=$(jc_restart MPOL_JOBCOMP_TYPE=jobcomp/elasticsearch MPOL_JOBCOMP_LOC="http://127.0.0.1:$jc_port/slurm/_doc"); then
 	t_fail "jobcomp: ${jc_cases[0]}" "no listener (port '$jc_port') or the cluster did not start with jobcomp/elasticsearch: $(tail -n 3 <<<"${jc_out:-}")"
@@ -74,8 +81,8 @@ else
 		fi
 	fi
 fi
-kill "$JC_LISTENER_PID" 2>/dev/null
-wait "$JC_LISTENER_PID" 2>/dev/null
+kill "$jc_listener" 2>/dev/null
+wait "$jc_listener" 2>/dev/null
 if jc_out=$(jc_restart); then
 	t_pass "jobcomp: ${jc_cases[2]}"
 else
