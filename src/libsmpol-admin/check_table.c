@@ -16,7 +16,7 @@ static void check_owner(const char *path, struct smpol_findings *f)
 
 	if (stat(path, &st))
 		return;
-	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+	if (smpol_file_unsafe(&st))
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "bandwidth-table-unsafe", -1, "chown root and chmod go-w it",
 				   "the bandwidth table %s is owned by uid %u with mode %04o: others can steer every "
 				   "job's placement", path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));

@@ -5,11 +5,13 @@
 #define SMPOL_CHECKS_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "bandwidth.h"
 #include "bw_sources.h"
 #include "findings.h"
 #include "host.h"
+#include "site_config.h"
 #include "topology.h"
 #include "wi.h"
 
@@ -67,5 +69,15 @@ void smpol_check_table(const struct smpol_topology *topo, const char *path, bool
  * topology reader made of sysfs; info when hwloc is not installed.
  */
 void smpol_check_hwloc(const struct smpol_topology *topo, struct smpol_findings *f);
+
+/*
+ * smpol_check_helpers - the programs the plugstack line names (cfg): dbd_client= can
+ * run, preload= (unless none) can be read, and each is root's and writable by no one
+ * else (slurmstepd runs the one as root; tasks load the other).
+ */
+void smpol_check_helpers(const struct smpol_site_config *cfg, struct smpol_findings *f);
+
+/* A file only root may change: owned by root, not writable by group or others. */
+bool smpol_file_unsafe(const struct stat *st);
 
 #endif

@@ -19,4 +19,5 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/check_weights.c \
 	src/libsmpol-admin/check_state.c \
 	src/libsmpol-admin/check_table.c \
-	src/libsmpol-admin/check_hwloc.c
+	src/libsmpol-admin/check_hwloc.c \
+	src/libsmpol-admin/check_helpers.c

@@ -26,7 +26,8 @@ static void usage(FILE *out)
 		"ratio, memory-only nodes, initiators, the raw ACPI table), the kernel's\n"
 		"weighted-interleave table (present, a weight for every memory node, the system\n"
 		"weights where auto is off, a lease left by a dead step, kept placements of dead\n"
-		"steps), the plugin's configuration (its plugstack line, the state directory, the\n"
+		"steps), the plugin's configuration (its plugstack line; the programs the line\n"
+		"names, dbd_client= and preload=, without --fsroot; the state directory; the\n"
 		"bandwidth table and where it disagrees with HMAT) and hwloc's reading of the\n"
 		"same HMAT where hwloc is installed. It changes nothing; run it by hand, as\n"
 		"Slurm's HealthCheckProgram or from a node-health framework (as root: some\n"
@@ -208,6 +209,9 @@ int cmd_check(int argc, char **argv)
 		cli_usage_error(VERB, "--quiet and --json are two different outputs: give one");
 	cli_site_read(&c, &site);
 	check_plugstack(&c, &site, &f);
+	/* the line's programs are this host's files: another machine's tree has none */
+	if (!site.line_rc && !strcmp(c.host.fsroot, "/"))
+		smpol_check_helpers(&site.cfg, &f);
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) == 0) {
 		if (check_node(&site, &topo, &f) < 0)
 			f.oom = 1;

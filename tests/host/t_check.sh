@@ -168,6 +168,40 @@ else
 	tc_check "no plugstack.conf" 3 "warning:plugstack-missing" --fsroot "$TC_FIX/linux-7.3-boot" \
 		--plugstack "$TC_TMP/nothing.conf"
 
+	# The programs the line names: this host's files, so checked without --fsroot only,
+	# where the exit follows this host's other findings: only the codes are compared.
+	tc_helpers() { # tc_helpers NAME "SEVERITY:CODE..." LINE_ARGS
+		local out missing="" c
+		echo "optional mem_interleave.so default=none sysfs=never $3" >"$TC_TMP/helpers.conf"
+		out=$("$MPOLCTL" check --json --plugstack "$TC_TMP/helpers.conf" --statedir "$(tc_state helpers)" \
+			--bandwidth none 2>&1)
+		for c in $2; do
+			jq -e --arg s "${c%%:*}" --arg c "${c#*:}" 'any(.findings[]; .severity == $s and .code == $c)' \
+				<<<"$out" >/dev/null 2>&1 || missing="$missing $c"
+		done
+		[ -z "$missing" ] && t_pass "check: $1" || t_fail "check: $1" "missing$missing: $(jq -c \
+			'[.findings[] | select(.code | test("dbd|preload")) | "\(.severity):\(.code)"]' <<<"$out" 2>/dev/null ||
+			head -c 400 <<<"$out")"
+	}
+	printf '#!/bin/sh\n' >"$TC_TMP/client"
+	chmod 0755 "$TC_TMP/client"
+	cp "$TC_TMP/client" "$TC_TMP/open-client"
+	chmod 0777 "$TC_TMP/open-client"
+	echo lib >"$TC_TMP/interposer.so"
+	chmod 0644 "$TC_TMP/interposer.so"
+	tc_helpers "the line's client runs and its interposer reads" "ok:dbd-client ok:preload" \
+		"dbd_client=$TC_TMP/client preload=$TC_TMP/interposer.so"
+	tc_helpers "a missing client; preload=none" "warning:dbd-client-missing info:preload" \
+		"dbd_client=$TC_TMP/missing preload=none"
+	tc_helpers "a client that is no program; a directory for the interposer" \
+		"warning:dbd-client-missing warning:preload-missing" "dbd_client=$TC_TMP/interposer.so preload=$TC_TMP"
+	tc_helpers "a client and an interposer anyone may write" "error:dbd-client-unsafe error:preload-unsafe" \
+		"dbd_client=$TC_TMP/open-client preload=$TC_TMP/open-client"
+	out=$("$MPOLCTL" check --json --plugstack "$TC_TMP/helpers.conf" --statedir "$(tc_state helpers)" --bandwidth none \
+		--fsroot "$TC_FIX/linux-7.3-boot" 2>&1)
+	t_expect_match "check: under --fsroot the line's programs are not checked (they are this host's)" '^\[\]$' \
+		"$(jq -c '[.findings[] | select(.code | test("dbd|preload"))]' <<<"$out" 2>&1)"
+
 	# The bandwidth table (the captured guest's nodes; the raw HMAT is read too).
 	guest_nodes="node 0 cpus=0-1 memory=yes
 node 1 cpus=2-3 memory=yes
