@@ -1,5 +1,5 @@
 # bench: benchmarks print ratios measured in the same run
-EXTRA_DIST += bench/launch bench/acct-scale bench/README.md
+EXTRA_DIST += bench/launch bench/acct-scale bench/steps bench/README.md
 # rebalance: the planner on model layouts, then the real kernel (bench/rebalance)
 noinst_PROGRAMS += bench/rebalance-model
 bench_rebalance_model_SOURCES = bench/rebalance-model.c
