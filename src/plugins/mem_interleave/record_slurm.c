@@ -48,6 +48,8 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 struct field {
 	enum smpol_record_target target;
 	uint32_t job;
+	uint32_t run;           /* the run the record is of: slurmctld's job is that run no more
+	                         * once requeued (its restart count moved on) */
 };
 
 static const char *field_name(enum smpol_record_target t)
@@ -121,6 +123,14 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 
 	if (load_job(&msg, f->job) != SLURM_SUCCESS)
 		return slurm_fail(f, err, errlen, "cannot read");
+	if (msg->record_count > 0 && msg->job_array[0].restart_cnt != f->run) {
+		/* requeued: this run ended, and slurmctld's comment is the next run's now */
+		int rc = smpol_fail(err, errlen, ESRCH, "job %u was requeued: its run %u has ended (slurmctld "
+				   "holds run %u)", f->job, f->run, (unsigned)msg->job_array[0].restart_cnt);
+
+		slurm_free_job_info_msg(msg);
+		return rc;
+	}
 	if (msg->record_count > 0) {
 #if RECORD_HAVE_JOB_EXTRA
 		if (f->target == SMPOL_RECORD_EXTRA)
@@ -152,12 +162,13 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	return 0;
 }
 
-int record_slurm_store(enum smpol_record_target target, const char *dbd_client, uint32_t job, const char *step,
-		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
-		     const char **through, char *err, size_t errlen)
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
+		     const char *step, json_object *entries, bool sole_writer, bool pause,
+		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
 {
-	struct field f = { target, job };
-	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f };
+	struct field f = { target, run->job, run->run };
+	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f,
+					     run->run };
 	int rc = record_slurm_check(target, err, errlen);
 
 	*through = "";
@@ -167,7 +178,7 @@ int record_slurm_store(enum smpol_record_target target, const char *dbd_client, 
 	if (rc != -ESRCH)
 		return rc;
 	*through = " through slurmdbd (the job had ended)";
-	return record_ended_store(dbd_client, target, job, step, entries, sole_writer, pause, res, err, errlen);
+	return record_ended_store(dbd_client, target, run, step, entries, sole_writer, pause, res, err, errlen);
 }
 
 int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lease_place.h"
 #include "plugin.h"
@@ -142,6 +143,10 @@ static void begin_accounting(spank_t sp, struct mi_step *s)
 
 	if (spank_get_item(sp, S_JOB_NODEID, &in.node_id) != ESPANK_SUCCESS)
 		in.node_id = 0;
+	/* a requeued job runs again under its id: its record goes to this run's row */
+	if (spank_get_item(sp, S_SLURM_RESTART_COUNT, &in.run) != ESPANK_SUCCESS)
+		in.run = 0;
+	in.started = (int64_t)time(NULL);
 	/* where the step's first node is: the job's copy, used only to route to it */
 	if (spank_getenv(sp, "SLURM_STEP_NODELIST", nodelist, sizeof(nodelist)) == ESPANK_SUCCESS)
 		in.step_nodelist = nodelist;
