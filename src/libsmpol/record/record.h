@@ -3,6 +3,8 @@
  * Our record is one JSON object under the key "mempolicy":
  *   {"v":1,"unit_kib":4,"steps":{STEP:{NODE:ENTRY,...},...}}
  * STEP is "0", "1", ... or "batch"/"extern"/"interactive"; NODE a Slurm node name.
+ * A requeued job's later runs add "run":N (struct smpol_record_run): each run's record
+ * is its own row's in accounting, and a merge replaces another run's record.
  * ENTRY (smpol_record_entry_build) holds the modes, kernel path, plans, target shares,
  * pages per NUMA node (last sample and peak, in 4 KiB pages) and the drift; doc/
  * mem_interleave.8 (RECORD) has the full schema.
