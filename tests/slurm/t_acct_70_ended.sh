@@ -139,7 +139,7 @@ if [[ $JOB =~ ^[0-9]+$ ]] && wait_until 60 sh -c "squeue -h -s -j $JOB -o %i | g
 		sleep 2
 	done
 	wait_job "$JOB" 120
-	said=$(log_since "$SLURMD_LOG" "$mark" | grep -F "job $JOB step 1:")
+	said=$(log_since "$SLURMD_LOG" "$mark" | grep -F "job $JOB step ")
 	runs=$(acct_runs "$JOB" | cut -d '|' -f 1 | tr '\n' ' ')
 	got0="$(run_record "$JOB" 0 '[r.get("run", 0), step_nodes(r, "0"), step_nodes(r, "1")]')"
 	got1="$(run_record "$JOB" 1 '[r.get("run", 0), step_nodes(r, "0"), step_nodes(r, "1")]')"
@@ -148,12 +148,13 @@ if [[ $JOB =~ ^[0-9]+$ ]] && wait_until 60 sh -c "squeue -h -s -j $JOB -o %i | g
 		t_pass "$name: each run's record is in its own row of sacct -D, neither over the other"
 	else
 		t_fail "$name: each run's record is in its own row of sacct -D, neither over the other" \
-			"job '$JOB' runs '$runs'; run 0: $got0; run 1: $got1; slurmd: ${said:0:900}"
+			"job '$JOB' runs '$runs' ($(sacct -D -n -P -X -o Start,End -j "$JOB" | tr '\n' ' ')); run 0: $got0; run 1: $got1; slurmd: ${said:0:900}"
 	fi
-	if grep -q "placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes" <<<"$said"; then
-		t_pass "$name: the interrupted step's record went through slurmdbd into its run's row, read back"
+	if grep -q "step 1: placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes" <<<"$said" &&
+		[ "$(grep -c "through slurmdbd" <<<"$said")" -eq 1 ]; then
+		t_pass "$name: the interrupted step's record alone went through slurmdbd, into its run's row, read back"
 	else
-		t_fail "$name: the interrupted step's record went through slurmdbd into its run's row, read back" \
+		t_fail "$name: the interrupted step's record alone went through slurmdbd, into its run's row, read back" \
 			"job '$JOB'; slurmd: ${said:0:900}"
 	fi
 else

@@ -138,10 +138,12 @@ int record_dbd_open(enum smpol_record_target target, const struct smpol_record_r
 	return 0;
 }
 
-/* Ended, as slurmdbd has it: a final state, or an end time. */
+/* Ended, as slurmdbd has it: a final state, or requeued (a row left pending, with an
+ * end time). A running or suspended row has not ended, whatever its end time says. */
 static bool ended(const slurmdb_job_rec_t *rec)
 {
-	return (rec->state & JOB_STATE_BASE) >= JOB_COMPLETE || rec->end != 0;
+	return (rec->state & JOB_STATE_BASE) >= JOB_COMPLETE ||
+	       ((rec->state & JOB_STATE_BASE) == JOB_PENDING && rec->end != 0);
 }
 
 /* Whether rec ran about the run's start, as cond_run selects rows (run_cond). */

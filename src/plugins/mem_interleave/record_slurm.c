@@ -45,12 +45,22 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 #pragma weak slurm_hostlist_shift
 #pragma weak slurm_hostlist_destroy
 
+/* A job whose start slurmctld has later than the step's by more than this (the
+ * node's clock may be behind) is a later run of it. */
+#define RUN_SKEW_S 2
+
 struct field {
 	enum smpol_record_target target;
-	uint32_t job;
-	uint32_t run;           /* the run the record is of: slurmctld's job is that run no more
-	                         * once requeued (its restart count moved on) */
+	const struct smpol_record_run *run;
 };
+
+/* Whether slurmctld's job is still the run the step belongs to: requeued, it is
+ * pending again, then a run that started after the step did. */
+static bool same_run(const struct field *f, const slurm_job_info_t *job)
+{
+	return f->run->started <= 0 || ((job->job_state & JOB_STATE_BASE) != JOB_PENDING &&
+					(int64_t)job->start_time <= f->run->started + RUN_SKEW_S);
+}
 
 static const char *field_name(enum smpol_record_target t)
 {
@@ -88,7 +98,7 @@ static int slurm_fail(const struct field *f, char *err, size_t errlen, const cha
 {
 	int e = errno;          /* set by Slurm's API (slurm_get_errno, gone in 24.11, only read it) */
 
-	return smpol_fail(err, errlen, record_errno(e), "%s %s of job %u: %s", what, field_name(f->target), f->job,
+	return smpol_fail(err, errlen, record_errno(e), "%s %s of job %u: %s", what, field_name(f->target), f->run->job,
 			 e && slurm_strerror ? slurm_strerror(e) : "error");
 }
 
@@ -121,12 +131,13 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 	job_info_msg_t *msg = NULL;
 	const char *text = NULL;
 
-	if (load_job(&msg, f->job) != SLURM_SUCCESS)
+	if (load_job(&msg, f->run->job) != SLURM_SUCCESS)
 		return slurm_fail(f, err, errlen, "cannot read");
-	if (msg->record_count > 0 && msg->job_array[0].restart_cnt != f->run) {
+	if (msg->record_count > 0 && !same_run(f, &msg->job_array[0])) {
 		/* requeued: this run ended, and slurmctld's comment is the next run's now */
-		int rc = smpol_fail(err, errlen, ESRCH, "job %u was requeued: its run %u has ended (slurmctld "
-				   "holds run %u)", f->job, f->run, (unsigned)msg->job_array[0].restart_cnt);
+		int rc = smpol_fail(err, errlen, ESRCH, "job %u was requeued: the run of this step has ended "
+				   "(slurmctld holds its restart %u)", f->run->job,
+				   (unsigned)msg->job_array[0].restart_cnt);
 
 		slurm_free_job_info_msg(msg);
 		return rc;
@@ -150,7 +161,7 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	job_desc_msg_t desc;
 
 	slurm_init_job_desc_msg(&desc);
-	set_desc_job(&desc, f->job);
+	set_desc_job(&desc, f->run->job);
 #if RECORD_HAVE_JOB_EXTRA
 	if (f->target == SMPOL_RECORD_EXTRA)
 		desc.extra = (char *)comment;
@@ -166,7 +177,7 @@ int record_slurm_store(enum smpol_record_target target, const char *dbd_client, 
 		     const char *step, json_object *entries, bool sole_writer, bool pause,
 		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
 {
-	struct field f = { target, run->job, run->run };
+	struct field f = { target, run };
 	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f,
 					     run->run };
 	int rc = record_slurm_check(target, err, errlen);
