@@ -52,6 +52,17 @@ static void usage(FILE *to)
 		"Run by the mem_interleave SPANK plugin; see mem_interleave(8).\n");
 }
 
+/* optarg as a whole number in min..max; -1 with the reason on stderr. */
+static int option_number(const char *option, uint64_t min, uint64_t max, uint64_t *n)
+{
+	char why[SMPOL_ERRLEN];
+
+	if (smpol_number_parse(optarg, 0, min, max, n, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "mem_interleave_dbd: %s %s: %s\n", option, optarg, why);
+	return -1;
+}
+
 static int parse_args(int argc, char **argv, struct request *r)
 {
 	static const struct option opts[] = {
@@ -60,33 +71,26 @@ static int parse_args(int argc, char **argv, struct request *r)
 		{ "field", required_argument, NULL, 'f' }, { "sole-writer", no_argument, NULL, 'o' },
 		{ "no-pause", no_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	char why[SMPOL_ERRLEN];
-	uint64_t job = 0, run = 0, started = 0;
+	uint64_t n;
 	int c;
 
 	*r = (struct request){ .target = SMPOL_RECORD_ADMIN_COMMENT, .pause = true };
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if (smpol_number_parse(optarg, 0, 1, UINT32_MAX, &job, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mem_interleave_dbd: --job %s: %s\n", optarg, why);
+			if (option_number("--job", 1, UINT32_MAX, &n) < 0)
 				return -1;
-			}
-			r->run.job = (uint32_t)job;
+			r->run.job = (uint32_t)n;
 			break;
 		case 'r':
-			if (smpol_number_parse(optarg, 0, 0, UINT32_MAX, &run, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mem_interleave_dbd: --run %s: %s\n", optarg, why);
+			if (option_number("--run", 0, UINT32_MAX, &n) < 0)
 				return -1;
-			}
-			r->run.run = (uint32_t)run;
+			r->run.run = (uint32_t)n;
 			break;
 		case 't':
-			if (smpol_number_parse(optarg, 0, 1, INT64_MAX, &started, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mem_interleave_dbd: --started %s: %s\n", optarg, why);
+			if (option_number("--started", 1, INT64_MAX, &n) < 0)
 				return -1;
-			}
-			r->run.started = (int64_t)started;
+			r->run.started = (int64_t)n;
 			break;
 		case 's': r->step = optarg; break;
 		case 'f':
