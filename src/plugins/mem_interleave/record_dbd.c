@@ -20,10 +20,12 @@ extern void slurm_destroy_selected_step(void *object);
 extern slurm_conf_t slurm_conf;
 
 /* The run's row is the one running from before the step's start to after it, as
- * slurmdbd has it: a second of margin before, two after (the node's clock may be
- * behind slurmctld's by a second). Two runs of a job are never that close. */
-#define RUN_BEFORE_S 1
-#define RUN_AFTER_S 2
+ * slurmdbd has it, with margins for the node's clock against slurmctld's. Two runs of
+ * a job are further apart (slurmctld holds a requeued job back for its credential's
+ * lifetime, 2 min by default); where they are not, two rows match and nothing is
+ * written. */
+#define RUN_BEFORE_S 2
+#define RUN_AFTER_S 5
 
 struct record_dbd {
 	enum smpol_record_target target;

@@ -47,7 +47,7 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 
 /* A job whose start slurmctld has later than the step's by more than this (the
  * node's clock may be behind) is a later run of it. */
-#define RUN_SKEW_S 2
+#define RUN_SKEW_S 5
 
 struct field {
 	enum smpol_record_target target;
@@ -55,11 +55,14 @@ struct field {
 };
 
 /* Whether slurmctld's job is still the run the step belongs to: requeued, it is
- * pending again, then a run that started after the step did. */
+ * pending again, then a later run, with a higher restart count and a start after the
+ * step's (either tells it: the step's run number is the job environment's, and the
+ * node's clock may be behind). */
 static bool same_run(const struct field *f, const slurm_job_info_t *job)
 {
-	return f->run->started <= 0 || ((job->job_state & JOB_STATE_BASE) != JOB_PENDING &&
-					(int64_t)job->start_time <= f->run->started + RUN_SKEW_S);
+	return f->run->started <= 0 ||
+	       ((job->job_state & JOB_STATE_BASE) != JOB_PENDING &&
+		(job->restart_cnt == f->run->run || (int64_t)job->start_time <= f->run->started + RUN_SKEW_S));
 }
 
 static const char *field_name(enum smpol_record_target t)
