@@ -711,6 +711,20 @@ static void test_runs_of_a_requeued_job(void **state)
 	json_object_put(rec);
 	json_object_put(entries);
 	free(f.text);
+	/* a run's record folded to fit still names its run */
+	for (int i = 0; i < 200; i++) {
+		char key[16], *next = NULL;
+
+		snprintf(key, sizeof(key), "%d", i);
+		assert_int_equal(smpol_record_merge(text, 3, key, "n1", i % 2 ? first : second, 3000, &next, err,
+						    sizeof(err)), 0);
+		free(text);
+		text = next;
+	}
+	assert_int_equal(smpol_record_find(text, &rec, err, sizeof(err)), 0);
+	assert_non_null(path_get(rec, "folded", NULL, NULL));
+	assert_int_equal(smpol_record_run_of(rec), 3);
+	json_object_put(rec);
 	free(text);
 	free(run0);
 	free(run1);
