@@ -31,7 +31,7 @@
 struct record_step_in {
 	uint32_t job_id;
 	uint32_t step_id;
-	uint32_t run;                          /* the job's run: its restart count (S_SLURM_RESTART_COUNT) */
+	uint32_t run;                          /* the job's run: its restart count (a label) */
 	int64_t started;                       /* Unix time the step started here: the run's row in
 	                                        * accounting is the one running then */
 	uid_t uid;                             /* the job's user: the only one whose processes are placed */
