@@ -410,7 +410,12 @@ void record_print(const struct record_print *p, json_object *record, const char 
 {
 	json_object *steps = get(record, SMPOL_REC_STEPS, json_type_object), *folded = get(record, SMPOL_REC_FOLDED, json_type_object);
 	char title[600];
+	uint32_t run = smpol_record_run_of(record);
 
+	/* sacct shows a job's latest row: a requeued job's earlier runs are rows of their own */
+	if (run > 0)
+		printf("job %s: the record of its run %u (the job was requeued; each run's record is in its own "
+		       "row: sacct -D -j %s -o JobID,State,AdminComment)\n\n", p->job, run, p->job);
 	if (steps) {
 		json_object_object_foreach(steps, key, nodes) {
 			if (*step && strcmp(key, step))

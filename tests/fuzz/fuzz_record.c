@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(rc == 0 || rc == -ENOENT || (rc == -EBADMSG && err[0]), "find rc %d err '%s'", rc, err);
 	if (!rc)
 		json_object_put(record);
-	rc = smpol_record_merge(comment, "0", "node1", entry, SMPOL_RECORD_BUDGET, &merged, err, sizeof(err));
+	rc = smpol_record_merge(comment, 0, "0", "node1", entry, SMPOL_RECORD_BUDGET, &merged, err, sizeof(err));
 	if (rc) {
 		fuzz_check(rc < 0 && err[0], "merge rc %d without a sentence", rc);
 		goto out;
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(merged != NULL, "merge returned no text");
 	/* a summary whose names were dropped before (nameless in the input) counts the
 	 * node without naming it */
-	fuzz_check(smpol_record_contains(merged, "0", "node1", entry) || smpol_record_names_dropped(merged, "0", "node1"),
+	fuzz_check(smpol_record_contains(merged, 0, "0", "node1", entry) || smpol_record_names_dropped(merged, 0, "0", "node1"),
 		   "merged comment lacks the entry: '%.300s'", merged);
 	record = NULL;
 	rc = smpol_record_find(merged, &record, err, sizeof(err));
@@ -88,11 +88,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_object_put(record);
 	/* a small budget folds steps into summaries, which must still name the node unless
 	 * even the written step's names had to go */
-	rc = smpol_record_merge(merged, "batch", "node2", entry, SMALL_BUDGET, &again, err, sizeof(err));
+	rc = smpol_record_merge(merged, 0, "batch", "node2", entry, SMALL_BUDGET, &again, err, sizeof(err));
 	fuzz_check(rc == 0 || (rc == -E2BIG && err[0]), "small-budget merge rc %d err '%s'", rc, err);
 	if (!rc)
-		fuzz_check(smpol_record_contains(again, "batch", "node2", entry) ||
-			   smpol_record_names_dropped(again, "batch", "node2"),
+		fuzz_check(smpol_record_contains(again, 0, "batch", "node2", entry) ||
+			   smpol_record_names_dropped(again, 0, "batch", "node2"),
 			   "small-budget merge lacks the entry: '%.300s'", again);
 	/* plain text with no record of ours is kept in front of the marker (a comment of
 	 * only whitespace counts as empty, record.h) */

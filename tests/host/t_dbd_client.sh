@@ -30,6 +30,8 @@ else
 	dc_usage "a job that is no number is refused" "--job 12x: " --job 12x --step 0
 	dc_usage "a field other than AdminComment or Extra is refused" "--field Comment: AdminComment" \
 		--job 7 --step 0 --field Comment
+	dc_usage "a run that is no number is refused" "--run -1: " --job 7 --run -1 --step 0
+	dc_usage "a start time 0 is refused" "--started 0: " --job 7 --run 1 --started 0 --step 0
 	dc_usage "no step is refused" "--job and --step are needed" --job 7
 	dc_usage "an empty step is refused" "--job and --step are needed" --job 7 --step ''
 	dc_usage "an extra argument is refused" "--job and --step are needed" --job 7 --step 0 extra

@@ -33,6 +33,16 @@ else
 	t_fail "report: a record of version 1 (a step summarized over its nodes) renders as before" "exit $TR_RC: $TR_OUT"
 fi
 
+tr_report requeued-run2 -j 43
+if [ $TR_RC -eq 0 ] && grep -q '^job 43: the record of its run 2 (the job was requeued; .*sacct -D -j 43 ' <<<"$TR_OUT" &&
+	grep -q '^job 43 step 0$' <<<"$TR_OUT"; then
+	t_pass "report: a requeued job's record says which run it is of, and where the others are"
+else
+	t_fail "report: a requeued job's record says which run it is of, and where the others are" "exit $TR_RC: $TR_OUT"
+fi
+tr_report v1-summary -j 41
+t_expect_match "report: a first run's record names no run" '^0$' "$(grep -c 'the record of its run' <<<"$TR_OUT")"
+
 tr_report folded-groups -j 42
 if [ $TR_RC -eq 0 ] && grep -q '^job 42 step 399$' <<<"$TR_OUT" &&
 	grep -Eq '^job 42 steps [0-9:,-]+: [0-9]+ identical steps, folded$' <<<"$TR_OUT" &&

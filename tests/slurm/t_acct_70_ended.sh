@@ -5,7 +5,8 @@
 # talk to slurmdbd itself from Slurm 25.11 on). Cases: scancel during the step, the
 # job's time limit (-t 1: the job ends TIMEOUT about a minute later), a dbd_client=
 # that is missing (the record waits in the node's spool, and the node's next step
-# delivers it), and scancel between two steps (the first step's record stays).
+# delivers it), scancel between two steps (the first step's record stays), and
+# scontrol requeue during a step (each run's record in its own row of sacct -D).
 
 # ended_job NAME SBATCH_ARGS... : submit a batch job whose one step asks for placement
 # and sleeps; sets JOB. The step runs at least 3 s (a sample) before the caller ends it.
@@ -105,5 +106,59 @@ if [[ $JOB =~ ^[0-9]+$ ]] && wait_until 60 sh -c "scontrol -o show job $JOB | gr
 else
 	t_fail "scancel between two steps: the first step's record is in accounting" \
 		"job '$JOB' did not record its first step: $(scontrol -o show job "$JOB" 2>&1 | head -c 300)"
+	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
+fi
+
+# 5. scontrol requeue during a step: Slurm runs the job again under its id, and
+# accounting keeps each run as a row (sacct -D). Run 0 writes step 0 through slurmctld
+# and is requeued during step 1; run 1 runs both steps to the end. Each row holds its
+# own run's record: run 0's (both steps, step 1 written through slurmdbd into the
+# first row and read back there) and run 1's ("run":1), neither over the other.
+# A requeued job waits for its begin time (slurmctld's credential lifetime, 2 min):
+# the case sets it to now once the job is pending again.
+# acct_runs JOB: "STATE|ADMINCOMMENT" of each run, oldest first.
+acct_runs() { sacct -D -n -P -X -o State,AdminComment -j "$1" 2>/dev/null; }
+# run_record JOB N EXPR: EXPR (acct_py) on run N's record, "none" without one.
+run_record() {
+	local c
+	c=$(acct_runs "$1" | sed -n "$(($2 + 1))p" | cut -d '|' -f 2-)
+	if grep -q 'mempolicy' <<<"$c"; then acct_py "$c" "$3"; else echo none; fi
+}
+mark=$(log_mark "$SLURMD_LOG")
+JOB=$(sbatch --parsable --requeue -w "$HOST" -o /dev/null -J mpol-requeue --wrap \
+	"srun --mem-interleave=weighted true; srun --mem-interleave=weighted $PY -c \
+'import os, time; b = bytearray(16 << 20); time.sleep(4 if int(os.environ.get(\"SLURM_RESTART_COUNT\", 0)) else 600)'" 2>&1)
+name="scontrol requeue during a step"
+if [[ $JOB =~ ^[0-9]+$ ]] && wait_until 60 sh -c "squeue -h -s -j $JOB -o %i | grep -q '^$JOB\\.1\$'"; then
+	sleep 3
+	scontrol requeue "$JOB"
+	# until run 1 starts: its begin time to now, as soon as slurmctld takes it
+	for ((i = 0; i < 90; i++)); do
+		scontrol -o show job "$JOB" 2>/dev/null | grep -q 'JobState=RUNNING.*Restarts=1\|Restarts=1.*JobState=RUNNING' && break
+		scontrol update jobid="$JOB" StartTime=now >/dev/null 2>&1
+		sleep 2
+	done
+	wait_job "$JOB" 120
+	said=$(log_since "$SLURMD_LOG" "$mark" | grep -F "job $JOB step ")
+	runs=$(acct_runs "$JOB" | cut -d '|' -f 1 | tr '\n' ' ')
+	got0="$(run_record "$JOB" 0 '[r.get("run", 0), step_nodes(r, "0"), step_nodes(r, "1")]')"
+	got1="$(run_record "$JOB" 1 '[r.get("run", 0), step_nodes(r, "0"), step_nodes(r, "1")]')"
+	if [[ $runs == "REQUEUED COMPLETED " ]] && [ "$got0" = "[0, ['$HOST'], ['$HOST']]" ] &&
+		[ "$got1" = "[1, ['$HOST'], ['$HOST']]" ]; then
+		t_pass "$name: each run's record is in its own row of sacct -D, neither over the other"
+	else
+		t_fail "$name: each run's record is in its own row of sacct -D, neither over the other" \
+			"job '$JOB' runs '$runs' ($(sacct -D -n -P -X -o Start,End -j "$JOB" | tr '\n' ' ')); run 0: $got0; run 1: $got1; slurmd: ${said:0:900}"
+	fi
+	if grep -q "step 1: placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes" <<<"$said" &&
+		[ "$(grep -c "through slurmdbd" <<<"$said")" -eq 1 ]; then
+		t_pass "$name: the interrupted step's record alone went through slurmdbd, into its run's row, read back"
+	else
+		t_fail "$name: the interrupted step's record alone went through slurmdbd, into its run's row, read back" \
+			"job '$JOB'; slurmd: ${said:0:900}"
+	fi
+else
+	t_fail "$name: each run's record is in its own row of sacct -D, neither over the other" \
+		"job '$JOB' did not reach its step 1: $(scontrol -o show job "$JOB" 2>&1 | head -c 300)"
 	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
 fi

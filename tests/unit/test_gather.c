@@ -214,28 +214,50 @@ static void test_spool(void **state)
 	json_object *a = json_tokener_parse("{\"n1\":{\"tasks\":1}}"), *b = json_tokener_parse("{\"n2\":{\"tasks\":2}}");
 	json_object *got = NULL;
 	char err[SMPOL_ERRLEN], step[32], **names, path[200];
-	uint32_t job = 0;
+	struct smpol_record_run job = { 0 }, j7 = { 7, 0, 1700000000 }, j8 = { 8, 0, 0 }, j7again = { 7, 2, 1700000900 };
 	int n, dropped;
 	FILE *f;
 
 	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	free(names);
-	assert_int_equal(smpol_spool_put(&fx->host, 7, "0", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", a, &dropped, err, sizeof(err)), 0);
 	/* a second writer of the same step: both entries kept */
-	assert_int_equal(smpol_spool_put(&fx->host, 7, "0", b, &dropped, err, sizeof(err)), 0);
-	assert_int_equal(smpol_spool_put(&fx->host, 8, "batch", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", b, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j8, "batch", a, &dropped, err, sizeof(err)), 0);
+	/* the same step of the job's third run (requeued twice) is a record of its own */
+	assert_int_equal(smpol_spool_put(&fx->host, &j7again, "0", a, &dropped, err, sizeof(err)), 0);
 	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_string_equal(names[0], "7.0");         /* oldest first */
 	assert_int_equal(smpol_spool_get(&fx->host, names[0], &job, step, sizeof(step), &got, err, sizeof(err)), 0);
-	assert_int_equal(job, 7);
+	assert_int_equal(job.job, 7);
+	assert_int_equal(job.run, 0);
+	assert_int_equal(job.started, 1700000000);
 	assert_string_equal(step, "0");
 	assert_int_equal(json_object_object_length(got), 2);
 	json_object_put(got);
+	assert_string_equal(names[2], "7.0.run2");
+	assert_int_equal(smpol_spool_get(&fx->host, names[2], &job, step, sizeof(step), &got, err, sizeof(err)), 0);
+	assert_int_equal(job.run, 2);
+	assert_int_equal(job.started, 1700000900);
+	assert_int_equal(json_object_object_length(got), 1);
+	json_object_put(got);
+	assert_int_equal(smpol_spool_remove(&fx->host, "7.0.run2", err, sizeof(err)), 0);
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	/* a file of an earlier release (no run, no start): run 0, start unknown */
+	snprintf(path, sizeof(path), "%s/spool/6.0.json", fx->dir);
+	f = fopen(path, "w");
+	fputs("{\"job\":6,\"step\":\"0\",\"entries\":{\"n1\":{}}}", f);
+	fclose(f);
+	assert_int_equal(smpol_spool_get(&fx->host, "6.0", &job, step, sizeof(step), &got, err, sizeof(err)), 0);
+	assert_int_equal(job.job, 6);
+	assert_int_equal(job.run, 0);
+	assert_int_equal(job.started, 0);
+	json_object_put(got);
+	unlink(path);
 	/* set aside: out of the list, still on disk for the admin */
 	assert_int_equal(smpol_spool_set_aside(&fx->host, "8.batch", err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/spool/8.batch.json.undelivered", fx->dir);
@@ -259,7 +281,8 @@ static void test_spool(void **state)
 	unlink(path);
 	/* bounded: the oldest go */
 	for (uint32_t j = 100; j < 100 + SMPOL_SPOOL_MAX + 2; j++)
-		assert_int_equal(smpol_spool_put(&fx->host, j, "0", a, &dropped, err, sizeof(err)), 0);
+		assert_int_equal(smpol_spool_put(&fx->host, &(struct smpol_record_run){ j, 0, 0 }, "0", a, &dropped,
+						 err, sizeof(err)), 0);
 	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, SMPOL_SPOOL_MAX);
 	assert_string_equal(names[n - 1], "357.0");

@@ -128,7 +128,7 @@ static char *merge(const char *comment, const char *step, const char *node, json
 {
 	char err[SMPOL_ERRLEN], *out = NULL;
 
-	assert_int_equal(smpol_record_merge(comment, step, node, e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(comment, 0, step, node, e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_non_null(out);
 	return out;
 }
@@ -142,9 +142,9 @@ static void test_merge_empty(void **state)
 	root = json_tokener_parse(out);
 	assert_non_null(root);
 	assert_non_null(path_get(root, "mempolicy", "steps", "0"));
-	assert_true(smpol_record_contains(out, "0", "n1", e));
-	assert_false(smpol_record_contains(out, "0", "n2", e));
-	assert_false(smpol_record_contains(out, "1", "n1", e));
+	assert_true(smpol_record_contains(out, 0, "0", "n1", e));
+	assert_false(smpol_record_contains(out, 0, "0", "n2", e));
+	assert_false(smpol_record_contains(out, 0, "1", "n1", e));
 	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
 	/* nothing folded: version 1, which older readers read too */
 	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), SMPOL_RECORD_VERSION_FLAT);
@@ -170,8 +170,8 @@ static void test_merge_keeps_plain_text(void **state)
 	assert_non_null(strstr(one, " " SMPOL_RECORD_MARK "{"));
 	two = merge(one, "0", "n2", b);
 	assert_memory_equal(two, text, strlen(text));
-	assert_true(smpol_record_contains(two, "0", "n1", a));
-	assert_true(smpol_record_contains(two, "0", "n2", b));
+	assert_true(smpol_record_contains(two, 0, "0", "n1", a));
+	assert_true(smpol_record_contains(two, 0, "0", "n2", b));
 	/* one record, replaced in place: the marker appears once */
 	assert_null(strstr(strstr(two, SMPOL_RECORD_MARK) + 1, SMPOL_RECORD_MARK));
 	/* text someone added after our record survives the next merge */
@@ -181,8 +181,8 @@ static void test_merge_keeps_plain_text(void **state)
 	one = merge(three, "1", "n1", a);
 	assert_memory_equal(one, text, strlen(text));
 	assert_non_null(strstr(one, "} -- later"));
-	assert_true(smpol_record_contains(one, "0", "n2", b));
-	assert_true(smpol_record_contains(one, "1", "n1", a));
+	assert_true(smpol_record_contains(one, 0, "0", "n2", b));
+	assert_true(smpol_record_contains(one, 0, "1", "n1", a));
 	free(one);
 	free(two);
 	free(three);
@@ -203,7 +203,7 @@ static void test_merge_keeps_foreign_json_object(void **state)
 	assert_float_equal(json_object_get_double(path_get(root, "site", "cost", NULL)), 12.5, 0);
 	assert_int_equal(json_object_array_length(path_get(root, "site", "tags", NULL)), 2);
 	assert_int_equal(json_object_get_int(path_get(root, "n", NULL, NULL)), 1);
-	assert_true(smpol_record_contains(out, "batch", "n1", e));
+	assert_true(smpol_record_contains(out, 0, "batch", "n1", e));
 	json_object_put(root);
 	free(out);
 	json_object_put(e);
@@ -228,7 +228,7 @@ static void test_merge_keeps_other_forms(void **state)
 		char *out = merge(texts[i], "0", "n1", e);
 
 		assert_memory_equal(out, texts[i], strlen(texts[i]));
-		assert_true(smpol_record_contains(out, "0", "n1", e));
+		assert_true(smpol_record_contains(out, 0, "0", "n1", e));
 		assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
 		json_object_put(rec);
 		free(out);
@@ -264,10 +264,10 @@ static void test_lost_update_detected_and_repaired(void **state)
 
 	(void)state;
 	/* slurmctld keeps the last write: by_b */
-	assert_false(smpol_record_contains(by_b, "0", "a", a));
+	assert_false(smpol_record_contains(by_b, 0, "0", "a", a));
 	fixed = merge(by_b, "0", "a", a);
-	assert_true(smpol_record_contains(fixed, "0", "a", a));
-	assert_true(smpol_record_contains(fixed, "0", "b", b));
+	assert_true(smpol_record_contains(fixed, 0, "0", "a", a));
+	assert_true(smpol_record_contains(fixed, 0, "0", "b", b));
 	assert_memory_equal(fixed, base, strlen(base));
 	/* merging the same entry again changes nothing */
 	free(by_a);
@@ -290,11 +290,11 @@ static void test_many_nodes_summarized(void **state)
 		char *next = NULL;
 
 		snprintf(name, sizeof(name), "node%03d", i);
-		assert_int_equal(smpol_record_merge(comment, "0", name, i == 7 ? noted : e, 8192,
+		assert_int_equal(smpol_record_merge(comment, 0, "0", name, i == 7 ? noted : e, 8192,
 						   &next, err, sizeof(err)), 0);
 		free(comment);
 		comment = next;
-		assert_true(smpol_record_contains(comment, "0", name, i == 7 ? noted : e));
+		assert_true(smpol_record_contains(comment, 0, "0", name, i == 7 ? noted : e));
 	}
 	assert_memory_equal(comment, "keep me", 7);
 	assert_true(strlen(comment) <= 8192 + strlen("keep me mempolicy="));
@@ -313,7 +313,7 @@ static void test_many_nodes_summarized(void **state)
 	{
 		char *again = NULL;
 
-		assert_int_equal(smpol_record_merge(comment, "0", "node010", e, 8192, &again, err, sizeof(err)), 0);
+		assert_int_equal(smpol_record_merge(comment, 0, "0", "node010", e, 8192, &again, err, sizeof(err)), 0);
 		assert_string_equal(again, comment);
 		free(again);
 	}
@@ -340,7 +340,7 @@ static void test_summary_counts_regions(void **state)
 		char *next = NULL;
 
 		snprintf(name, sizeof(name), "node%03d", i);
-		assert_int_equal(smpol_record_merge(comment, "0", name, e, 4096, &next, err, sizeof(err)), 0);
+		assert_int_equal(smpol_record_merge(comment, 0, "0", name, e, 4096, &next, err, sizeof(err)), 0);
 		free(comment);
 		comment = next;
 	}
@@ -360,11 +360,11 @@ static void test_budget_exhausted(void **state)
 	char err[SMPOL_ERRLEN], *out = NULL;
 
 	(void)state;
-	assert_int_equal(smpol_record_merge("text", "0", "n1", e, 40, &out, err, sizeof(err)), -E2BIG);
+	assert_int_equal(smpol_record_merge("text", 0, "0", "n1", e, 40, &out, err, sizeof(err)), -E2BIG);
 	assert_null(out);
 	assert_non_null(strstr(err, "40 bytes"));
-	assert_int_equal(smpol_record_merge("text", "0", SMPOL_RECORD_SUMMARY, e, 4096, &out, err, sizeof(err)), -EINVAL);
-	assert_int_equal(smpol_record_merge("text", "", "n1", e, 4096, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_record_merge("text", 0, "0", SMPOL_RECORD_SUMMARY, e, 4096, &out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(smpol_record_merge("text", 0, "", "n1", e, 4096, &out, err, sizeof(err)), -EINVAL);
 	json_object_put(e);
 }
 
@@ -377,13 +377,13 @@ static void test_budget_is_inclusive(void **state)
 	int rc;
 
 	(void)state;
-	assert_int_equal(smpol_record_merge("", "0", "n1", e, 8192, &roomy, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge("", 0, "0", "n1", e, 8192, &roomy, err, sizeof(err)), 0);
 	/* our object alone, as fit_budget measures it: the field is {"mempolicy":OBJECT} */
 	assert_memory_equal(roomy, "{\"mempolicy\":", strlen("{\"mempolicy\":"));
 	ours = strlen(roomy) - strlen("{\"mempolicy\":}");
-	assert_int_equal(smpol_record_merge("", "0", "n1", e, ours, &exact, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge("", 0, "0", "n1", e, ours, &exact, err, sizeof(err)), 0);
 	assert_string_equal(exact, roomy);
-	rc = smpol_record_merge("", "0", "n1", e, ours - 1, &tight, err, sizeof(err));
+	rc = smpol_record_merge("", 0, "0", "n1", e, ours - 1, &tight, err, sizeof(err));
 	assert_true(rc == -E2BIG || (rc == 0 && strcmp(tight, roomy) != 0));
 	free(roomy);
 	free(exact);
@@ -419,13 +419,13 @@ static void test_summary_skips_damaged_counts(void **state)
 	snprintf(comment, sizeof(comment), "x mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"a\":%s,\"b\":%s}}}",
 		 good, bad);
 	for (size_t budget = 1000; budget >= 300; budget -= 100) {
-		int rc = smpol_record_merge(comment, "0", "n1", e, budget, &out, err, sizeof(err));
+		int rc = smpol_record_merge(comment, 0, "0", "n1", e, budget, &out, err, sizeof(err));
 
 		if (rc == -E2BIG)
 			break;
 		assert_int_equal(rc, 0);
 		assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
-		assert_true(smpol_record_contains(out, "0", "n1", e) || smpol_record_names_dropped(out, "0", "n1"));
+		assert_true(smpol_record_contains(out, 0, "0", "n1", e) || smpol_record_names_dropped(out, 0, "0", "n1"));
 		json_object_put(rec);
 		free(out);
 	}
@@ -545,7 +545,7 @@ static void test_store_racing_writers(void **state)
 		losses += w[i].res.losses;
 	}
 	for (int i = 0; i < 8; i++) {
-		assert_true(smpol_record_contains(f.text, "0", w[i].node, w[i].entry));
+		assert_true(smpol_record_contains(f.text, 0, "0", w[i].node, w[i].entry));
 		json_object_put(w[i].entry);
 	}
 	assert_memory_equal(f.text, "ops: keep this", 14);
@@ -566,14 +566,14 @@ static void test_store_repairs_losses(void **state)
 	char err[SMPOL_ERRLEN], *base = NULL;
 
 	(void)state;
-	assert_int_equal(smpol_record_merge("x", "0", "other", theirs, SMPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge("x", 0, "0", "other", theirs, SMPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
 	f.text = strdup("x");
 	f.clobber_base = base;
 	assert_int_equal(smpol_record_store(&store, "0", "mine", mine, SMPOL_RECORD_BUDGET, 8, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
-	assert_true(smpol_record_contains(f.text, "0", "mine", mine));
-	assert_true(smpol_record_contains(f.text, "0", "other", theirs));
+	assert_true(smpol_record_contains(f.text, 0, "0", "mine", mine));
+	assert_true(smpol_record_contains(f.text, 0, "0", "other", theirs));
 	assert_memory_equal(f.text, "x ", 2);
 
 	/* a writer that always wins: bounded, and the error says so */
@@ -623,13 +623,13 @@ static void test_other_version_left_alone(void **state)
 	(void)state;
 	assert_int_equal(smpol_record_find(keyed, &rec, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "version 99"));
-	assert_int_equal(smpol_record_merge(keyed, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(keyed, 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_memory_equal(out, keyed, strlen(keyed));
-	assert_true(smpol_record_contains(out, "0", "n1", e));
+	assert_true(smpol_record_contains(out, 0, "0", "n1", e));
 	free(out);
-	assert_int_equal(smpol_record_merge(marked, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(marked, 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_memory_equal(out, marked, strlen(marked));
-	assert_true(smpol_record_contains(out, "0", "n1", e));
+	assert_true(smpol_record_contains(out, 0, "0", "n1", e));
 	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
 	json_object_put(rec);
 	free(out);
@@ -643,15 +643,93 @@ static void test_jobstats_summary_untouched(void **state)
 	char err[SMPOL_ERRLEN], *out = NULL;
 
 	(void)state;
-	assert_int_equal(smpol_record_merge("JS1:H4sIAAAAAAAAA6tWyk", "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
+	assert_int_equal(smpol_record_merge("JS1:H4sIAAAAAAAAA6tWyk", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
 					    sizeof(err)), -EEXIST);
 	assert_null(out);
 	assert_non_null(strstr(err, "record=extra"));
 	/* "JS1:" elsewhere than at the start is someone's text like any other */
-	assert_int_equal(smpol_record_merge("see JS1:x", "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge("see JS1:x", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_memory_equal(out, "see JS1:x mempolicy={", 21);
 	free(out);
 	json_object_put(e);
+}
+
+/* A requeued job's next run: slurmctld carries the comment (with the first run's
+ * record) into it. The second run's record takes the place of the first's, with the
+ * run named and the text around it kept; an entry of one run is not taken for the
+ * other's, and a store of run 1 confirms its entries only in run 1's record. */
+static void test_runs_of_a_requeued_job(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f, 1 };
+	json_object *first = make_entry(700, 300, NULL), *second = make_entry(600, 400, NULL), *rec, *entries;
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN], *run0, *run1 = NULL, *text;
+
+	(void)state;
+	assert_int_equal(smpol_record_merge("before", 0, "0", "n1", first, SMPOL_RECORD_BUDGET, &text, err,
+					    sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(text, 0, "1", "n1", first, SMPOL_RECORD_BUDGET, &run0, err,
+					    sizeof(err)), 0);
+	free(text);
+	assert_true(asprintf(&text, "%s after", run0) > 0);
+	/* run 0's record names no run (as version 1 readers know it) */
+	assert_int_equal(smpol_record_find(text, &rec, err, sizeof(err)), 0);
+	assert_null(path_get(rec, "run", NULL, NULL));
+	assert_int_equal(smpol_record_run_of(rec), 0);
+	json_object_put(rec);
+	assert_true(smpol_record_contains(text, 0, "0", "n1", first));
+	assert_false(smpol_record_contains(text, 1, "0", "n1", first));
+	assert_false(smpol_record_names_dropped(text, 1, "0", "n1"));
+	assert_int_equal(smpol_record_merge(text, 1, "0", "n1", second, SMPOL_RECORD_BUDGET, &run1, err,
+					    sizeof(err)), 0);
+	assert_memory_equal(run1, "before mempolicy=", 17);
+	assert_string_equal(run1 + strlen(run1) - 6, " after");
+	assert_int_equal(smpol_record_find(run1, &rec, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_run_of(rec), 1);
+	assert_int_equal(json_object_get_int64(path_get(rec, "run", NULL, NULL)), 1);
+	/* run 0's steps are its row's, not run 1's */
+	assert_null(path_get(rec, "steps", "1", NULL));
+	assert_non_null(path_get(rec, "steps", "0", "n1"));
+	json_object_put(rec);
+	assert_true(smpol_record_contains(run1, 1, "0", "n1", second));
+	assert_false(smpol_record_contains(run1, 0, "0", "n1", second));
+	/* the store of run 1 over run 0's record writes run 1's, and reads it back */
+	f.text = strdup(text);
+	assert_int_equal(smpol_record_one_node("n1", second, &entries, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err,
+						  sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_string_equal(f.text, run1);
+	/* and a store of run 0 into run 1's record puts run 0's back, not run 1's kept */
+	store.run = 0;
+	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err,
+						  sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
+	assert_null(path_get(rec, "run", NULL, NULL));
+	json_object_put(rec);
+	json_object_put(entries);
+	free(f.text);
+	/* a run's record folded to fit still names its run */
+	for (int i = 0; i < 200; i++) {
+		char key[16], *next = NULL;
+
+		snprintf(key, sizeof(key), "%d", i);
+		assert_int_equal(smpol_record_merge(text, 3, key, "n1", i % 2 ? first : second, 3000, &next, err,
+						    sizeof(err)), 0);
+		free(text);
+		text = next;
+	}
+	assert_int_equal(smpol_record_find(text, &rec, err, sizeof(err)), 0);
+	assert_non_null(path_get(rec, "folded", NULL, NULL));
+	assert_int_equal(smpol_record_run_of(rec), 3);
+	json_object_put(rec);
+	free(text);
+	free(run0);
+	free(run1);
+	json_object_put(first);
+	json_object_put(second);
 }
 
 /* One collector writes a step's nodes at once: one read, one write, all of them in,
@@ -674,7 +752,7 @@ static void test_store_nodes_sole_writer(void **state)
 	assert_int_equal(res.reads, 2);
 	assert_int_equal(res.writes, 1);
 	json_object_object_foreach(entries, node, entry)
-		assert_true(smpol_record_contains(f.text, "0", node, entry));
+		assert_true(smpol_record_contains(f.text, 0, "0", node, entry));
 	assert_memory_equal(f.text, "keep me ", 8);
 	/* already there: one read, no write */
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
@@ -692,7 +770,7 @@ static void test_store_nodes_sole_writer(void **state)
 	assert_int_equal(res.writes, 2);
 	assert_int_equal(res.reads, 3);
 	json_object_object_foreach(entries, n2, e2)
-		assert_true(smpol_record_contains(f.text, "0", n2, e2));
+		assert_true(smpol_record_contains(f.text, 0, "0", n2, e2));
 	/* a node named like the summary, or no name, is refused before anything is read */
 	json_object_object_add(bad, SMPOL_RECORD_SUMMARY, make_entry(1, 1, NULL));
 	assert_int_equal(smpol_record_store_nodes(&store, "0", bad, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), -EINVAL);
@@ -759,14 +837,14 @@ static char *write_steps(int nsteps, size_t budget, step_nodes_fn nodes_of)
 		char *next = NULL;
 
 		snprintf(step, sizeof(step), "%d", i);
-		assert_int_equal(smpol_record_merge_nodes(comment, step, entries, budget, &next, err, sizeof(err)), 0);
+		assert_int_equal(smpol_record_merge_nodes(comment, 0, step, entries, budget, &next, err, sizeof(err)), 0);
 		free(comment);
 		comment = next;
 		if (strlen(comment) > budget + WRAP)
 			fail_msg("step %d: %zu bytes, over the budget of %zu", i, strlen(comment) - WRAP, budget);
 		/* (every 7th step: reading the record back is most of the test's time) */
 		json_object_object_foreach(entries, node, e) {
-			if ((i % 7 == 0 || i == nsteps - 1) && !smpol_record_contains(comment, step, node, e))
+			if ((i % 7 == 0 || i == nsteps - 1) && !smpol_record_contains(comment, 0, step, node, e))
 				fail_msg("step %d: the entry of %s just written is not held", i, node);
 		}
 		if ((i % 499 == 0 || i == nsteps - 1) && steps_counted(comment) != (size_t)i + 1)
@@ -959,14 +1037,14 @@ static void test_fold_late_node(void **state)
 	json_object *e = make_entry(700, 300, NULL), *rec;
 
 	(void)state;
-	assert_true(smpol_record_contains(comment, "3", "node1", e));
-	assert_false(smpol_record_contains(comment, "3", "node9", e));
-	assert_int_equal(smpol_record_merge(comment, "3", "node1", e, SMPOL_RECORD_BUDGET, &again, err, sizeof(err)), 0);
+	assert_true(smpol_record_contains(comment, 0, "3", "node1", e));
+	assert_false(smpol_record_contains(comment, 0, "3", "node9", e));
+	assert_int_equal(smpol_record_merge(comment, 0, "3", "node1", e, SMPOL_RECORD_BUDGET, &again, err, sizeof(err)), 0);
 	assert_string_equal(again, comment);
 	free(again);
-	assert_int_equal(smpol_record_merge(comment, "3", "node9", e, SMPOL_RECORD_BUDGET, &again, err, sizeof(err)), 0);
-	assert_true(smpol_record_contains(again, "3", "node9", e));
-	assert_true(smpol_record_contains(again, "3", "node1", e));
+	assert_int_equal(smpol_record_merge(comment, 0, "3", "node9", e, SMPOL_RECORD_BUDGET, &again, err, sizeof(err)), 0);
+	assert_true(smpol_record_contains(again, 0, "3", "node9", e));
+	assert_true(smpol_record_contains(again, 0, "3", "node1", e));
 	assert_int_equal(steps_counted(again), 200);
 	assert_int_equal(smpol_record_find(again, &rec, err, sizeof(err)), 0);
 	json_object_put(rec);
@@ -988,10 +1066,10 @@ static void test_fold_to_job_total(void **state)
 
 		snprintf(step, sizeof(step), "%d", i);
 		snprintf(node, sizeof(node), "a-rather-long-node-name-of-this-cluster-%03d", i);
-		assert_int_equal(smpol_record_merge(comment, step, node, e, 1200, &next, err, sizeof(err)), 0);
+		assert_int_equal(smpol_record_merge(comment, 0, step, node, e, 1200, &next, err, sizeof(err)), 0);
 		free(comment);
 		comment = next;
-		assert_true(smpol_record_contains(comment, step, node, e));
+		assert_true(smpol_record_contains(comment, 0, step, node, e));
 		assert_true(strlen(comment) <= 1200 + strlen("ops mempolicy="));
 	}
 	assert_int_equal(steps_counted(comment), 60);
@@ -1005,8 +1083,8 @@ static void test_fold_to_job_total(void **state)
 	assert_int_equal(json_object_get_int(path_get(job, "tasks", NULL, NULL)),
 			 2 * json_object_get_int(path_get(job, "nsteps", NULL, NULL)));
 	assert_string_equal(json_object_get_string(path_get(job, "mode", NULL, NULL)), "weighted");
-	assert_true(smpol_record_names_dropped(comment, "0", "a-rather-long-node-name-of-this-cluster-000"));
-	assert_false(smpol_record_contains(comment, "0", "a-rather-long-node-name-of-this-cluster-000", e));
+	assert_true(smpol_record_names_dropped(comment, 0, "0", "a-rather-long-node-name-of-this-cluster-000"));
+	assert_false(smpol_record_contains(comment, 0, "0", "a-rather-long-node-name-of-this-cluster-000", e));
 	assert_memory_equal(comment, "ops mempolicy=", 14);
 	json_object_put(rec);
 	free(comment);
@@ -1023,8 +1101,8 @@ static void test_version_1_read_and_kept(void **state)
 	char err[SMPOL_ERRLEN], *out = NULL;
 
 	(void)state;
-	assert_true(smpol_record_contains(v1, "0", "b", e));
-	assert_int_equal(smpol_record_merge(v1, "1", "a", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
+	assert_true(smpol_record_contains(v1, 0, "0", "b", e));
+	assert_int_equal(smpol_record_merge(v1, 0, "1", "a", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_int_equal(smpol_record_find(out, &rec, err, sizeof(err)), 0);
 	assert_int_equal(json_object_get_int(path_get(rec, "v", NULL, NULL)), 1);
 	assert_int_equal(json_object_get_int(path_get(path_get(rec, "steps", "0", "*"), "n", NULL, NULL)), 3);
@@ -1048,8 +1126,8 @@ static void test_store_into_nameless_summary(void **state)
 
 	(void)state;
 	f.text = strdup("{\"mempolicy\":{\"v\":1,\"unit_kib\":4,\"steps\":{\"7\":{\"*\":{\"n\":1,\"tasks\":2}}}}}");
-	assert_false(smpol_record_contains(f.text, "7", "late", e));
-	assert_true(smpol_record_names_dropped(f.text, "7", "late"));
+	assert_false(smpol_record_contains(f.text, 0, "7", "late", e));
+	assert_true(smpol_record_names_dropped(f.text, 0, "7", "late"));
 	assert_int_equal(smpol_record_store(&store, "7", "late", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.losses, 0);
@@ -1118,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_store_errors_propagate),
 		cmocka_unit_test(test_other_version_left_alone),
 		cmocka_unit_test(test_store_nodes_sole_writer),
+		cmocka_unit_test(test_runs_of_a_requeued_job),
 		cmocka_unit_test(test_jobstats_summary_untouched),
 		cmocka_unit_test(test_fold_150_steps),
 		cmocka_unit_test(test_fold_counts_regions),

@@ -36,11 +36,12 @@ static json_object *two_nodes(void)
 	return json_tokener_parse("{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
 }
 
+/* Run 2 of job 42 (requeued twice), whose step 7 started at 1700000000. */
 static int store(bool sole_writer, struct smpol_store_result *res, char *err)
 {
 	json_object *entries = two_nodes();
-	int rc = record_ended_store(client, SMPOL_RECORD_ADMIN_COMMENT, 42, "7", entries, sole_writer, false, res,
-				    err, SMPOL_ERRLEN);
+	int rc = record_ended_store(client, SMPOL_RECORD_ADMIN_COMMENT, &(struct smpol_record_run){ 42, 2, 1700000000 },
+				    "7", entries, sole_writer, false, res, err, SMPOL_ERRLEN);
 
 	json_object_put(entries);
 	return rc;
@@ -70,7 +71,8 @@ static void test_stored(void **state)
 	assert_int_equal(res.reads, 3);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.losses, 0);
-	assert_string_equal(slurp(seen), "--job 42 --step 7 --field AdminComment --sole-writer --no-pause\n"
+	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --step 7 --field AdminComment "
+			    "--sole-writer --no-pause\n"
 			    "{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
 }
 

@@ -305,8 +305,16 @@ static char *splice(const char *text, size_t start, size_t end, const char *inse
 	return out;
 }
 
-int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,
-			    char **merged, char *err, size_t errlen)
+uint32_t smpol_record_run_of(json_object *record)
+{
+	json_object *v = smpol_rec_get(record, SMPOL_REC_RUN);
+	int64_t run = v && json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
+
+	return run > 0 && run <= UINT32_MAX ? (uint32_t)run : 0;
+}
+
+int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
+			    size_t budget, char **merged, char *err, size_t errlen)
 {
 	json_object *record, *nodes, *summary;
 	struct located loc;
@@ -329,10 +337,18 @@ int smpol_record_merge_nodes(const char *comment, const char *step, json_object 
 				 "...), which any text of ours would break; with jobstats, record=extra keeps "
 				 "the placement record beside it");
 	locate(comment, &loc);
+	/* another run's record is that run's row's (slurmctld carried it over): ours
+	 * takes its place */
+	if (loc.record && smpol_record_run_of(loc.record) != run) {
+		json_object_put(loc.record);
+		loc.record = NULL;
+	}
 	if (!loc.record) {
 		loc.record = json_object_new_object();
 		json_object_object_add(loc.record, SMPOL_REC_VERSION, json_object_new_int(SMPOL_RECORD_VERSION_FLAT));
 		json_object_object_add(loc.record, SMPOL_REC_UNIT_KIB, json_object_new_int(4));
+		if (run > 0)
+			json_object_object_add(loc.record, SMPOL_REC_RUN, json_object_new_int64(run));
 	}
 	record = loc.record;
 	nodes = smpol_rec_child(smpol_rec_child(record, SMPOL_REC_STEPS), step);
@@ -392,7 +408,7 @@ int smpol_record_one_node(const char *node, json_object *entry, json_object **en
 	return 0;
 }
 
-int smpol_record_merge(const char *comment, const char *step, const char *node,
+int smpol_record_merge(const char *comment, uint32_t run, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen)
 {
 	json_object *entries;
@@ -401,25 +417,27 @@ int smpol_record_merge(const char *comment, const char *step, const char *node,
 	*merged = NULL;
 	rc = smpol_record_one_node(node, entry, &entries, err, errlen);
 	if (rc == 0)
-		rc = smpol_record_merge_nodes(comment, step, entries, budget, merged, err, errlen);
+		rc = smpol_record_merge_nodes(comment, run, step, entries, budget, merged, err, errlen);
 	json_object_put(entries);
 	return rc;
 }
 
-/* Our record in comment (a new reference in *record, which the caller puts, NULL when
- * there is none) and its node entries of step (borrowed, NULL when none). */
-static json_object *step_nodes(const char *comment, const char *step, json_object **record)
+/* Our record of run in comment (a new reference in *record, which the caller puts,
+ * NULL when there is none) and its node entries of step (borrowed, NULL when none). */
+static json_object *step_nodes(const char *comment, uint32_t run, const char *step, json_object **record)
 {
-	if (smpol_record_find(comment, record, NULL, 0) < 0) {
+	if (smpol_record_find(comment, record, NULL, 0) < 0 || smpol_record_run_of(*record) != run) {
+		json_object_put(*record);
 		*record = NULL;
 		return NULL;
 	}
 	return smpol_rec_get(smpol_rec_get(*record, SMPOL_REC_STEPS), step);
 }
 
-bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry)
+bool smpol_record_contains(const char *comment, uint32_t run, const char *step, const char *node,
+			   json_object *entry)
 {
-	json_object *record, *nodes = step_nodes(comment, step, &record), *summary, *mine;
+	json_object *record, *nodes = step_nodes(comment, run, step, &record), *summary, *mine;
 	bool found;
 
 	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
@@ -433,9 +451,9 @@ bool smpol_record_contains(const char *comment, const char *step, const char *no
 	return found;
 }
 
-bool smpol_record_names_dropped(const char *comment, const char *step, const char *node)
+bool smpol_record_names_dropped(const char *comment, uint32_t run, const char *step, const char *node)
 {
-	json_object *record, *nodes = step_nodes(comment, step, &record), *summary;
+	json_object *record, *nodes = step_nodes(comment, run, step, &record), *summary;
 	bool dropped;
 
 	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);

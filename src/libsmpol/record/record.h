@@ -3,6 +3,8 @@
  * Our record is one JSON object under the key "mempolicy":
  *   {"v":1,"unit_kib":4,"steps":{STEP:{NODE:ENTRY,...},...}}
  * STEP is "0", "1", ... or "batch"/"extern"/"interactive"; NODE a Slurm node name.
+ * A requeued job's later runs add "run":N (struct smpol_record_run): each run's record
+ * is its own row's in accounting, and a merge replaces another run's record.
  * ENTRY (smpol_record_entry_build) holds the modes, kernel path, plans, target shares,
  * pages per NUMA node (last sample and peak, in 4 KiB pages) and the drift; doc/
  * mem_interleave.8 (RECORD) has the full schema.
@@ -66,6 +68,7 @@
 #define SMPOL_REC_VERSION "v"
 #define SMPOL_REC_UNIT_KIB "unit_kib"
 #define SMPOL_REC_STEPS "steps"
+#define SMPOL_REC_RUN "run"             /* the job's run (requeues); absent: run 0 */
 /* a node's entry */
 #define SMPOL_REC_REQ "req"
 #define SMPOL_REC_MODE "mode"
@@ -107,6 +110,15 @@
 #define SMPOL_REC_NSTEPS "nsteps"       /* how many steps that is */
 #define SMPOL_REC_ENTRIES "nodes"       /* a group's or by_node's {NODE:ENTRY} */
 
+/* Which run of a job a record is of. Slurm starts a requeued job again under the same
+ * id, and accounting keeps each run as a row of its own (sacct -D): a run's record
+ * goes into its own row, and names the run when it is not the first. */
+struct smpol_record_run {
+	uint32_t job;
+	uint32_t run;           /* Slurm's restart count: 0, then one more per requeue */
+	int64_t started;        /* Unix time the step started on the node, inside its run */
+};
+
 /* What one node saw of one step; arrays are indexed by NUMA node id, 0..max_node. */
 struct smpol_record_node {
 	const char *requested;          /* mode asked for: "weighted" */
@@ -138,13 +150,16 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 			    char *err, size_t errlen);
 
 /*
- * smpol_record_merge - the AdminComment with ENTRY stored under step/node, keeping
- * everything else in comment (NULL = empty). *merged is malloc'ed. The record is
- * folded (record_fold.h) when our object would exceed budget bytes; -E2BIG when even
- * one total for the job does not fit. An entry the folded part counts already (it
- * names the step and the node) is not counted again.
+ * smpol_record_merge - the AdminComment with ENTRY stored under step/node of the job's
+ * run (its restart count), keeping everything else in comment (NULL = empty).
+ * *merged is malloc'ed. A record of another run in comment (slurmctld carries a
+ * requeued job's comment into its next run) belongs to that run's row and is
+ * replaced, in place, by this run's. The record is folded (record_fold.h) when our
+ * object would exceed budget bytes; -E2BIG when even one total for the job does not
+ * fit. An entry the folded part counts already (it names the step and the node) is
+ * not counted again.
  */
-int smpol_record_merge(const char *comment, const char *step, const char *node,
+int smpol_record_merge(const char *comment, uint32_t run, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen);
 
 /* {NODE:ENTRY} of one node, a new object in *entries. -EINVAL without a node name. */
@@ -152,14 +167,15 @@ int smpol_record_one_node(const char *node, json_object *entry, json_object **en
 
 /* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
  * (a step's collector writes them in one update). */
-int smpol_record_merge_nodes(const char *comment, const char *step, json_object *entries, size_t budget,
-			    char **merged, char *err, size_t errlen);
+int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
+			    size_t budget, char **merged, char *err, size_t errlen);
 
 /*
- * smpol_record_contains - whether comment holds this entry for step/node (equal
+ * smpol_record_contains - whether comment holds this entry for step/node of run (equal
  * content), or a summary or folded part that lists the step and names the node.
  */
-bool smpol_record_contains(const char *comment, const char *step, const char *node, json_object *entry);
+bool smpol_record_contains(const char *comment, uint32_t run, const char *step, const char *node,
+			   json_object *entry);
 
 /*
  * smpol_record_names_dropped - whether step's entry on node went into a summary or
@@ -167,7 +183,10 @@ bool smpol_record_contains(const char *comment, const char *step, const char *no
  * shows nor denies the entry (smpol_record_contains says false), and the entry
  * merged again is counted again.
  */
-bool smpol_record_names_dropped(const char *comment, const char *step, const char *node);
+bool smpol_record_names_dropped(const char *comment, uint32_t run, const char *step, const char *node);
+
+/* The run a record (our object) is of: its "run", 0 when absent. */
+uint32_t smpol_record_run_of(json_object *record);
 
 /*
  * smpol_record_find - our record in an AdminComment. 0 with *record a new reference

@@ -97,8 +97,20 @@ int smpol_spool_list(const struct smpol_host *h, char ***names, int *n, char *er
 	return 0;
 }
 
-int smpol_spool_get(const struct smpol_host *h, const char *name, uint32_t *job, char *step, size_t steplen,
-		    json_object **entries, char *err, size_t errlen)
+/* obj's key as a number in 0..max, or dflt when absent; -1 when it is something else. */
+static int64_t number_in(json_object *obj, const char *key, int64_t max, int64_t dflt)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return dflt;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 || json_object_get_int64(v) > max)
+		return -1;
+	return json_object_get_int64(v);
+}
+
+int smpol_spool_get(const struct smpol_host *h, const char *name, struct smpol_record_run *run, char *step,
+		    size_t steplen, json_object **entries, char *err, size_t errlen)
 {
 	char dir[4200], path[4300], *text = NULL;
 	json_object *obj, *v, *e;
@@ -124,12 +136,15 @@ int smpol_spool_get(const struct smpol_host *h, const char *name, uint32_t *job,
 	text[got > 0 ? got : 0] = '\0';
 	obj = json_tokener_parse(text);
 	free(text);
-	if (!obj || !json_object_object_get_ex(obj, "job", &v) || !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) <= 0 || json_object_get_int64(v) > UINT32_MAX) {
-		rc = smpol_fail(err, errlen, EBADMSG, "%s is not a spooled placement record (no job); left for the admin", path);
+	if (!obj || number_in(obj, "job", UINT32_MAX, 0) <= 0 || number_in(obj, "run", UINT32_MAX, 0) < 0 ||
+	    number_in(obj, "started", INT64_MAX, 0) < 0) {
+		rc = smpol_fail(err, errlen, EBADMSG, "%s is not a spooled placement record (job, run, started); left "
+				"for the admin", path);
 		goto out;
 	}
-	*job = (uint32_t)json_object_get_int64(v);
+	*run = (struct smpol_record_run){ (uint32_t)number_in(obj, "job", UINT32_MAX, 0),
+					  (uint32_t)number_in(obj, "run", UINT32_MAX, 0),
+					  number_in(obj, "started", INT64_MAX, 0) };
 	if (!json_object_object_get_ex(obj, "step", &v) || !json_object_is_type(v, json_type_string) ||
 	    strlen(json_object_get_string(v)) >= steplen || !json_object_object_get_ex(obj, "entries", &e) ||
 	    !json_object_is_type(e, json_type_object)) {
@@ -166,12 +181,20 @@ int smpol_spool_set_aside(const struct smpol_host *h, const char *name, char *er
 	return 0;
 }
 
-int smpol_spool_put(const struct smpol_host *h, uint32_t job, const char *step, json_object *entries,
-		    int *dropped, char *err, size_t errlen)
+void smpol_spool_name(const struct smpol_record_run *run, const char *step, char *buf, size_t len)
+{
+	if (run->run > 0)
+		snprintf(buf, len, "%u.%s.run%u", run->job, step, run->run);
+	else
+		snprintf(buf, len, "%u.%s", run->job, step);
+}
+
+int smpol_spool_put(const struct smpol_host *h, const struct smpol_record_run *run, const char *step,
+		    json_object *entries, int *dropped, char *err, size_t errlen)
 {
 	char dir[4200], name[64], file[80], **names = NULL;
 	json_object *obj, *merged, *old = NULL;
-	uint32_t ojob;
+	struct smpol_record_run orun;
 	char ostep[32];
 	int n = 0, rc;
 
@@ -181,10 +204,10 @@ int smpol_spool_put(const struct smpol_host *h, uint32_t job, const char *step, 
 	rc = smpol_statedir_mkdir(h, "spool", err, errlen);
 	if (rc < 0)
 		return rc;
-	snprintf(name, sizeof(name), "%u.%s", job, step);
+	smpol_spool_name(run, step, name, sizeof(name));
 	/* the step's entries spooled before (a node that wrote for itself) stay */
 	merged = json_object_new_object();
-	if (smpol_spool_get(h, name, &ojob, ostep, sizeof(ostep), &old, NULL, 0) == 0) {
+	if (smpol_spool_get(h, name, &orun, ostep, sizeof(ostep), &old, NULL, 0) == 0) {
 		json_object_object_foreach(old, node, e)
 			json_object_object_add(merged, node, json_object_get(e));
 	}
@@ -192,7 +215,9 @@ int smpol_spool_put(const struct smpol_host *h, uint32_t job, const char *step, 
 	json_object_object_foreach(entries, node, e)
 		json_object_object_add(merged, node, json_object_get(e));
 	obj = json_object_new_object();
-	json_object_object_add(obj, "job", json_object_new_int64(job));
+	json_object_object_add(obj, "job", json_object_new_int64(run->job));
+	json_object_object_add(obj, "run", json_object_new_int64(run->run));
+	json_object_object_add(obj, "started", json_object_new_int64(run->started));
 	json_object_object_add(obj, "step", json_object_new_string(step));
 	json_object_object_add(obj, "entries", merged);
 	snprintf(file, sizeof(file), "spool/%s.json", name);

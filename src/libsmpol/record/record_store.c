@@ -36,11 +36,11 @@ static void random_pause(int attempt)
 /* Whether comment holds every entry of entries. A summary or folded part whose names
  * were dropped can tell neither way: before our write that counts as missing (we fold
  * ours in), after it as held (a loss there cannot be seen). */
-static bool holds_all(const char *comment, const char *step, json_object *entries, bool written)
+static bool holds_all(const char *comment, uint32_t run, const char *step, json_object *entries, bool written)
 {
 	json_object_object_foreach(entries, node, entry) {
-		if (!smpol_record_contains(comment, step, node, entry) &&
-		    !(written && smpol_record_names_dropped(comment, step, node)))
+		if (!smpol_record_contains(comment, run, step, node, entry) &&
+		    !(written && smpol_record_names_dropped(comment, run, step, node)))
 			return false;
 	}
 	return true;
@@ -67,7 +67,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		local.reads++;
 		if (rc < 0)
 			break;
-		if (holds_all(comment, step, entries, written)) {
+		if (holds_all(comment, store->run, step, entries, written)) {
 			free(comment);
 			if (++seen >= confirmations)
 				break;
@@ -76,7 +76,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		if (written)
 			local.losses++;
 		seen = 0;
-		rc = smpol_record_merge_nodes(comment, step, entries, budget, &merged, err, errlen);
+		rc = smpol_record_merge_nodes(comment, store->run, step, entries, budget, &merged, err, errlen);
 		free(comment);
 		if (rc == 0) {
 			rc = store->write(store->ctx, merged, err, errlen);

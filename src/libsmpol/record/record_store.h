@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -32,6 +33,7 @@ struct smpol_comment_store {
 	/* wait before the next read; NULL = a random 50-150 ms, doubled per attempt up to 4x */
 	void (*pause)(void *ctx, int attempt);
 	void *ctx;
+	uint32_t run;           /* the job's run whose field this is (record.h: smpol_record_run) */
 };
 
 struct smpol_store_result {

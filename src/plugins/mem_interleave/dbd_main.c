@@ -2,12 +2,15 @@
  * into its field in slurmdbd. slurmstepd and slurmd run it (record_ended.h): a client
  * of slurmdbd cannot live in a Slurm daemon (record_dbd.h).
  *
- *   mem_interleave_dbd --job JOB --step STEP [--field AdminComment|Extra]
- *                      [--sole-writer] [--no-pause] < ENTRIES
+ *   mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP
+ *                      [--field AdminComment|Extra] [--sole-writer] [--no-pause] < ENTRIES
  *
- * ENTRIES is the JSON object {NODE: ENTRY, ...} of that step. The record protocol of
- * record_store.h runs over slurmdbd's copy of the field, once slurmdbd has recorded
- * the job's end (slurmctld reports it right away). One line on standard output says
+ * ENTRIES is the JSON object {NODE: ENTRY, ...} of that step of the job's run RUN
+ * (Slurm's restart count: 0 unless requeued), whose step started at TIME (Unix
+ * seconds): slurmdbd keeps each run as a row, and the run's row is the one running
+ * then (without TIME, the job's latest row). The record protocol of record_store.h
+ * runs over that row's copy of the field, once slurmdbd has recorded the run's end
+ * (slurmctld reports it right away). One line on standard output says
  * how it went, for the caller to parse:
  *   stored READS WRITES LOSSES
  *   failed ERRNO SENTENCE
@@ -34,7 +37,7 @@
 #define ENTRIES_MAX (16u << 20)
 
 struct request {
-	uint32_t job;
+	struct smpol_record_run run;
 	const char *step;
 	enum smpol_record_target target;
 	bool sole_writer, pause;
@@ -42,32 +45,52 @@ struct request {
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: mem_interleave_dbd --job JOB --step STEP [--field AdminComment|Extra] "
-		"[--sole-writer] [--no-pause] < ENTRIES\n"
-		"Puts the placement record of a step of a job that has ended into the job's field in slurmdbd.\n"
+	fprintf(to, "usage: mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP "
+		"[--field AdminComment|Extra] [--sole-writer] [--no-pause] < ENTRIES\n"
+		"Puts the placement record of a step of a job that has ended into the job's field in slurmdbd:\n"
+		"the row of its run RUN (0 unless requeued) that was running at TIME, when the step started.\n"
 		"Run by the mem_interleave SPANK plugin; see mem_interleave(8).\n");
+}
+
+/* optarg as a whole number in min..max; -1 with the reason on stderr. */
+static int option_number(const char *option, uint64_t min, uint64_t max, uint64_t *n)
+{
+	char why[SMPOL_ERRLEN];
+
+	if (smpol_number_parse(optarg, 0, min, max, n, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "mem_interleave_dbd: %s %s: %s\n", option, optarg, why);
+	return -1;
 }
 
 static int parse_args(int argc, char **argv, struct request *r)
 {
 	static const struct option opts[] = {
 		{ "job", required_argument, NULL, 'j' }, { "step", required_argument, NULL, 's' },
+		{ "run", required_argument, NULL, 'r' }, { "started", required_argument, NULL, 't' },
 		{ "field", required_argument, NULL, 'f' }, { "sole-writer", no_argument, NULL, 'o' },
 		{ "no-pause", no_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	char why[SMPOL_ERRLEN];
-	uint64_t job = 0;
+	uint64_t n;
 	int c;
 
 	*r = (struct request){ .target = SMPOL_RECORD_ADMIN_COMMENT, .pause = true };
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if (smpol_number_parse(optarg, 0, 1, UINT32_MAX, &job, why, sizeof(why)) < 0) {
-				fprintf(stderr, "mem_interleave_dbd: --job %s: %s\n", optarg, why);
+			if (option_number("--job", 1, UINT32_MAX, &n) < 0)
 				return -1;
-			}
-			r->job = (uint32_t)job;
+			r->run.job = (uint32_t)n;
+			break;
+		case 'r':
+			if (option_number("--run", 0, UINT32_MAX, &n) < 0)
+				return -1;
+			r->run.run = (uint32_t)n;
+			break;
+		case 't':
+			if (option_number("--started", 1, INT64_MAX, &n) < 0)
+				return -1;
+			r->run.started = (int64_t)n;
 			break;
 		case 's': r->step = optarg; break;
 		case 'f':
@@ -85,7 +108,7 @@ static int parse_args(int argc, char **argv, struct request *r)
 		default: return -1;
 		}
 	}
-	if (optind != argc || !r->job || !r->step || !*r->step) {
+	if (optind != argc || !r->run.job || !r->step || !*r->step) {
 		fprintf(stderr, "mem_interleave_dbd: --job and --step are needed, and nothing else\n");
 		return -1;
 	}
@@ -119,9 +142,9 @@ static int store_ended(const struct request *r, json_object *entries, struct smp
 		       size_t errlen)
 {
 	struct smpol_comment_store store = { record_dbd_read, record_dbd_write,
-					     r->pause ? NULL : smpol_record_no_pause, NULL };
+					     r->pause ? NULL : smpol_record_no_pause, NULL, r->run.run };
 	struct record_dbd *dbd;
-	int rc = record_dbd_open(r->target, r->job, &dbd, err, errlen);
+	int rc = record_dbd_open(r->target, &r->run, &dbd, err, errlen);
 
 	store.ctx = dbd;
 	for (int waited = 0; rc == 0 || rc == -EINPROGRESS; waited += END_POLL_MS) {
@@ -132,8 +155,8 @@ static int store_ended(const struct request *r, json_object *entries, struct smp
 	}
 	record_dbd_close(dbd);
 	if (rc == -EINPROGRESS)
-		rc = smpol_fail(err, errlen, ECONNREFUSED, "slurmdbd has not recorded the end of job %u in %d s",
-			       r->job, END_WAIT_MS / 1000);
+		rc = smpol_fail(err, errlen, ECONNREFUSED, "slurmdbd has not recorded the end of run %u of job %u in "
+			       "%d s", r->run.run, r->run.job, END_WAIT_MS / 1000);
 	return rc;
 }
 

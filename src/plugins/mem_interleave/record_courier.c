@@ -70,7 +70,7 @@ static bool this_process_delivers(void)
 static void *courier_main(void *arg)
 {
 	/* job 0 names no step: every spooled record is someone else's */
-	struct record_write w = { .site = &courier.site, .job = 0, .step = "", .step_nnodes = 1 };
+	struct record_write w = { .site = &courier.site, .run = { 0 }, .step = "", .step_nnodes = 1 };
 	int refused = 0;
 
 	(void)arg;

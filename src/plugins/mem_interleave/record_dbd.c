@@ -19,11 +19,20 @@ extern int slurm_addto_step_list(void *step_list, char *names);
 extern void slurm_destroy_selected_step(void *object);
 extern slurm_conf_t slurm_conf;
 
+/* The run's row is the one running from before the step's start to after it, as
+ * slurmdbd has it, with margins for the node's clock against slurmctld's. Two runs of
+ * a job are further apart (slurmctld holds a requeued job back for its credential's
+ * lifetime, 2 min by default); where they are not, two rows match and nothing is
+ * written. */
+#define RUN_BEFORE_S 2
+#define RUN_AFTER_S 5
+
 struct record_dbd {
 	enum smpol_record_target target;
-	uint32_t job;
+	struct smpol_record_run run;
 	void *conn;
-	slurmdb_job_cond_t cond;        /* this job on this cluster, as sacctmgr names it */
+	slurmdb_job_cond_t cond;        /* the job's rows (each run's) on this cluster */
+	slurmdb_job_cond_t cond_run;    /* the run's row alone: the rows running about run.started */
 };
 
 static const char *field_name(enum smpol_record_target t)
@@ -44,13 +53,45 @@ void record_dbd_close(struct record_dbd *d)
 		slurm_list_destroy(d->cond.cluster_list);
 	if (d->cond.step_list)
 		slurm_list_destroy(d->cond.step_list);
+	if (d->cond_run.state_list)
+		slurm_list_destroy(d->cond_run.state_list);
 	if (d->conn)
 		slurmdb_connection_close(&d->conn);
 	free(d);
 }
 
-int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record_dbd **dbd, char *err, size_t errlen)
+/*
+ * cond_run: the rows of d->cond that ran about the step's start. slurmdbd's job
+ * selection takes no row index, and a job id with its steps ignores a time window
+ * unless states are named; with the state "running", the window picks the rows that
+ * ran in it, whatever they ended as. Without a start (a record spooled by an earlier
+ * release), the job's latest row, as slurmdbd gives it without duplicates.
+ */
+static int run_cond(struct record_dbd *d)
 {
+	char running[8];
+
+	d->cond_run = d->cond;
+	d->cond_run.state_list = NULL;
+	if (d->run.started <= 0) {
+		d->cond.flags &= ~JOBCOND_FLAG_DUP;
+		d->cond_run.flags &= ~JOBCOND_FLAG_DUP;
+		return 0;
+	}
+	d->cond_run.usage_start = (time_t)(d->run.started - RUN_BEFORE_S);
+	d->cond_run.usage_end = (time_t)(d->run.started + RUN_AFTER_S);
+	d->cond_run.state_list = slurm_list_create(free);
+	snprintf(running, sizeof(running), "%d", JOB_RUNNING);
+	if (!d->cond_run.state_list)
+		return -ENOMEM;
+	slurm_list_append(d->cond_run.state_list, strdup(running));
+	return 0;
+}
+
+int record_dbd_open(enum smpol_record_target target, const struct smpol_record_run *run, struct record_dbd **dbd,
+		    char *err, size_t errlen)
+{
+	uint32_t job = run->job;
 	struct record_dbd *d;
 	char id[16];
 
@@ -69,10 +110,11 @@ int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record
 	if (!d)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	d->target = target;
-	d->job = job;
-	/* only the job: no steps, no default time window (sacctmgr modify job does the same) */
+	d->run = *run;
+	/* only the job: no steps, no default time window (sacctmgr modify job does the
+	 * same), every run of it */
 	d->cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
-	d->cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_DEFAULT_USAGE;
+	d->cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_DEFAULT_USAGE | JOBCOND_FLAG_DUP;
 	d->cond.cluster_list = slurm_list_create(free);
 	d->cond.step_list = slurm_list_create(slurm_destroy_selected_step);
 	snprintf(id, sizeof(id), "%u", job);
@@ -80,7 +122,8 @@ int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record
 		slurm_list_append(d->cond.cluster_list, strdup(slurm_conf.cluster_name));
 	if (d->cond.step_list)
 		slurm_addto_step_list(d->cond.step_list, id);
-	if (!d->cond.cluster_list || !d->cond.step_list || slurm_list_count(d->cond.step_list) != 1) {
+	if (!d->cond.cluster_list || !d->cond.step_list || slurm_list_count(d->cond.step_list) != 1 ||
+	    run_cond(d) < 0) {
 		record_dbd_close(d);
 		return smpol_fail(err, errlen, ENOMEM, "out of memory naming job %u for slurmdbd", job);
 	}
@@ -97,18 +140,62 @@ int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record
 	return 0;
 }
 
-/* Ended, as slurmdbd has it: a final state, or an end time. */
+/* Ended, as slurmdbd has it: a final state, or requeued (a row left pending, with an
+ * end time). A running or suspended row has not ended, whatever its end time says. */
 static bool ended(const slurmdb_job_rec_t *rec)
 {
-	return (rec->state & JOB_STATE_BASE) >= JOB_COMPLETE || rec->end != 0;
+	return (rec->state & JOB_STATE_BASE) >= JOB_COMPLETE ||
+	       ((rec->state & JOB_STATE_BASE) == JOB_PENDING && rec->end != 0);
+}
+
+/* Whether rec ran about the run's start, as cond_run selects rows (run_cond). */
+static bool ran_then(const struct record_dbd *d, const slurmdb_job_rec_t *rec)
+{
+	time_t from = (time_t)(d->run.started - RUN_BEFORE_S), to = (time_t)(d->run.started + RUN_AFTER_S);
+
+	return rec->start && (from < rec->end || (!rec->end && (rec->state & JOB_STATE_BASE) == JOB_RUNNING)) &&
+	       to > rec->start;
+}
+
+/* The run's row among the job's rows: the one that ran about the step's start (the
+ * latest, for a record without a start). NULL with a sentence when none or two. */
+static slurmdb_job_rec_t *run_row(const struct record_dbd *d, __typeof__(slurmdb_jobs_get(NULL, NULL)) jobs, int *rc,
+				  char *err, size_t errlen)
+{
+	__typeof__(slurm_list_iterator_create(NULL)) it = slurm_list_iterator_create(jobs);
+	slurmdb_job_rec_t *rec, *row = NULL;
+	int rows = 0, runs = 0;
+
+	while ((rec = slurm_list_next(it))) {
+		if (rec->jobid != d->run.job)
+			continue;
+		rows++;
+		if (d->run.started <= 0 ? !row || rec->submit > row->submit : ran_then(d, rec)) {
+			row = rec;
+			runs++;
+		}
+	}
+	slurm_list_iterator_destroy(it);
+	if (!rows) {
+		*rc = smpol_fail(err, errlen, ENOENT, "accounting has no job %u on cluster %s", d->run.job,
+				 slurm_conf.cluster_name);
+	} else if (!row) {
+		/* slurmdbd may not have the run's start yet */
+		*rc = smpol_fail(err, errlen, EINPROGRESS, "slurmdbd has no run of job %u that ran at %lld (its %d "
+				 "run(s) recorded)", d->run.job, (long long)d->run.started, rows);
+	} else if (d->run.started > 0 && runs > 1) {
+		*rc = smpol_fail(err, errlen, EIO, "%d runs of job %u ran at %lld as slurmdbd has them: run %u's row "
+				 "cannot be told", runs, d->run.job, (long long)d->run.started, d->run.run);
+		row = NULL;
+	}
+	return row;
 }
 
 int record_dbd_read(void *ctx, char **comment, char *err, size_t errlen)
 {
 	struct record_dbd *d = ctx;
 	__typeof__(slurmdb_jobs_get(NULL, NULL)) jobs;
-	__typeof__(slurm_list_iterator_create(NULL)) it;
-	slurmdb_job_rec_t *rec, *latest = NULL;
+	slurmdb_job_rec_t *row;
 	const char *text = NULL;
 	int rc = 0;
 
@@ -116,25 +203,21 @@ int record_dbd_read(void *ctx, char **comment, char *err, size_t errlen)
 	errno = 0;
 	jobs = slurmdb_jobs_get(d->conn, &d->cond);
 	if (!jobs)
-		return smpol_fail(err, errlen, ECONNREFUSED, "cannot read job %u from slurmdbd: %s", d->job, why(errno));
-	it = slurm_list_iterator_create(jobs);
-	while ((rec = slurm_list_next(it)))
-		if (rec->jobid == d->job && (!latest || rec->submit > latest->submit))
-			latest = rec;
-	slurm_list_iterator_destroy(it);
-	if (!latest) {
-		rc = smpol_fail(err, errlen, ENOENT, "accounting has no job %u on cluster %s", d->job, slurm_conf.cluster_name);
-	} else if (!ended(latest)) {
-		rc = smpol_fail(err, errlen, EINPROGRESS, "slurmdbd has not recorded the end of job %u yet", d->job);
-	} else {
+		return smpol_fail(err, errlen, ECONNREFUSED, "cannot read job %u from slurmdbd: %s", d->run.job,
+				 why(errno));
+	row = run_row(d, jobs, &rc, err, errlen);
+	if (row && !ended(row)) {
+		rc = smpol_fail(err, errlen, EINPROGRESS, "slurmdbd has not recorded the end of run %u of job %u yet",
+			       d->run.run, d->run.job);
+	} else if (row) {
 #if RECORD_HAVE_JOB_EXTRA
-		text = d->target == SMPOL_RECORD_EXTRA ? latest->extra : latest->admin_comment;
+		text = d->target == SMPOL_RECORD_EXTRA ? row->extra : row->admin_comment;
 #else
-		text = latest->admin_comment;
+		text = row->admin_comment;
 #endif
 		*comment = strdup(text ? text : "");
 		if (!*comment)
-			rc = smpol_fail(err, errlen, ENOMEM, "out of memory reading job %u from slurmdbd", d->job);
+			rc = smpol_fail(err, errlen, ENOMEM, "out of memory reading job %u from slurmdbd", d->run.job);
 	}
 	slurm_list_destroy(jobs);
 	return rc;
@@ -157,28 +240,34 @@ int record_dbd_write(void *ctx, const char *comment, char *err, size_t errlen)
 	slurmdb_job_rec_t *rec = slurmdb_create_job_rec();
 	__typeof__(slurmdb_job_modify(NULL, NULL, NULL)) changed;
 	bool done;
-	int e;
+	int e, rows;
 
 	if (!rec)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	*field_of(d, rec) = (char *)comment;
 	errno = 0;
-	changed = slurmdb_job_modify(d->conn, &d->cond, rec);
+	changed = slurmdb_job_modify(d->conn, &d->cond_run, rec);
 	e = errno;
 	*field_of(d, rec) = NULL;
 	slurmdb_destroy_job_rec(rec);
-	/* slurmdbd lists the jobs it changed; the change holds once committed */
-	done = changed && slurm_list_count(changed) > 0;
+	/* slurmdbd lists the rows it changed ("JOB submitted at TIME"); the change holds
+	 * once committed, and only the run's own row may change */
+	rows = changed ? slurm_list_count(changed) : 0;
+	done = rows == 1;
 	if (changed)
 		slurm_list_destroy(changed);
 	if (!done) {
 		slurmdb_connection_commit(d->conn, false);
+		if (rows > 1)
+			return smpol_fail(err, errlen, EIO, "slurmdbd found %d runs of job %u running at %lld, not run %u "
+					 "alone; nothing changed", rows, d->run.job, (long long)d->run.started, d->run.run);
 		return smpol_fail(err, errlen, e == ESLURM_ACCESS_DENIED ? EPERM : EIO,
-				 "slurmdbd did not change the %s of job %u: %s", field_name(d->target), d->job, why(e));
+				 "slurmdbd did not change the %s of job %u: %s", field_name(d->target), d->run.job,
+				 why(e));
 	}
 	errno = 0;
 	if (slurmdb_connection_commit(d->conn, true) != SLURM_SUCCESS)
 		return smpol_fail(err, errlen, EIO, "slurmdbd did not commit the %s of job %u: %s",
-				 field_name(d->target), d->job, why(errno));
+				 field_name(d->target), d->run.job, why(errno));
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <slurm/slurm_version.h>
 
+#include "record.h"
 #include "site_config.h"
 
 /* Extra is a job field from Slurm 23.02 on (here for the two files that read it from
@@ -27,21 +28,26 @@
 
 struct record_dbd;
 
-/* A connection to slurmdbd for job's target field on this node's cluster (once per
- * process: it reads slurm.conf). 0, or -ENOSYS (slurm.conf names no slurmdbd), -ECONNREFUSED (slurmdbd
+/* A connection to slurmdbd for the target field of the job's run on this node's
+ * cluster (once per process: it reads slurm.conf). Each run of a requeued job is a
+ * row of its own in slurmdbd; the run's row is the one that ran when its step started
+ * (run->started; the job's latest row when 0). 0, or -ENOSYS (slurm.conf names no slurmdbd), -ECONNREFUSED (slurmdbd
  * does not answer), -EINVAL (slurm.conf names no cluster), with a sentence. */
-int record_dbd_open(enum smpol_record_target target, uint32_t job, struct record_dbd **dbd, char *err, size_t errlen);
+int record_dbd_open(enum smpol_record_target target, const struct smpol_record_run *run, struct record_dbd **dbd,
+		    char *err, size_t errlen);
 void record_dbd_close(struct record_dbd *dbd);
 
 /*
- * The field of the job's latest run, as slurmdbd holds it (a smpol_comment_store
- * read). -EINPROGRESS while slurmdbd has not recorded the job's end: slurmctld's own
- * report of the end carries the field as slurmctld held it and would undo a write
- * made before it. -ENOENT when accounting has no such job, -ECONNREFUSED.
+ * The field of the run's row, as slurmdbd holds it (a smpol_comment_store read).
+ * -EINPROGRESS while slurmdbd has not recorded the run's start or end: slurmctld's
+ * own report of the end carries the field as slurmctld held it and would undo a write
+ * made before it. -ENOENT when accounting has no such job, -EIO when two rows ran at
+ * the step's start, -ECONNREFUSED.
  */
 int record_dbd_read(void *dbd, char **comment, char *err, size_t errlen);
 
-/* Replace the field and commit (a smpol_comment_store write). 0 or -errno. */
+/* Replace the field of the run's row alone and commit (a smpol_comment_store write):
+ * rolled back, -EIO, when slurmdbd would change another row too. 0 or -errno. */
 int record_dbd_write(void *dbd, const char *comment, char *err, size_t errlen);
 
 #endif

@@ -90,18 +90,20 @@ static int parse_report(const char *client, const char *out, struct smpol_store_
 			 (int)strcspn(out, "\n"), out);
 }
 
-int record_ended_store(const char *client, enum smpol_record_target target, uint32_t job, const char *step,
-		       json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
-		       char *err, size_t errlen)
+int record_ended_store(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
+		       const char *step, json_object *entries, bool sole_writer, bool pause,
+		       struct smpol_store_result *res, char *err, size_t errlen)
 {
-	char jobtext[16], why[SMPOL_ERRLEN], *out = NULL;
-	char *argv[10] = { (char *)client, "--job", jobtext, "--step", (char *)step, "--field",
-			   target == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment" };
-	int n = 7, rc, fd = entries_file(entries, err, errlen);
+	char jobtext[16], runtext[16], started[24], why[SMPOL_ERRLEN], *out = NULL;
+	char *argv[14] = { (char *)client, "--job", jobtext, "--run", runtext, "--started", started, "--step",
+			   (char *)step, "--field", target == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment" };
+	int n = 11, rc, fd = entries_file(entries, err, errlen);
 
 	if (fd < 0)
 		return fd;
-	snprintf(jobtext, sizeof(jobtext), "%" PRIu32, job);
+	snprintf(jobtext, sizeof(jobtext), "%" PRIu32, run->job);
+	snprintf(runtext, sizeof(runtext), "%" PRIu32, run->run);
+	snprintf(started, sizeof(started), "%" PRId64, run->started);
 	if (sole_writer)
 		argv[n++] = "--sole-writer";
 	if (!pause)
@@ -111,7 +113,7 @@ int record_ended_store(const char *client, enum smpol_record_target target, uint
 	close(fd);
 	if (rc < 0)
 		return smpol_fail(err, errlen, ECONNREFUSED, "cannot write the record of job %" PRIu32 ", which has "
-				 "ended, through slurmdbd: %s (plugstack dbd_client=)", job, why);
+				 "ended, through slurmdbd: %s (plugstack dbd_client=)", run->job, why);
 	rc = parse_report(client, out, res, err, errlen);
 	free(out);
 	return rc;

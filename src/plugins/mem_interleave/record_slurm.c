@@ -45,10 +45,25 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 #pragma weak slurm_hostlist_shift
 #pragma weak slurm_hostlist_destroy
 
+/* A job whose start slurmctld has later than the step's by more than this (the
+ * node's clock may be behind) is a later run of it. */
+#define RUN_SKEW_S 5
+
 struct field {
 	enum smpol_record_target target;
-	uint32_t job;
+	const struct smpol_record_run *run;
 };
+
+/* Whether slurmctld's job is still the run the step belongs to: requeued, it is
+ * pending again, then a later run, with a higher restart count and a start after the
+ * step's (either tells it: the step's run number is the job environment's, and the
+ * node's clock may be behind). */
+static bool same_run(const struct field *f, const slurm_job_info_t *job)
+{
+	return f->run->started <= 0 ||
+	       ((job->job_state & JOB_STATE_BASE) != JOB_PENDING &&
+		(job->restart_cnt == f->run->run || (int64_t)job->start_time <= f->run->started + RUN_SKEW_S));
+}
 
 static const char *field_name(enum smpol_record_target t)
 {
@@ -86,7 +101,7 @@ static int slurm_fail(const struct field *f, char *err, size_t errlen, const cha
 {
 	int e = errno;          /* set by Slurm's API (slurm_get_errno, gone in 24.11, only read it) */
 
-	return smpol_fail(err, errlen, record_errno(e), "%s %s of job %u: %s", what, field_name(f->target), f->job,
+	return smpol_fail(err, errlen, record_errno(e), "%s %s of job %u: %s", what, field_name(f->target), f->run->job,
 			 e && slurm_strerror ? slurm_strerror(e) : "error");
 }
 
@@ -119,8 +134,17 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 	job_info_msg_t *msg = NULL;
 	const char *text = NULL;
 
-	if (load_job(&msg, f->job) != SLURM_SUCCESS)
+	if (load_job(&msg, f->run->job) != SLURM_SUCCESS)
 		return slurm_fail(f, err, errlen, "cannot read");
+	if (msg->record_count > 0 && !same_run(f, &msg->job_array[0])) {
+		/* requeued: this run ended, and slurmctld's comment is the next run's now */
+		int rc = smpol_fail(err, errlen, ESRCH, "job %u was requeued: the run of this step has ended "
+				   "(slurmctld holds its restart %u)", f->run->job,
+				   (unsigned)msg->job_array[0].restart_cnt);
+
+		slurm_free_job_info_msg(msg);
+		return rc;
+	}
 	if (msg->record_count > 0) {
 #if RECORD_HAVE_JOB_EXTRA
 		if (f->target == SMPOL_RECORD_EXTRA)
@@ -140,7 +164,7 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	job_desc_msg_t desc;
 
 	slurm_init_job_desc_msg(&desc);
-	set_desc_job(&desc, f->job);
+	set_desc_job(&desc, f->run->job);
 #if RECORD_HAVE_JOB_EXTRA
 	if (f->target == SMPOL_RECORD_EXTRA)
 		desc.extra = (char *)comment;
@@ -152,12 +176,13 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	return 0;
 }
 
-int record_slurm_store(enum smpol_record_target target, const char *dbd_client, uint32_t job, const char *step,
-		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
-		     const char **through, char *err, size_t errlen)
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
+		     const char *step, json_object *entries, bool sole_writer, bool pause,
+		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
 {
-	struct field f = { target, job };
-	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f };
+	struct field f = { target, run };
+	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f,
+					     run->run };
 	int rc = record_slurm_check(target, err, errlen);
 
 	*through = "";
@@ -167,7 +192,7 @@ int record_slurm_store(enum smpol_record_target target, const char *dbd_client, 
 	if (rc != -ESRCH)
 		return rc;
 	*through = " through slurmdbd (the job had ended)";
-	return record_ended_store(dbd_client, target, job, step, entries, sole_writer, pause, res, err, errlen);
+	return record_ended_store(dbd_client, target, run, step, entries, sole_writer, pause, res, err, errlen);
 }
 
 int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "record.h"
 #include "record_store.h"
 #include "site_config.h"
 
@@ -19,20 +20,22 @@
 int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
 
 /*
- * record_slurm_store - put entries ({NODE:ENTRY}) of job/step into the target field.
+ * record_slurm_store - put entries ({NODE:ENTRY}) of step of the job's run into the
+ * target field.
  * Every write is read back: the read-write-confirm protocol of record_store.h, with
  * one confirming read for the step's only writer (sole_writer: its collector, or a
  * spooled record's delivery), two otherwise; pause: whether confirming reads pause
  * (false when the node lock already orders every writer). Through slurmctld while the
- * job runs; once it has ended (slurmctld: "Job has already finished", or the job is
- * gone), through slurmdbd by the program dbd_client (record_ended.h), and *through
+ * job runs that run; once it has ended (slurmctld: "Job has already finished", the
+ * job is gone, or it was requeued: its restart count is past run's), through slurmdbd
+ * into that run's row by the program dbd_client (record_ended.h), and *through
  * then says so (else ""). res may be NULL. 0 or -errno with a sentence:
  * -ECONNREFUSED neither answered (try later), -EEXIST the field is jobstats', others
  * refused for good.
  */
-int record_slurm_store(enum smpol_record_target target, const char *dbd_client, uint32_t job, const char *step,
-		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
-		     const char **through, char *err, size_t errlen);
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
+		     const char *step, json_object *entries, bool sole_writer, bool pause,
+		     struct smpol_store_result *res, const char **through, char *err, size_t errlen);
 
 /* Host `index` (0 = the first) of a Slurm host list ("n[3-5],m1", 1 -> "n4") into buf.
  * 0 or -EINVAL. */

@@ -249,7 +249,7 @@ int record_step_begin(const struct record_step_in *sp, struct record_step **acct
 	a->in = *sp;
 	node_name(sp, a->node, sizeof(a->node));
 	smpol_step_name(sp->step_id, a->step, sizeof(a->step));
-	a->w = (struct record_write){ sp->site, sp->job_id, a->step, sp->step_nnodes };
+	a->w = (struct record_write){ sp->site, { sp->job_id, sp->run, sp->started }, a->step, sp->step_nnodes };
 	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
 		const struct smpol_node *n = &sp->topo->nodes[i];
 

@@ -31,6 +31,9 @@
 struct record_step_in {
 	uint32_t job_id;
 	uint32_t step_id;
+	uint32_t run;                          /* the job's run: its restart count (a label) */
+	int64_t started;                       /* Unix time the step started here: the run's row in
+	                                        * accounting is the one running then */
 	uid_t uid;                             /* the job's user: the only one whose processes are placed */
 	const struct smpol_spec *spec;          /* as requested */
 	const struct smpol_placement *pl;       /* the decision: plans, path, note */

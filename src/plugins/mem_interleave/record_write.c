@@ -47,10 +47,11 @@ static double ms_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Store entries ({NODE:ENTRY}) of job/step into the record field, under the node
+/* Store entries ({NODE:ENTRY}) of run/step into the record field, under the node
  * lock. 0 or -errno (record_slurm_store's); *through as it says. */
-static int store_entries(const struct record_write *w, uint32_t job, const char *step, json_object *entries,
-			 bool sole_writer, struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+static int store_entries(const struct record_write *w, const struct smpol_record_run *run, const char *step,
+			 json_object *entries, bool sole_writer, struct smpol_store_result *res, const char **through,
+			 char *err, size_t errlen)
 {
 	int rc, lock_fd = lock_node_writers(w);
 	/* under the node lock, the steps of a one-node step's job all take turns here;
@@ -59,7 +60,7 @@ static int store_entries(const struct record_write *w, uint32_t job, const char 
 
 	/* the only writer reads its write back at once; others pause between reads so a
 	 * racing writer of another node has written by then */
-	rc = record_slurm_store(w->site->record, w->site->dbd_client, job, step, entries, sole,
+	rc = record_slurm_store(w->site->record, w->site->dbd_client, run, step, entries, sole,
 			      !sole && (lock_fd < 0 || w->step_nnodes > 1), res, through, err, errlen);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
@@ -75,26 +76,26 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 	int rc, dropped;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = store_entries(w, w->job, w->step, entries, sole_writer, &res, &through, err, sizeof(err));
+	rc = store_entries(w, &w->run, w->step, entries, sole_writer, &res, &through, err, sizeof(err));
 	if (rc == 0) {
 		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) written %s%s in %.0f ms "
-			   "(%d reads, %d writes, %d lost to other writers)", w->job, w->step,
+			   "(%d reads, %d writes, %d lost to other writers)", w->run.job, w->step,
 			   json_object_object_length(entries), how, through, ms_since(&t0), res.reads, res.writes,
 			   res.losses);
 		return false;
 	}
 	if (rc != -ECONNREFUSED) {
 		slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) NOT written (%s): %s",
-			    w->job, w->step, json_object_object_length(entries), how, err);
+			    w->run.job, w->step, json_object_object_length(entries), how, err);
 		return false;
 	}
-	if (smpol_spool_put(&w->site->host, w->job, w->step, entries, &dropped, serr, sizeof(serr)) < 0) {
+	if (smpol_spool_put(&w->site->host, &w->run, w->step, entries, &dropped, serr, sizeof(serr)) < 0) {
 		slurm_error(MI_LOG "job %u step %s: placement record NOT written (%s) and NOT spooled (%s)",
-			    w->job, w->step, err, serr);
+			    w->run.job, w->step, err, serr);
 		return false;
 	}
 	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
-		    "or slurmdbd answers (%s)%s", w->job, w->step, json_object_object_length(entries),
+		    "or slurmdbd answers (%s)%s", w->run.job, w->step, json_object_object_length(entries),
 		    w->site->host.statedir, err, dropped ? "; the oldest spooled records were dropped" : "");
 	/* a job that has ended waits for nothing: holding its step for retries would keep
 	 * the job completing and the node from its next job; the node's next steps deliver */
@@ -108,17 +109,17 @@ static int deliver_spooled(const struct record_write *w, const char *name)
 	char step[32], err[SMPOL_ERRLEN];
 	json_object *entries = NULL;
 	const char *through = "";
-	uint32_t job;
+	struct smpol_record_run run;
 	int rc;
 
-	rc = smpol_spool_get(&w->site->host, name, &job, step, sizeof(step), &entries, err, sizeof(err));
+	rc = smpol_spool_get(&w->site->host, name, &run, step, sizeof(step), &entries, err, sizeof(err));
 	if (rc == -ENOENT)
 		return 0;       /* delivered meanwhile */
 	if (rc == 0)
-		rc = store_entries(w, job, step, entries, true, NULL, &through, err, sizeof(err));
+		rc = store_entries(w, &run, step, entries, true, NULL, &through, err, sizeof(err));
 	if (rc == 0) {
 		smpol_spool_remove(&w->site->host, name, NULL, 0);
-		slurm_info(MI_LOG "job %u step %s: spooled placement record of %d node(s) delivered%s", job, step,
+		slurm_info(MI_LOG "job %u step %s: spooled placement record of %d node(s) delivered%s", run.job, step,
 			   json_object_object_length(entries), through);
 	} else if (rc != -ECONNREFUSED) {
 		/* slurmctld and slurmdbd answer but will never take it: the file stays for
@@ -140,7 +141,7 @@ static int deliver_spool(const struct record_write *w, int max)
 
 	if (w->site->record == SMPOL_RECORD_NONE || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
 		return 0;
-	snprintf(own, sizeof(own), "%u.%s", w->job, w->step);
+	smpol_spool_name(&w->run, w->step, own, sizeof(own));
 	for (int i = 0; i < n; i++) {
 		if (tried < max && rc == 0 && strcmp(names[i], own)) {
 			/* slurmctld is away: no use trying the rest */
@@ -168,7 +169,7 @@ void record_write_retry_own(const struct record_write *w)
 	char own[64];
 	int rc = -ECONNREFUSED;
 
-	snprintf(own, sizeof(own), "%u.%s", w->job, w->step);
+	smpol_spool_name(&w->run, w->step, own, sizeof(own));
 	for (int waited = 0; rc == -ECONNREFUSED && waited < SPOOL_RETRY_FOR_S; waited += SPOOL_RETRY_S) {
 		sleep(SPOOL_RETRY_S);
 		rc = deliver_spooled(w, own);

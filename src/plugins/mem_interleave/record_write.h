@@ -12,11 +12,12 @@
 
 #include <json-c/json.h>
 
+#include "record.h"
 #include "site_config.h"
 
 struct record_write {
 	const struct smpol_site_config *site;   /* record=, statedir */
-	uint32_t job;
+	struct smpol_record_run run;           /* the job, its run (requeues), the step's start */
 	const char *step;                      /* as the record names it */
 	uint32_t step_nnodes;                  /* >1: other nodes' writers may race */
 };

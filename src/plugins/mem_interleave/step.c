@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lease_place.h"
+#include "number.h"
 #include "plugin.h"
 #include "pmbind.h"
 #include "prom_textfile.h"
@@ -123,6 +125,27 @@ static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 	s->kept_written = true;
 }
 
+/*
+ * The job's run (its restart count): a requeued job runs again under its id. slurmstepd
+ * knows it for the batch step alone (S_SLURM_RESTART_COUNT is 0 in the others); the
+ * other steps take it from the job's environment, where slurmstepd put it for the
+ * batch script (from the first requeue on). The user can change it there, which only
+ * mislabels the user's own record: the run's row is chosen by time (record_dbd.h).
+ */
+static uint32_t job_run(spank_t sp)
+{
+	uint32_t run = 0;
+	char text[16];
+	uint64_t n;
+
+	if (spank_get_item(sp, S_SLURM_RESTART_COUNT, &run) == ESPANK_SUCCESS && run > 0)
+		return run;
+	if (spank_getenv(sp, "SLURM_RESTART_COUNT", text, sizeof(text)) == ESPANK_SUCCESS &&
+	    smpol_number_parse(text, 0, 0, UINT32_MAX, &n, NULL, 0) == 0)
+		return (uint32_t)n;
+	return 0;
+}
+
 static void begin_accounting(spank_t sp, struct mi_step *s)
 {
 	struct record_step_in in = {
@@ -142,6 +165,8 @@ static void begin_accounting(spank_t sp, struct mi_step *s)
 
 	if (spank_get_item(sp, S_JOB_NODEID, &in.node_id) != ESPANK_SUCCESS)
 		in.node_id = 0;
+	in.run = job_run(sp);
+	in.started = (int64_t)time(NULL);
 	/* where the step's first node is: the job's copy, used only to route to it */
 	if (spank_getenv(sp, "SLURM_STEP_NODELIST", nodelist, sizeof(nodelist)) == ESPANK_SUCCESS)
 		in.step_nodelist = nodelist;
