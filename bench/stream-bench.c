@@ -42,7 +42,7 @@ struct bench {
 	struct smpol_topology topo;
 	struct smpol_bw_table bw;
 	struct smpol_plan plan;         /* ours */
-	unsigned kernel_w[SMPOL_PLAN_MAX_NODES];   /* the kernel's, over plan.nodes */
+	unsigned kernel_w[SMPOL_MAX_NODES];        /* the kernel's, over plan.nodes */
 	struct smpol_lease_owner owner;
 	bool held;
 };
@@ -116,10 +116,10 @@ static int make_plans(struct bench *b)
 {
 	struct smpol_plan_opts opts;
 	struct smpol_bw_origin origin;
-	uint32_t bw[SMPOL_PLAN_MAX_NODES];
+	uint32_t bw[SMPOL_MAX_NODES];
 	unsigned kernel_of[SMPOL_MAX_NODES] = { 0 };
-	unsigned all_w[SMPOL_PLAN_MAX_NODES];
-	int ids[SMPOL_PLAN_MAX_NODES], n = 0, init;
+	unsigned all_w[SMPOL_MAX_NODES];
+	int ids[SMPOL_MAX_NODES], n = 0, init;
 	char err[SMPOL_ERRLEN];
 
 	if (smpol_bw_resolve(&b->topo, b->table ? b->table : SMPOL_BW_FILE_DEFAULT, b->table && *b->table, &b->bw,
@@ -134,7 +134,7 @@ static int make_plans(struct bench *b)
 		return fprintf(stderr, "stream-bench: %s\n", err), 1;
 	/* auto mode weighs every memory node by its sysfs HMAT bandwidth */
 	for (int i = 0; i < b->topo.nnodes; i++)
-		if (b->topo.nodes[i].has_memory && n < SMPOL_PLAN_MAX_NODES) {
+		if (b->topo.nodes[i].has_memory && n < SMPOL_MAX_NODES) {
 			ids[n] = b->topo.nodes[i].id;
 			bw[n++] = smpol_node_bandwidth(&b->topo.nodes[i]);
 		}
@@ -315,6 +315,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stream-bench: restoring the weights: %s (mpolctl recover puts them back)\n", err);
 		rc = 1;
 	}
+	smpol_plan_free(&b.plan);
 	smpol_bw_free(&b.bw);
 	smpol_topology_free(&b.topo);
 	return rc;

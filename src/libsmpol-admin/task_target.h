@@ -31,7 +31,8 @@
 struct smpol_task_target {
 	char source[160];              /* "job 12 step 0's kept placement", "defaults: ..." */
 	char spec_text[256];           /* the request decided on */
-	struct smpol_plan plan;        /* the plan for the task's CPUs, weights as in force */
+	struct smpol_plan plan;        /* the plan for the task's CPUs, weights as in force (the
+	                                * caller's after a 0 return: smpol_plan_free) */
 	enum smpol_kernel_path path;
 	bool weights_known;
 	uint64_t min_region_kb;        /* region-aware: only mappings this large take the plan, 0 = all */

@@ -186,7 +186,7 @@ static int plan_for_cpus(const struct smpol_topology *topo, const struct plan_ar
 		*scaled = !rc;
 	}
 	if (rc)
-		free(out);
+		smpol_plans_free(out, 2);
 	else
 		*plans = out;
 	return rc;
@@ -205,7 +205,7 @@ static int make_plans(const struct smpol_topology *topo, const struct plan_args 
 	if (!rc && a->has_cpus) {
 		rc = plan_for_cpus(topo, a, all, nall, plans, scaled, err, sizeof(err));
 		*nplans = 1;
-		free(all);
+		smpol_plans_free(all, nall);
 		if (rc == -ENOENT) {
 			cli_error(VERB, "%s", err);
 			return 2;
@@ -217,7 +217,6 @@ static int make_plans(const struct smpol_topology *topo, const struct plan_args 
 	if (!rc)
 		return 0;
 	cli_error(VERB, "%s", err);
-	free(all);
 	*plans = NULL;
 	/* a node list the topology cannot serve is the caller's mistake */
 	return rc == -EINVAL && a->opts.has_nodes ? 2 : 1;
@@ -486,7 +485,7 @@ int cmd_plan(int argc, char **argv)
 			rc = fflush(stdout) ? 1 : 0;
 		}
 	}
-	free(plans);
+	smpol_plans_free(plans, nplans + (plans && scaled ? 1 : 0));   /* a scaled plan follows the one asked */
 	smpol_bw_free(&bandwidth);
 	smpol_topology_free(&topo);
 	return rc;

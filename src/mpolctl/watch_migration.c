@@ -85,6 +85,7 @@ static void check_task(const struct smpol_topology *topo, const struct smpol_wi_
 		watch_log(LOG_INFO, "job %u step %u task %d (%s) has policy '%s', not the one it was launched with: "
 			  "left alone", st->job_id, st->step_id, (int)task->pid, ref.comm, policy);
 	}
+	smpol_plan_free(&target.plan);
 out:
 	smpol_task_unpin(&ref);
 }

@@ -287,6 +287,7 @@ static const char *plan_weights(const struct smpol_topology *topo, const struct 
 	smpol_plan_opts_default(&o);
 	o.scope = scope;
 	o.bandwidth = t;
+	smpol_plan_free(p);
 	if (smpol_plan_for_initiator(topo, init, &o, p, err, sizeof(err)))
 		fail_msg("plan: %s", err);
 	smpol_plan_format_weights(p, buf, sizeof(buf));
@@ -300,7 +301,7 @@ static void test_plans_follow(void **state)
 	struct smpol_topology topo;
 	struct smpol_bw_table t = { 0 };
 	struct smpol_bw_origin o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char path[4096], *root;
 
 	(void)state;
@@ -336,6 +337,7 @@ static void test_plans_follow(void **state)
 	smpol_bw_free(&t);
 	smpol_topology_free(&topo);
 	fake_tree_free(root);
+	smpol_plan_free(&p);
 }
 
 /* The step keeps the table it decided with; rebalance's inputs carry it back. */

@@ -384,7 +384,9 @@ static void test_region_aware_child_is_placed(void **state)
 /* The verdict alone: a child follows, is placed, or is left alone by its policy. */
 static void test_verdicts(void **state)
 {
-	struct smpol_plan on1 = { .initiator = 1, .nnodes = 2, .nodes = { 1, 3 }, .weights = { 5, 1 } };
+	struct smpol_plan on1 = { .initiator = 1, .nnodes = 2, .nodes = (int[]){ 1, 3 }, .weights = (unsigned[]){ 5, 1 },
+				  .shares = (double[2]){ 0 }, .bandwidth = (uint32_t[2]){ 0 },
+				  .sources = (enum smpol_bw_source[2]){ 0 } };
 	const char *task = "weighted interleave:0,2";
 
 	(void)state;

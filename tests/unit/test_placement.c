@@ -181,7 +181,7 @@ static void test_span_scales_own_weights(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
 	struct smpol_bitmap span, one;
-	struct smpol_plan chosen;
+	struct smpol_plan chosen = { 0 };
 	char err[SMPOL_ERRLEN], w[64];
 
 	(void)state;
@@ -195,21 +195,25 @@ static void test_span_scales_own_weights(void **state)
 	v->in.lease = SMPOL_LEASE_HELD;
 	place(v);
 	assert_string_equal(weights_of(&v->pl, 1), "9");
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &span, &chosen, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&chosen, w, sizeof(w));
 	assert_string_equal(w, "7:9:2");
 	assert_float_equal(chosen.efficiency, v->pl.plans[0].efficiency, 1e-12);
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &one, &chosen, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&chosen, w, sizeof(w));
 	assert_string_equal(w, "7:2");
 	/* the table (auto 7:7:2) is what a task runs on without the lease: 56:44 */
 	v->in.lease = SMPOL_LEASE_NOT_HELD;
 	place(v);
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &span, &chosen, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&chosen, w, sizeof(w));
 	assert_string_equal(w, "7:7:2");
 	assert_non_null(strstr(chosen.notes, "56%:44% of the memory, the task's CPUs are 50%:50%"));
 	view_free(v);
+	smpol_plan_free(&chosen);
 }
 
 /* The site's precision and algorithm reach the plans (and so rebalance targets). */
@@ -463,7 +467,7 @@ static void test_explicit_weights(void **state)
 static void test_pick(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
-	struct smpol_plan chosen;
+	struct smpol_plan chosen = { 0 };
 	struct smpol_bitmap cpus;
 	char err[SMPOL_ERRLEN];
 
@@ -471,9 +475,11 @@ static void test_pick(void **state)
 	place(v);
 	smpol_bitmap_clear(&cpus);
 	smpol_bitmap_set(&cpus, 2);
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &cpus, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, 1);
 	view_free(v);
+	smpol_plan_free(&chosen);
 }
 
 int main(void)

@@ -64,6 +64,7 @@ static void plan_ok(const struct fake *f, int initiator, const struct smpol_plan
 {
 	char err[SMPOL_ERRLEN] = "";
 
+	smpol_plan_free(p);
 	if (smpol_plan_for_initiator(&f->topo, initiator, o, p, err, sizeof(err)))
 		fail_msg("plan for node %d refused: %s", initiator, err);
 }
@@ -104,14 +105,14 @@ static void test_scope_socket(void **state)
 	assert_int_equal(plans[0].nleft_out, 0);
 	assert_string_equal(plans[0].notes, "");
 	assert_int_equal(plans[0].algorithm, SMPOL_ALGO_OPTIMAL);
-	free(plans);
+	smpol_plans_free(plans, n);
 }
 
 static void test_scope_all(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	two_socket_cxl(&f);
@@ -125,6 +126,7 @@ static void test_scope_all(void **state)
 	assert_int_equal(p.algorithm, SMPOL_ALGO_KERNEL);
 	assert_int_equal(p.weight_sum, 30);
 	assert_true(smpol_bitmap_empty(&p.standby));
+	smpol_plan_free(&p);
 }
 
 /* A possible node without memory (a hot-add target) is on standby in scope=all plans,
@@ -133,7 +135,7 @@ static void test_standby_nodes(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char buf[64];
 
 	(void)state;
@@ -154,6 +156,7 @@ static void test_standby_nodes(void **state)
 	smpol_bitmap_set(&o.nodes, 0);
 	plan_ok(&f, 0, &o, &p);
 	assert_true(smpol_bitmap_empty(&p.standby));
+	smpol_plan_free(&p);
 }
 
 /* The QEMU fixture numbers: 224000, 224000 and a CXL node at 64000. */
@@ -161,7 +164,7 @@ static void test_qemu_numbers(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	fake_init(&f);
@@ -188,13 +191,14 @@ static void test_qemu_numbers(void **state)
 	o.scope = SMPOL_SCOPE_SOCKET;
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "1", "1");
+	smpol_plan_free(&p);
 }
 
 static void test_named_nodes(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -208,22 +212,26 @@ static void test_named_nodes(void **state)
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "0,2", "5:1");
 	smpol_bitmap_set(&o.nodes, 4);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "node 4 has no memory; nodes with memory: 0-3");
 	smpol_bitmap_unset(&o.nodes, 4);
 	smpol_bitmap_set(&o.nodes, 7);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "node 7 is not online; nodes with memory: 0-3");
 	smpol_bitmap_clear(&o.nodes);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no nodes were named"));
+	smpol_plan_free(&p);
 }
 
 static void test_explicit_weights(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -240,19 +248,22 @@ static void test_explicit_weights(void **state)
 	assert_float_equal(p.efficiency, 2 * (64.0 / 364), 1e-12);
 	o.has_nodes = true;
 	smpol_bitmap_set(&o.nodes, 1);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nodes= and weights= name different nodes"));
 	o.has_nodes = false;
 	o.weights[5] = 1;
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 5 is not online"));
+	smpol_plan_free(&p);
 }
 
 static void test_missing_hmat(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	/* none known: equal shares */
@@ -279,13 +290,14 @@ static void test_missing_hmat(void **state)
 	o.algorithm = SMPOL_ALGO_KERNEL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2,3", "22:1:4:4");
+	smpol_plan_free(&p);
 }
 
 static void test_capacity(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	two_socket_cxl(&f);
@@ -315,13 +327,14 @@ static void test_capacity(void **state)
 	plan_ok(&f, 0, &o, &p);
 	assert_false(p.capacity_capped);
 	expect_plan(&p, "0,2", "5:1");
+	smpol_plan_free(&p);
 }
 
 static void test_left_out(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	fake_init(&f);
@@ -344,6 +357,7 @@ static void test_left_out(void **state)
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1", "32:1");
 	assert_int_equal(p.nleft_out, 0);
+	smpol_plan_free(&p);
 }
 
 /* A CPU node without memory, and no memory-only node local to it. */
@@ -351,7 +365,7 @@ static void test_memoryless_initiator(void **state)
 {
 	struct fake f;
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -361,8 +375,10 @@ static void test_memoryless_initiator(void **state)
 	plan_ok(&f, 4, &o, &p);
 	expect_plan(&p, "0,1,2,3", "5:5:1:1");
 	assert_non_null(strstr(p.notes, "node 4 has no memory of its own"));
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 6, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 6 is not online"));
+	smpol_plan_free(&p);
 }
 
 static void test_no_memory_or_cpus(void **state)
@@ -377,6 +393,7 @@ static void test_no_memory_or_cpus(void **state)
 	fake_init(&f);
 	add_node(&f, 0, true, 0, 0, 0);
 	smpol_plan_opts_default(&o);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has memory"));
 	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
@@ -386,6 +403,37 @@ static void test_no_memory_or_cpus(void **state)
 	add_node(&f, 0, false, 4 * GIB, 100, -1);
 	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has CPUs"));
+}
+
+/* One node limit: a plan may name every node a kernel can number (there was a second
+ * limit of 256 per plan). */
+static void test_every_node_a_kernel_numbers(void **state)
+{
+	struct fake f;
+	struct smpol_node *many = calloc(SMPOL_MAX_NODES, sizeof(*many));
+	struct smpol_plan_opts o;
+	struct smpol_plan p = { 0 };
+
+	(void)state;
+	assert_non_null(many);
+	fake_init(&f);
+	for (int id = 0; id < SMPOL_MAX_NODES; id++) {
+		f.topo.nnodes = 0;
+		add_node(&f, id, id == 0, GIB, 1000, 0);
+		many[id] = f.nodes[0];
+	}
+	f.topo.nodes = many;
+	f.topo.nnodes = SMPOL_MAX_NODES;
+	smpol_plan_opts_default(&o);
+	o.scope = SMPOL_SCOPE_ALL;
+	o.has_weights = true;
+	memset(o.weights, 1, sizeof(o.weights));
+	plan_ok(&f, 0, &o, &p);
+	assert_int_equal(p.nnodes, SMPOL_MAX_NODES);
+	assert_int_equal(p.nodes[SMPOL_MAX_NODES - 1], SMPOL_MAX_NODES - 1);
+	assert_int_equal(p.weight_sum, SMPOL_MAX_NODES);
+	smpol_plan_free(&p);
+	free(many);
 }
 
 static void test_initiator_for_cpus(void **state)
@@ -417,13 +465,14 @@ static void test_initiator_for_cpus(void **state)
 
 static void test_format(void **state)
 {
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char buf[8];
 
 	(void)state;
 	memset(&p, 0, sizeof(p));
 	assert_int_equal(smpol_plan_format_nodes(&p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
+	assert_int_equal(smpol_plan_alloc(&p, 3), 0);
 	p.nnodes = 3;
 	p.nodes[0] = 0, p.nodes[1] = 2, p.nodes[2] = 1000;
 	p.weights[0] = 255, p.weights[1] = 2, p.weights[2] = 1;
@@ -436,6 +485,7 @@ static void test_format(void **state)
 	assert_string_equal(smpol_algorithm_name(SMPOL_ALGO_OPTIMAL), "optimal");
 	assert_string_equal(smpol_scope_name(SMPOL_SCOPE_ALL), "all");
 	assert_string_equal(smpol_scope_name(SMPOL_SCOPE_SOCKET), "socket");
+	smpol_plan_free(&p);
 }
 
 int main(void)
@@ -452,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_left_out),
 		cmocka_unit_test(test_memoryless_initiator),
 		cmocka_unit_test(test_no_memory_or_cpus),
+		cmocka_unit_test(test_every_node_a_kernel_numbers),
 		cmocka_unit_test(test_initiator_for_cpus),
 		cmocka_unit_test(test_format),
 	};

@@ -32,7 +32,7 @@ static void plan_all(struct planned *p)
 {
 	char err[SMPOL_ERRLEN] = "";
 
-	free(p->plans);
+	smpol_plans_free(p->plans, p->nplans);
 	if (smpol_plan_all(&p->topo, &p->opts, &p->plans, &p->nplans, err, sizeof(err)))
 		fail_msg("plans: %s", err);
 }
@@ -56,7 +56,7 @@ static struct planned *planned_fixture(const char *fixture, enum smpol_scope sco
 
 static void planned_free(struct planned *p)
 {
-	free(p->plans);
+	smpol_plans_free(p->plans, p->nplans);
 	smpol_bw_free(&p->bw);
 	smpol_topology_free(&p->topo);
 	free(p);
@@ -75,8 +75,29 @@ static void pick(const struct planned *p, const char *cpus, struct smpol_plan *o
 	struct smpol_bitmap b = cpu_list(cpus);
 	char err[SMPOL_ERRLEN] = "";
 
+	smpol_plan_free(out);
 	if (smpol_plan_pick(&p->topo, p->plans, p->nplans, &b, &p->opts, out, err, sizeof(err)))
 		fail_msg("CPUs %s: %s", cpus, err);
+}
+
+/* got is own, field by field and node by node (each has arrays of its own). */
+static void assert_plan_equal(const struct smpol_plan *got, const struct smpol_plan *own)
+{
+	struct smpol_plan a = *got;
+	size_t n = (size_t)own->nnodes;
+
+	assert_int_equal(got->nnodes, own->nnodes);
+	assert_memory_equal(got->nodes, own->nodes, sizeof(*own->nodes) * n);
+	assert_memory_equal(got->weights, own->weights, sizeof(*own->weights) * n);
+	assert_memory_equal(got->shares, own->shares, sizeof(*own->shares) * n);
+	assert_memory_equal(got->bandwidth, own->bandwidth, sizeof(*own->bandwidth) * n);
+	assert_memory_equal(got->sources, own->sources, sizeof(*own->sources) * n);
+	a.nodes = own->nodes;
+	a.weights = own->weights;
+	a.shares = own->shares;
+	a.bandwidth = own->bandwidth;
+	a.sources = own->sources;
+	assert_memory_equal(&a, own, sizeof(a));
 }
 
 static const char *nodes_of(const struct smpol_plan *p)
@@ -157,19 +178,21 @@ static void test_one_node_is_the_node_plan(void **state)
 				const struct smpol_plan *own = &p->plans[i];
 				const struct smpol_node *n = smpol_topology_node(&p->topo, own->initiator);
 				struct smpol_bitmap one;
-				struct smpol_plan got;
+				struct smpol_plan got = { 0 };
 				char err[SMPOL_ERRLEN];
 
 				assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &n->cpus, &p->opts, &got,
 								 err, sizeof(err)), 0);
-				assert_memory_equal(&got, own, sizeof(got));
+				assert_plan_equal(&got, own);
+				smpol_plan_free(&got);
 				smpol_bitmap_clear(&one);
 				smpol_bitmap_set(&one, smpol_bitmap_next(&n->cpus, 0));
 				assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &one, &p->opts, &got,
 								 err, sizeof(err)), 0);
 				assert_int_equal(got.served_cpus[0], 1);
 				got.served_cpus[0] = own->served_cpus[0];
-				assert_memory_equal(&got, own, sizeof(got));
+				assert_plan_equal(&got, own);
+				smpol_plan_free(&got);
 			}
 			planned_free(p);
 		}
@@ -181,7 +204,7 @@ static void test_one_node_is_the_node_plan(void **state)
 static void test_two_sockets_half_each(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	pick(p, "0-15", &got);
@@ -196,6 +219,7 @@ static void test_two_sockets_half_each(void **state)
 	assert_float_equal(got.efficiency, plan_of(p, 0)->efficiency, 1e-12);
 	assert_string_equal(got.notes, "");
 	assert_int_equal(got.bw_source, SMPOL_BW_SYSFS);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -206,9 +230,10 @@ static void test_uneven_split_and_scaling(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
 	struct smpol_bitmap span = cpu_list("0-11");
-	struct smpol_plan got, socket1 = *plan_of(p, 1);
+	struct smpol_plan got = { 0 }, socket1;
 
 	(void)state;
+	assert_int_equal(smpol_plan_copy(&socket1, plan_of(p, 1)), 0);
 	pick(p, "0-11", &got);
 	expect_rule(p, &got);
 	assert_string_equal(served_of(&got), "0:8,1:4");
@@ -218,12 +243,14 @@ static void test_uneven_split_and_scaling(void **state)
 			    "67%:33% there.");
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 1);
 	assert_string_equal(weights_of(plan_of(p, 0)), "10:2");
-	assert_memory_equal(plan_of(p, 1), &socket1, sizeof(socket1));
+	assert_plan_equal(plan_of(p, 1), &socket1);
 	assert_float_equal(plan_of(p, 0)->efficiency, socket1.efficiency, 1e-12);
 	pick(p, "0-11", &got);
 	assert_string_equal(weights_of(&got), "10:5:2:1");
 	assert_float_equal(got.efficiency, socket1.efficiency, 1e-12);
 	assert_string_equal(got.notes, "");
+	smpol_plan_free(&got);
+	smpol_plan_free(&socket1);
 	planned_free(p);
 }
 
@@ -234,7 +261,7 @@ static void test_asymmetric_sockets(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-boot", SMPOL_SCOPE_SOCKET);
 	struct smpol_bitmap span = cpu_list("0-3");
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	pick(p, "0-3", &got);
@@ -253,6 +280,7 @@ static void test_asymmetric_sockets(void **state)
 	assert_string_equal(served_of(&got), "0:1,1:2");
 	assert_int_equal(got.initiator, 1);
 	expect_rule(p, &got);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -263,7 +291,7 @@ static void test_raw_pairs_scope_all(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-acpi", SMPOL_SCOPE_ALL);
 	struct smpol_bitmap span = cpu_list("0-3");
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 	char w0[256];
 
 	(void)state;
@@ -282,6 +310,7 @@ static void test_raw_pairs_scope_all(void **state)
 	assert_int_equal(got.bandwidth[0], (224000 + 112000) / 2);
 	/* nothing to scale: the plans share nodes */
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 0);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -332,7 +361,7 @@ static void test_memory_only_and_asymmetric_rw(void **state)
 {
 	struct fake f = { .topo = { .nodes = f.nodes } };
 	struct planned *p;
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	add_node(&f, 0, true, 0, 200000, 100000);
@@ -355,6 +384,7 @@ static void test_memory_only_and_asymmetric_rw(void **state)
 	expect_rule(p, &got);
 	assert_string_equal(served_of(&got), "0:1,1:4");
 	assert_float_equal(got.shares[2], 0.2 * 0.8, 1e-12);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -365,7 +395,7 @@ static void test_memoryless_cpu_node(void **state)
 {
 	struct fake f = { .topo = { .nodes = f.nodes } };
 	struct planned *p;
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	add_node(&f, 0, true, 0, 300000, 300000);
@@ -379,6 +409,7 @@ static void test_memoryless_cpu_node(void **state)
 	expect_rule(p, &got);
 	assert_true(got.efficiency >= p->opts.weight.precision - SMPOL_PRECISION_FLOOR);
 	assert_non_null(strstr(got.notes, "node 1 has no memory of its own"));
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -388,7 +419,7 @@ static void test_no_plan(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
 	struct smpol_bitmap cpus = cpu_list("200-201");
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -401,6 +432,7 @@ static void test_no_plan(void **state)
 	p->plans[0].initiator = -1;
 	assert_int_equal(smpol_plan_pick(&p->topo, p->plans, 1, &cpus, &p->opts, &got, err, sizeof(err)), 0);
 	assert_int_equal(got.initiator, -1);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -411,7 +443,7 @@ static void test_scaling_bounds(void **state)
 	struct planned *p = planned_fixture("linux-7.3-boot", SMPOL_SCOPE_SOCKET);
 	struct smpol_bitmap span = cpu_list("0,2-3");
 	struct smpol_weight_opts tight = p->opts.weight;
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	/* 1 CPU on node 0 (7:2, sum 9), 2 on node 1 (sum 1): node1 wants 18 */
@@ -425,6 +457,7 @@ static void test_scaling_bounds(void **state)
 	assert_true(got.efficiency < p->opts.weight.precision);
 	/* one node: nothing to scale */
 	span = cpu_list("2-3");
+	smpol_plan_free(&got);
 	plan_all(p);
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 0);
 	planned_free(p);

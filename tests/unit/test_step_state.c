@@ -424,6 +424,7 @@ static struct smpol_plan plan_of(int initiator, const char *nodes)
 {
 	struct smpol_plan p = { .initiator = initiator };
 
+	assert_int_equal(smpol_plan_alloc(&p, (int)strlen(nodes)), 0);
 	for (const char *c = nodes; *c; c++)
 		if (*c >= '0' && *c <= '9')
 			p.nodes[p.nnodes++] = *c - '0';
@@ -475,6 +476,9 @@ static void test_migration_check(void **state)
 	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", &on01, &all, &from),
 			 SMPOL_MIGRATION_STAYS);
 	assert_string_equal(smpol_migration_name(SMPOL_MIGRATION_MOVED), "moved");
+	smpol_plan_free(&sock0);
+	smpol_plan_free(&sock1);
+	smpol_plan_free(&all);
 }
 
 int main(void)

@@ -197,7 +197,7 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 
 void smpol_placement_free(struct smpol_placement *pl)
 {
-	free(pl->plans);
+	smpol_plans_free(pl->plans, pl->nplans);
 	pl->plans = NULL;
 	pl->nplans = 0;
 	pl->active = false;

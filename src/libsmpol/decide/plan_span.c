@@ -198,10 +198,9 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 	for (int i = 0; i < s->n; i++)
 		for (int j = 0; j < from[i]->nnodes; j++)
 			smpol_bitmap_set(&all, from[i]->nodes[j]);
-	if (smpol_bitmap_count(&all) > SMPOL_PLAN_MAX_NODES)
-		return smpol_fail(err, errlen, E2BIG, "the task's CPU nodes' plans name more than %d nodes; name "
-				 "fewer with nodes=", SMPOL_PLAN_MAX_NODES);
 	memset(out, 0, sizeof(*out));
+	if (smpol_plan_alloc(out, smpol_bitmap_count(&all)) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for a plan of %d nodes", smpol_bitmap_count(&all));
 	out->initiator = main_initiator(s);
 	out->algorithm = from[0]->algorithm;
 	out->bandwidth_known = true;
@@ -217,8 +216,13 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 		append_note(out, from[i]->notes);
 	}
 	agree = combine_nodes(from, s, &all, out);
-	if (!agree)
-		return smpol_plan_weigh(out, opts, err, errlen);
+	if (!agree) {
+		int rc = smpol_plan_weigh(out, opts, err, errlen);
+
+		if (rc)
+			smpol_plan_free(out);
+		return rc;
+	}
 	for (int k = 0; k < out->nnodes; k++)
 		out->weight_sum += out->weights[k];
 	out->efficiency = smpol_weights_efficiency(out->shares, out->weights, out->nnodes);
@@ -235,10 +239,8 @@ int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *
 	struct cpu_split s;
 	int rc;
 
-	if (nplans == 1 && plans[0].initiator < 0) {
-		*out = plans[0];
-		return 0;
-	}
+	if (nplans == 1 && plans[0].initiator < 0)
+		return smpol_plan_copy(out, &plans[0]) < 0 ? smpol_fail(err, errlen, ENOMEM, "out of memory") : 0;
 	rc = split_cpus(topo, cpus, &s, err, errlen);
 	if (!rc)
 		rc = served_plans(plans, nplans, cpus, &s, from, err, errlen);
@@ -246,7 +248,8 @@ int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *
 		return rc;
 	if (s.n > 1)
 		return combine(from, &s, opts, out, err, errlen);
-	*out = *from[0];
+	if (smpol_plan_copy(out, from[0]) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	out->served_cpus[0] = s.cpus[0];
 	return 0;
 }

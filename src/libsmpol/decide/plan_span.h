@@ -46,7 +46,7 @@
  * combined plan (above; opts, never NULL, give the algorithm and precision for
  * weights apportioned afresh). -ENOENT with a sentence naming the CPUs when none of
  * them belongs to a node or a node they use has no plan; -E2BIG over
- * SMPOL_PLAN_MAX_SERVED CPU nodes.
+ * SMPOL_PLAN_MAX_SERVED CPU nodes; -ENOMEM. *out is a plan of its own (smpol_plan_free).
  */
 int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
 		    const struct smpol_bitmap *cpus, const struct smpol_plan_opts *opts,

@@ -44,13 +44,16 @@ struct sample_tree *sample_tree_new(const struct sample_tree_in *in)
 	t->in = *in;
 	snprintf(t->step, sizeof(t->step), "%s", in->step);
 	t->in.step = t->step;
-	t->plans = malloc(sizeof(*t->plans) * (size_t)(in->pl->nplans ? in->pl->nplans : 1));
+	t->plans = calloc((size_t)(in->pl->nplans ? in->pl->nplans : 1), sizeof(*t->plans));
 	if (!t->plans) {
 		free(t);
 		return NULL;
 	}
-	memcpy(t->plans, in->pl->plans, sizeof(*t->plans) * (size_t)in->pl->nplans);
-	t->nplans = in->pl->nplans;
+	for (; t->nplans < in->pl->nplans; t->nplans++)
+		if (smpol_plan_copy(&t->plans[t->nplans], &in->pl->plans[t->nplans]) < 0) {
+			sample_tree_free(t);
+			return NULL;
+		}
 	return t;
 }
 
@@ -73,7 +76,7 @@ void sample_tree_free(struct sample_tree *t)
 	for (int i = 0; i < t->nchildren; i++)
 		forget(&t->children[i]);
 	free(t->children);
-	free(t->plans);
+	smpol_plans_free(t->plans, t->nplans);
 	free(t);
 }
 
@@ -81,10 +84,13 @@ void sample_tree_free(struct sample_tree *t)
 static int plan_of_cpus(struct sample_tree *t, const struct smpol_bitmap *cpus)
 {
 	struct smpol_plan p;
+	int idx;
 
 	if (smpol_placement_pick(t->in.pl, t->in.topo, cpus, &p, NULL, 0) < 0)
 		return -1;
-	return smpol_plan_keep(&t->plans, &t->nplans, &p);
+	idx = smpol_plan_keep(&t->plans, &t->nplans, &p);
+	smpol_plan_free(&p);
+	return idx;
 }
 
 /* Read one process's memory into t->u; its policy (of most anonymous pages) into policy. */

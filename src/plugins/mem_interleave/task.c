@@ -116,13 +116,35 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 	return 0;
 }
 
+/* The whole task on its plan: the policy set, the environment saying which. */
+static int apply_whole_task(spank_t sp, const struct mi_step *s, uint32_t taskid, const struct smpol_bitmap *cpus,
+			    const struct smpol_plan *chosen)
+{
+	struct smpol_apply_result res;
+	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", served[256] = "", note[2 * SMPOL_ERRLEN];
+
+	if (smpol_apply_plan(chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
+		fprintf(stderr, MI_LOG "%s\n", err);
+		return -1;
+	}
+	smpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+	smpol_plan_format_served(chosen, false, served, sizeof(served));
+	applied_weights(s, chosen, &res, weights, sizeof(weights));
+	task_note(s, chosen, note, sizeof(note));
+	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights, served,
+		   res.fell_back ? res.reason : note);
+	if (s->spec.verbose)
+		say_verbose(taskid, cpus, chosen, &res, nodes, weights, note);
+	return 0;
+}
+
 int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 {
 	struct smpol_plan chosen;
-	struct smpol_apply_result res;
 	struct smpol_bitmap cpus;
-	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", served[256] = "", note[2 * SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN];
 	uint32_t taskid = 0;
+	int rc;
 
 	if (s->failure[0]) {
 		fprintf(stderr, MI_LOG "%s\n", s->failure);
@@ -144,18 +166,9 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 		return -1;
 	}
 	if (s->pl.min_region_kb)
-		return apply_region_aware(sp, s, taskid, &cpus, &chosen);
-	if (smpol_apply_plan(&chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
-		fprintf(stderr, MI_LOG "%s\n", err);
-		return -1;
-	}
-	smpol_plan_format_nodes(&chosen, nodes, sizeof(nodes));
-	smpol_plan_format_served(&chosen, false, served, sizeof(served));
-	applied_weights(s, &chosen, &res, weights, sizeof(weights));
-	task_note(s, &chosen, note, sizeof(note));
-	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights, served,
-		   res.fell_back ? res.reason : note);
-	if (s->spec.verbose)
-		say_verbose(taskid, &cpus, &chosen, &res, nodes, weights, note);
-	return 0;
+		rc = apply_region_aware(sp, s, taskid, &cpus, &chosen);
+	else
+		rc = apply_whole_task(sp, s, taskid, &cpus, &chosen);
+	smpol_plan_free(&chosen);
+	return rc;
 }
