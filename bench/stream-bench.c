@@ -33,7 +33,7 @@ enum placement { LOCAL, INTERLEAVE, KERNEL, OURS, NPLACEMENTS };
 static const char *const names[NPLACEMENTS] = { "local", "interleave", "kernel", "ours" };
 
 struct bench {
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus;
 	enum smpol_scope scope;
 	const char *table;              /* bandwidth table, NULL = the default, "" = none */
 	size_t bytes;
@@ -70,8 +70,8 @@ static int parse(int argc, char **argv, struct bench *b)
 	while ((opt = getopt(argc, argv, "c:s:b:m:r:n:h")) != -1) {
 		switch (opt) {
 		case 'c':
-			if (smpol_bitmap_parse_list(optarg, SMPOL_MAX_CPUS, &b->cpus, err, sizeof(err)) ||
-			    smpol_bitmap_empty(&b->cpus)) {
+			if (smpol_cpus_parse_list(optarg, SMPOL_MAX_CPUS, &b->cpus, err, sizeof(err)) ||
+			    smpol_cpus_empty(&b->cpus)) {
 				fprintf(stderr, "stream-bench: -c '%s': give CPUs (0-3)\n", optarg);
 				return 2;
 			}
@@ -144,7 +144,7 @@ static int make_plans(struct bench *b)
 		kernel_of[ids[i]] = all_w[i];
 	for (int i = 0; i < b->plan.nnodes; i++)
 		b->kernel_w[i] = kernel_of[b->plan.nodes[i]];
-	printf("initiator node%d, %d threads; bandwidth source %s\n", init, smpol_bitmap_count(&b->cpus),
+	printf("initiator node%d, %d threads; bandwidth source %s\n", init, smpol_cpus_count(&b->cpus),
 	       smpol_bw_source_name(b->plan.bw_source));
 	return 0;
 }
@@ -175,9 +175,9 @@ static int set_weights(struct bench *b, const unsigned *w)
 
 static int measure(struct bench *b, enum placement p, struct smpol_stream_result *r)
 {
-	struct smpol_stream_opts o = { .cpus = b->cpus, .array_bytes = b->bytes, .repeats = b->repeats };
+	struct smpol_stream_opts o = { .array_bytes = b->bytes, .repeats = b->repeats };
 	char err[SMPOL_ERRLEN];
-	int local = b->plan.initiator;
+	int local = b->plan.initiator, rc;
 
 	if (!smpol_topology_node(&b->topo, local)->has_memory)
 		local = b->plan.nodes[0];
@@ -192,11 +192,13 @@ static int measure(struct bench *b, enum placement p, struct smpol_stream_result
 		if ((p == KERNEL && set_weights(b, b->kernel_w)) || (p == OURS && set_weights(b, b->plan.weights)))
 			return 1;
 	}
-	if (smpol_stream_run(&o, r, err, sizeof(err))) {
+	if (smpol_cpus_copy(&o.cpus, &b->cpus) < 0)
+		return fprintf(stderr, "stream-bench: out of memory\n"), 1;
+	rc = smpol_stream_run(&o, r, err, sizeof(err));
+	smpol_cpus_free(&o.cpus);
+	if (rc)
 		fprintf(stderr, "stream-bench: %s: %s\n", names[p], err);
-		return 1;
-	}
-	return 0;
+	return rc ? 1 : 0;
 }
 
 static int by_value(const void *x, const void *y)
@@ -283,9 +285,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stream-bench: %s\n", err);
 		return 1;
 	}
-	if (smpol_bitmap_empty(&b.cpus))
-		for (int i = 0; i < b.topo.nnodes && smpol_bitmap_empty(&b.cpus); i++)
-			b.cpus = b.topo.nodes[i].cpus;
+	for (int i = 0; i < b.topo.nnodes && smpol_cpus_empty(&b.cpus); i++)
+		if (smpol_cpus_copy(&b.cpus, &b.topo.nodes[i].cpus) < 0)
+			return fprintf(stderr, "stream-bench: out of memory\n"), 1;
 	if (!b.bytes)
 		b.bytes = smpol_stream_array_bytes("/", 4);
 	for (int i = 0; i < b.topo.nnodes; i++)
@@ -316,6 +318,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	smpol_plan_free(&b.plan);
+	smpol_cpus_free(&b.cpus);
 	smpol_bw_free(&b.bw);
 	smpol_topology_free(&b.topo);
 	return rc;

@@ -48,7 +48,7 @@ struct smpol_target_in {
 	const char *why_defaults;                /* why there is no kept placement (for source) */
 	bool job_holds_lease;                    /* without kept placement: the journal names its job */
 	const struct smpol_bw_table *bandwidth;  /* without kept placement; NULL = sysfs HMAT */
-	const struct smpol_bitmap *cpus;         /* the task's CPUs now */
+	const struct smpol_cpus *cpus;           /* the task's CPUs now */
 };
 
 /*

@@ -286,7 +286,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	};
 	struct smpol_task_target target;
 	struct smpol_spec applied;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	uint32_t step = SMPOL_NO_STEP;
 	char mode[64];
 	int rc;
@@ -309,10 +309,10 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 				"not started by the plugin";
 	}
 	rc = smpol_task_cpus(tg->t.pid, &cpus, err, errlen);
-	if (rc < 0)
-		return rc;
 	in.cpus = &cpus;
-	rc = smpol_task_target(&in, &target, err, errlen);
+	if (rc == 0)
+		rc = smpol_task_target(&in, &target, err, errlen);
+	smpol_cpus_free(&cpus);
 	if (rc < 0)
 		return rc;
 	if (!target.weights_known) {

@@ -205,13 +205,25 @@ static void two_socket_topology(struct smpol_topology *topo, struct smpol_node n
 		nodes[i].id = i;
 		nodes[i].has_cpu = nodes[i].has_memory = true;
 		nodes[i].tier = -1;
-		smpol_bitmap_set(&nodes[i].cpus, 2 * i);
-		smpol_bitmap_set(&nodes[i].cpus, 2 * i + 1);
+		smpol_cpus_set(&nodes[i].cpus, 2 * i);
+		smpol_cpus_set(&nodes[i].cpus, 2 * i + 1);
 		smpol_bitmap_set(&topo->online, i);
 		smpol_bitmap_set(&topo->possible, i);
 	}
 	topo->nodes = nodes;
 	topo->nnodes = 2;
+}
+
+/* What a pick case holds: its plans, the pick, the task's CPUs and the nodes' CPUs. */
+static void pick_case_free(struct smpol_plan *plans, int nplans, struct smpol_plan *chosen, struct smpol_cpus *cpus,
+			   struct smpol_node nodes[2])
+{
+	for (int i = 0; i < nplans; i++)
+		smpol_plan_free(&plans[i]);
+	smpol_plan_free(chosen);
+	smpol_cpus_free(cpus);
+	smpol_cpus_free(&nodes[0].cpus);
+	smpol_cpus_free(&nodes[1].cpus);
 }
 
 static void test_task_picks_its_socket(void **state)
@@ -222,23 +234,20 @@ static void test_task_picks_its_socket(void **state)
 	struct smpol_plan chosen = { 0 };
 	struct smpol_apply_result res;
 	struct smpol_plan_opts opts;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 2);
-	smpol_bitmap_set(&cpus, 3);
+	smpol_cpus_set(&cpus, 2);
+	smpol_cpus_set(&cpus, 3);
 	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, &opts, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, 1);
 	assert_true(smpol_plan_same(&chosen, &plans[1]));
 	assert_int_equal(smpol_apply_plan(&chosen, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
-	for (int i = 0; i < 2; i++)
-		smpol_plan_free(&plans[i]);
-	smpol_plan_free(&chosen);
+	pick_case_free(plans, 2, &chosen, &cpus, nodes);
 }
 
 static void test_task_without_plan(void **state)
@@ -248,23 +257,20 @@ static void test_task_without_plan(void **state)
 	struct smpol_plan plans[1] = { plan_on(0, 0) };
 	struct smpol_plan chosen = { 0 };
 	struct smpol_plan_opts opts;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 3);
+	smpol_cpus_set(&cpus, 3);
 	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 3 are on node 1, for which no plan was made");
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 40);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 40);
 	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
-	for (int i = 0; i < 1; i++)
-		smpol_plan_free(&plans[i]);
-	smpol_plan_free(&chosen);
+	pick_case_free(plans, 1, &chosen, &cpus, nodes);
 }
 
 static void test_node_independent_plan(void **state)
@@ -274,20 +280,17 @@ static void test_node_independent_plan(void **state)
 	struct smpol_plan plans[1] = { plan_on(-1, 0) };
 	struct smpol_plan chosen = { 0 };
 	struct smpol_plan_opts opts;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 40);      /* no node: the plan does not care */
+	smpol_cpus_set(&cpus, 40);      /* no node: the plan does not care */
 	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, -1);
 	assert_int_equal(chosen.nserved, 0);
-	for (int i = 0; i < 1; i++)
-		smpol_plan_free(&plans[i]);
-	smpol_plan_free(&chosen);
+	pick_case_free(plans, 1, &chosen, &cpus, nodes);
 }
 
 static void test_applied_mode_names(void **state)
@@ -301,19 +304,20 @@ static void test_applied_mode_names(void **state)
 
 static void test_task_cpus(void **state)
 {
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	cpu_set_t set;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
 	assert_int_equal(smpol_task_cpus(0, &cpus, err, sizeof(err)), 0);
-	assert_int_equal(smpol_bitmap_count(&cpus), CPU_COUNT(&set));
+	assert_int_equal(smpol_cpus_count(&cpus), CPU_COUNT(&set));
 	assert_int_equal(smpol_task_cpus(getpid(), &cpus, err, sizeof(err)), 0);
-	assert_int_equal(smpol_bitmap_count(&cpus), CPU_COUNT(&set));
+	assert_int_equal(smpol_cpus_count(&cpus), CPU_COUNT(&set));
 	/* A process that is gone: a sentence, not a crash. */
 	assert_int_equal(smpol_task_cpus(INT32_MAX, &cpus, err, sizeof(err)), -ESRCH);
 	assert_non_null(strstr(err, "cannot read the CPU affinity of the process"));
+	smpol_cpus_free(&cpus);
 }
 
 int main(void)

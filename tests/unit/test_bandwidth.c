@@ -60,7 +60,7 @@ static void test_file_round_trip(void **state)
 		 "info stream median of 5, 64 MiB\r\n" GUEST_MEASURED "override 0 2 0 45000 # the admin's\n", &f);
 	assert_string_equal(f.machine, "QEMU / Standard PC (Q35 + ICH9, 2009) / -");
 	assert_int_equal(f.nnodes, 3);
-	assert_true(f.nodes[2].memory && smpol_bitmap_empty(&f.nodes[2].cpus));
+	assert_true(f.nodes[2].memory && smpol_cpus_empty(&f.nodes[2].cpus));
 	assert_string_equal(f.info, "stream median of 5, 64 MiB");
 	assert_int_equal(f.table.nentries, 7);
 	assert_int_equal(f.table.entries[6].source, SMPOL_BW_OVERRIDE);

@@ -126,7 +126,7 @@ static int setup(void **state)
 		d->has_cpu = d->has_memory = true;
 		d->mem_total_kb = d->mem_free_kb = 1 << 20;
 		d->tier = -1;
-		smpol_bitmap_set(&d->cpus, n->cpu[i]);
+		smpol_cpus_set(&d->cpus, n->cpu[i]);
 		smpol_bitmap_set(&n->topo.online, i);
 		smpol_bitmap_set(&n->topo.possible, i);
 	}
@@ -145,6 +145,8 @@ static int teardown(void **state)
 	if (n->procs.pid[TASK])
 		stop(&n->procs);
 	smpol_placement_free(&n->pl);
+	for (int i = 0; i < n->topo.nnodes; i++)
+		smpol_cpus_free(&n->nodes[i].cpus);
 	free(n);
 	return 0;
 }

@@ -180,13 +180,13 @@ static void test_weighted_without_lease_runs_on_the_table(void **state)
 static void test_span_scales_own_weights(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
-	struct smpol_bitmap span, one;
+	struct smpol_cpus span = { 0 }, one = { 0 };
 	struct smpol_plan chosen = { 0 };
 	char err[SMPOL_ERRLEN], w[64];
 
 	(void)state;
-	assert_int_equal(smpol_bitmap_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
-	assert_int_equal(smpol_bitmap_parse_list("0-1", SMPOL_MAX_CPUS, &one, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_parse_list("0-1", SMPOL_MAX_CPUS, &one, NULL, 0), 0);
 	v->in.span_cpus = &span;
 	place(v);
 	assert_true(v->pl.lease_wanted);
@@ -214,6 +214,8 @@ static void test_span_scales_own_weights(void **state)
 	assert_non_null(strstr(chosen.notes, "56%:44% of the memory, the task's CPUs are 50%:50%"));
 	view_free(v);
 	smpol_plan_free(&chosen);
+	smpol_cpus_free(&span);
+	smpol_cpus_free(&one);
 }
 
 /* The site's precision and algorithm reach the plans (and so rebalance targets). */
@@ -468,18 +470,19 @@ static void test_pick(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
 	struct smpol_plan chosen = { 0 };
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	place(v);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 2);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 2);
 	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &cpus, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, 1);
 	view_free(v);
 	smpol_plan_free(&chosen);
+	smpol_cpus_free(&cpus);
 }
 
 int main(void)

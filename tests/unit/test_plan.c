@@ -32,7 +32,7 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 	n->mem_total_kb = n->mem_free_kb = mem_kb;
 	n->tier = -1;
 	for (int c = 0; cpu && c < 4; c++)
-		smpol_bitmap_set(&n->cpus, 4 * id + c);
+		smpol_cpus_set(&n->cpus, 4 * id + c);
 	if (bw) {
 		n->access[1].valid = true;
 		n->access[1].read_bw = n->access[1].write_bw = bw;
@@ -43,8 +43,16 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 	smpol_bitmap_set(&f->topo.possible, id);
 }
 
+/* Free the nodes' CPU sets (a fake is zeroed when declared). */
+static void fake_free(struct fake *f)
+{
+	for (int i = 0; f->topo.nodes == f->nodes && i < f->topo.nnodes; i++)
+		smpol_cpus_free(&f->nodes[i].cpus);
+}
+
 static void fake_init(struct fake *f)
 {
+	fake_free(f);
 	memset(f, 0, sizeof(*f));
 	f->topo.nodes = f->nodes;
 }
@@ -81,7 +89,7 @@ static void expect_plan(const struct smpol_plan *p, const char *nodes, const cha
 
 static void test_scope_socket(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan *plans;
 	char err[SMPOL_ERRLEN];
@@ -106,11 +114,12 @@ static void test_scope_socket(void **state)
 	assert_string_equal(plans[0].notes, "");
 	assert_int_equal(plans[0].algorithm, SMPOL_ALGO_OPTIMAL);
 	smpol_plans_free(plans, n);
+	fake_free(&f);
 }
 
 static void test_scope_all(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -127,13 +136,14 @@ static void test_scope_all(void **state)
 	assert_int_equal(p.weight_sum, 30);
 	assert_true(smpol_bitmap_empty(&p.standby));
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 /* A possible node without memory (a hot-add target) is on standby in scope=all plans,
  * never in socket plans: its socket is unknown until it has memory. */
 static void test_standby_nodes(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 	char buf[64];
@@ -157,12 +167,13 @@ static void test_standby_nodes(void **state)
 	plan_ok(&f, 0, &o, &p);
 	assert_true(smpol_bitmap_empty(&p.standby));
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 /* The QEMU fixture numbers: 224000, 224000 and a CXL node at 64000. */
 static void test_qemu_numbers(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -192,11 +203,12 @@ static void test_qemu_numbers(void **state)
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "1", "1");
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_named_nodes(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
@@ -225,11 +237,12 @@ static void test_named_nodes(void **state)
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no nodes were named"));
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_explicit_weights(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
@@ -257,11 +270,12 @@ static void test_explicit_weights(void **state)
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 5 is not online"));
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_missing_hmat(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -291,11 +305,12 @@ static void test_missing_hmat(void **state)
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2,3", "22:1:4:4");
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_capacity(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -328,11 +343,12 @@ static void test_capacity(void **state)
 	assert_false(p.capacity_capped);
 	expect_plan(&p, "0,2", "5:1");
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_left_out(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -358,12 +374,13 @@ static void test_left_out(void **state)
 	expect_plan(&p, "0,1", "32:1");
 	assert_int_equal(p.nleft_out, 0);
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 /* A CPU node without memory, and no memory-only node local to it. */
 static void test_memoryless_initiator(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
@@ -379,11 +396,12 @@ static void test_memoryless_initiator(void **state)
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 6, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 6 is not online"));
 	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_no_memory_or_cpus(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p, *plans = (struct smpol_plan *)1;
 	char err[SMPOL_ERRLEN];
@@ -403,13 +421,14 @@ static void test_no_memory_or_cpus(void **state)
 	add_node(&f, 0, false, 4 * GIB, 100, -1);
 	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has CPUs"));
+	fake_free(&f);
 }
 
 /* One node limit: a plan may name every node a kernel can number (there was a second
  * limit of 256 per plan). */
 static void test_every_node_a_kernel_numbers(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_node *many = calloc(SMPOL_MAX_NODES, sizeof(*many));
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
@@ -433,34 +452,40 @@ static void test_every_node_a_kernel_numbers(void **state)
 	assert_int_equal(p.nodes[SMPOL_MAX_NODES - 1], SMPOL_MAX_NODES - 1);
 	assert_int_equal(p.weight_sum, SMPOL_MAX_NODES);
 	smpol_plan_free(&p);
+	for (int id = 0; id < SMPOL_MAX_NODES; id++)
+		smpol_cpus_free(&many[id].cpus);
 	free(many);
 }
 
 static void test_initiator_for_cpus(void **state)
 {
-	struct fake f;
-	struct smpol_bitmap cpus;
+	struct fake f = { 0 };
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 	int init = -1;
 
 	(void)state;
 	two_socket_cxl(&f);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 1);
-	smpol_bitmap_set(&cpus, 4);
-	smpol_bitmap_set(&cpus, 5);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 1);
+	smpol_cpus_set(&cpus, 4);
+	smpol_cpus_set(&cpus, 5);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
 	assert_int_equal(init, 1);
-	smpol_bitmap_unset(&cpus, 5);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 1);
+	smpol_cpus_set(&cpus, 4);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
 	assert_int_equal(init, 0);   /* a tie: the lowest id */
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 100);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 100);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "none of the CPUs 100 belongs to an online NUMA node");
-	smpol_bitmap_clear(&cpus);
+	smpol_cpus_clear(&cpus);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "(none)"));
+	smpol_cpus_free(&cpus);
+	fake_free(&f);
 }
 
 static void test_format(void **state)

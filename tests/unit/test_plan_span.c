@@ -62,22 +62,24 @@ static void planned_free(struct planned *p)
 	free(p);
 }
 
-static struct smpol_bitmap cpu_list(const char *list)
+/* The CPUs of a list (the caller's to free). */
+static struct smpol_cpus cpu_list(const char *list)
 {
-	struct smpol_bitmap b;
+	struct smpol_cpus b = { 0 };
 
-	assert_int_equal(smpol_bitmap_parse_list(list, SMPOL_MAX_CPUS, &b, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_parse_list(list, SMPOL_MAX_CPUS, &b, NULL, 0), 0);
 	return b;
 }
 
 static void pick(const struct planned *p, const char *cpus, struct smpol_plan *out)
 {
-	struct smpol_bitmap b = cpu_list(cpus);
+	struct smpol_cpus b = cpu_list(cpus);
 	char err[SMPOL_ERRLEN] = "";
 
 	smpol_plan_free(out);
 	if (smpol_plan_pick(&p->topo, p->plans, p->nplans, &b, &p->opts, out, err, sizeof(err)))
 		fail_msg("CPUs %s: %s", cpus, err);
+	smpol_cpus_free(&b);
 }
 
 /* got is own, field by field and node by node (each has arrays of its own). */
@@ -177,7 +179,7 @@ static void test_one_node_is_the_node_plan(void **state)
 			for (int i = 0; i < p->nplans; i++) {
 				const struct smpol_plan *own = &p->plans[i];
 				const struct smpol_node *n = smpol_topology_node(&p->topo, own->initiator);
-				struct smpol_bitmap one;
+				struct smpol_cpus one = { 0 };
 				struct smpol_plan got = { 0 };
 				char err[SMPOL_ERRLEN];
 
@@ -185,14 +187,15 @@ static void test_one_node_is_the_node_plan(void **state)
 								 err, sizeof(err)), 0);
 				assert_plan_equal(&got, own);
 				smpol_plan_free(&got);
-				smpol_bitmap_clear(&one);
-				smpol_bitmap_set(&one, smpol_bitmap_next(&n->cpus, 0));
+				smpol_cpus_clear(&one);
+				smpol_cpus_set(&one, smpol_cpus_next(&n->cpus, 0));
 				assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &one, &p->opts, &got,
 								 err, sizeof(err)), 0);
 				assert_int_equal(got.served_cpus[0], 1);
 				got.served_cpus[0] = own->served_cpus[0];
 				assert_plan_equal(&got, own);
 				smpol_plan_free(&got);
+				smpol_cpus_free(&one);
 			}
 			planned_free(p);
 		}
@@ -229,7 +232,7 @@ static void test_two_sockets_half_each(void **state)
 static void test_uneven_split_and_scaling(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap span = cpu_list("0-11");
+	struct smpol_cpus span = cpu_list("0-11");
 	struct smpol_plan got = { 0 }, socket1;
 
 	(void)state;
@@ -252,6 +255,7 @@ static void test_uneven_split_and_scaling(void **state)
 	smpol_plan_free(&got);
 	smpol_plan_free(&socket1);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 /* The four-node guest: socket 0 has DRAM and CXL, socket 1 DRAM alone. Its own plan
@@ -260,7 +264,7 @@ static void test_uneven_split_and_scaling(void **state)
 static void test_asymmetric_sockets(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-boot", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap span = cpu_list("0-3");
+	struct smpol_cpus span = cpu_list("0-3");
 	struct smpol_plan got = { 0 };
 
 	(void)state;
@@ -282,6 +286,7 @@ static void test_asymmetric_sockets(void **state)
 	expect_rule(p, &got);
 	smpol_plan_free(&got);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 /* scope=all over the raw HMAT pairs: each initiator weighs the other socket's DRAM at
@@ -290,7 +295,7 @@ static void test_asymmetric_sockets(void **state)
 static void test_raw_pairs_scope_all(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-acpi", SMPOL_SCOPE_ALL);
-	struct smpol_bitmap span = cpu_list("0-3");
+	struct smpol_cpus span = cpu_list("0-3");
 	struct smpol_plan got = { 0 };
 	char w0[256];
 
@@ -312,6 +317,7 @@ static void test_raw_pairs_scope_all(void **state)
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 0);
 	smpol_plan_free(&got);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 /* A hand-built node: CPU nodes get 4 CPUs each (4*id..); memory-only nodes are local to
@@ -332,7 +338,7 @@ static void add_node(struct fake *f, int id, bool cpu, int local, uint32_t read,
 	n->mem_total_kb = n->mem_free_kb = read ? 16ULL << 20 : 0;
 	n->tier = -1;
 	for (int c = 0; cpu && c < 4; c++)
-		smpol_bitmap_set(&n->cpus, 4 * id + c);
+		smpol_cpus_set(&n->cpus, 4 * id + c);
 	if (read) {
 		n->access[1].valid = true;
 		n->access[1].read_bw = read;
@@ -343,12 +349,15 @@ static void add_node(struct fake *f, int id, bool cpu, int local, uint32_t read,
 	smpol_bitmap_set(&f->topo.possible, id);
 }
 
-static struct planned *planned_fake(const struct fake *f)
+/* The fake's plans; the fake's CPU sets are freed (it is not used after). */
+static struct planned *planned_fake(struct fake *f)
 {
 	struct planned *p = calloc(1, sizeof(*p));
 
 	assert_non_null(p);
 	assert_int_equal(smpol_topology_copy(&f->topo, &p->topo), 0);
+	for (int i = 0; i < f->topo.nnodes; i++)
+		smpol_cpus_free(&f->nodes[i].cpus);
 	smpol_plan_opts_default(&p->opts);
 	plan_all(p);
 	return p;
@@ -418,7 +427,7 @@ static void test_memoryless_cpu_node(void **state)
 static void test_no_plan(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap cpus = cpu_list("200-201");
+	struct smpol_cpus cpus = cpu_list("200-201");
 	struct smpol_plan got = { 0 };
 	char err[SMPOL_ERRLEN];
 
@@ -426,6 +435,7 @@ static void test_no_plan(void **state)
 	assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &cpus, &p->opts, &got, err, sizeof(err)),
 			 -ENOENT);
 	assert_string_equal(err, "the task's CPUs 200-201 belong to no NUMA node of this machine");
+	smpol_cpus_free(&cpus);
 	cpus = cpu_list("4-11");
 	assert_int_equal(smpol_plan_pick(&p->topo, p->plans, 1, &cpus, &p->opts, &got, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 4-11 are on node 1, for which no plan was made");
@@ -434,6 +444,7 @@ static void test_no_plan(void **state)
 	assert_int_equal(got.initiator, -1);
 	smpol_plan_free(&got);
 	planned_free(p);
+	smpol_cpus_free(&cpus);
 }
 
 /* Scaling keeps every weight within the kernel's u8 and the sums within max_sum per
@@ -441,7 +452,7 @@ static void test_no_plan(void **state)
 static void test_scaling_bounds(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-boot", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap span = cpu_list("0,2-3");
+	struct smpol_cpus span = cpu_list("0,2-3");
 	struct smpol_weight_opts tight = p->opts.weight;
 	struct smpol_plan got = { 0 };
 
@@ -456,11 +467,13 @@ static void test_scaling_bounds(void **state)
 	pick(p, "0,2-3", &got);
 	assert_true(got.efficiency < p->opts.weight.precision);
 	/* one node: nothing to scale */
+	smpol_cpus_free(&span);
 	span = cpu_list("2-3");
 	smpol_plan_free(&got);
 	plan_all(p);
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 0);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 int main(void)

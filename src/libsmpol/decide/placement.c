@@ -207,7 +207,7 @@ void smpol_placement_free(struct smpol_placement *pl)
 }
 
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
-			 const struct smpol_bitmap *cpus, struct smpol_plan *chosen,
+			 const struct smpol_cpus *cpus, struct smpol_plan *chosen,
 			 char *err, size_t errlen)
 {
 	return smpol_plan_pick(topo, pl->plans, pl->nplans, cpus, &pl->opts, chosen, err, errlen);

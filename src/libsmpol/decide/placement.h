@@ -92,7 +92,7 @@ struct smpol_place_in {
 	const struct smpol_bw_table *bandwidth;  /* per pair, with sources (bw_sources.h); NULL = sysfs HMAT */
 	bool pmbind;                   /* process_mbind is configured and its probe passed */
 	const char *pmbind_note;       /* !pmbind: why (the probe's sentence), NULL = not configured */
-	const struct smpol_bitmap *span_cpus;   /* CPUs one task will span, NULL = not known */
+	const struct smpol_cpus *span_cpus;   /* CPUs one task will span, NULL = not known */
 };
 
 /* How a region-aware step's large mappings get their plan. */
@@ -133,7 +133,7 @@ const char *smpol_regions_by_name(enum smpol_regions_by by);
  * spans. -ENOENT with a sentence naming the CPUs when none fits.
  */
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
-			 const struct smpol_bitmap *cpus, struct smpol_plan *chosen,
+			 const struct smpol_cpus *cpus, struct smpol_plan *chosen,
 			 char *err, size_t errlen);
 
 /*

@@ -374,7 +374,7 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 	if (in) {
 		plan->nserved = 1;
 		plan->served[0] = initiator;
-		plan->served_cpus[0] = (unsigned)smpol_bitmap_count(&in->cpus);
+		plan->served_cpus[0] = (unsigned)smpol_cpus_count(&in->cpus);
 	}
 	rc = pick_candidates(topo, initiator, opts, plan, err, errlen);
 	if (!rc)
@@ -439,15 +439,14 @@ int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_op
 	return 0;
 }
 
-int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
+int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_cpus *cpus,
 			    int *initiator, char *err, size_t errlen)
 {
 	int best = -1, best_count = 0;
 	char list[256];
 
 	for (int i = 0; i < topo->nnodes; i++) {
-		struct smpol_bitmap mine = topo->nodes[i].cpus;
-		int count = smpol_bitmap_and(&mine, cpus);
+		int count = smpol_cpus_count_and(&topo->nodes[i].cpus, cpus);
 
 		/* nodes are ascending, so a strict > keeps the lowest id on ties */
 		if (count > best_count) {
@@ -456,7 +455,7 @@ int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smp
 		}
 	}
 	if (best < 0) {
-		if (smpol_bitmap_format_list(cpus, list, sizeof(list)))
+		if (smpol_cpus_format_list(cpus, list, sizeof(list)))
 			snprintf(list, sizeof(list), "(too many to list)");
 		return smpol_fail(err, errlen, ENOENT, "none of the CPUs %s belongs to an online NUMA node",
 				 *list ? list : "(none)");

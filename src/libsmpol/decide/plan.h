@@ -128,7 +128,7 @@ int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_op
 
 /* The initiator for a task bound to these CPUs: the CPU node holding most of them
  * (lowest id on ties); -ENOENT when none of the CPUs belongs to a node. */
-int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
+int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_cpus *cpus,
 			    int *initiator, char *err, size_t errlen);
 
 /* The plan for a task bound to a set of CPUs (one node's plan, or a combined one) is

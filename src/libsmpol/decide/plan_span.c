@@ -18,16 +18,15 @@ struct cpu_split {
 	unsigned total;
 };
 
-static int split_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus, struct cpu_split *s,
+static int split_cpus(const struct smpol_topology *topo, const struct smpol_cpus *cpus, struct cpu_split *s,
 		      char *err, size_t errlen)
 {
 	char list[256] = "";
 
 	memset(s, 0, sizeof(*s));
-	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	smpol_cpus_format_list(cpus, list, sizeof(list));
 	for (int i = 0; i < topo->nnodes; i++) {
-		struct smpol_bitmap mine = topo->nodes[i].cpus;
-		int count = smpol_bitmap_and(&mine, cpus);
+		int count = smpol_cpus_count_and(&topo->nodes[i].cpus, cpus);
 
 		if (!count)
 			continue;
@@ -53,7 +52,7 @@ static const struct smpol_plan *plan_of(const struct smpol_plan *plans, int npla
 }
 
 /* The plan of each node the CPUs use; -ENOENT naming the first without one. */
-static int served_plans(const struct smpol_plan *plans, int nplans, const struct smpol_bitmap *cpus,
+static int served_plans(const struct smpol_plan *plans, int nplans, const struct smpol_cpus *cpus,
 			const struct cpu_split *s, const struct smpol_plan **from, char *err, size_t errlen)
 {
 	char list[256] = "";
@@ -61,7 +60,7 @@ static int served_plans(const struct smpol_plan *plans, int nplans, const struct
 	for (int i = 0; i < s->n; i++) {
 		from[i] = plan_of(plans, nplans, s->node[i]);
 		if (!from[i]) {
-			smpol_bitmap_format_list(cpus, list, sizeof(list));
+			smpol_cpus_format_list(cpus, list, sizeof(list));
 			return smpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan "
 					 "was made", list, s->node[i]);
 		}
@@ -232,7 +231,7 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 }
 
 int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		    const struct smpol_bitmap *cpus, const struct smpol_plan_opts *opts,
+		    const struct smpol_cpus *cpus, const struct smpol_plan_opts *opts,
 		    struct smpol_plan *out, char *err, size_t errlen)
 {
 	const struct smpol_plan *from[SMPOL_PLAN_MAX_SERVED];
@@ -304,7 +303,7 @@ static void choose_multipliers(const double *c, const unsigned *sum, const unsig
 }
 
 int smpol_plan_scale_for_span(const struct smpol_topology *topo, struct smpol_plan *plans, int nplans,
-			      const struct smpol_bitmap *span_cpus, const struct smpol_weight_opts *opts)
+			      const struct smpol_cpus *span_cpus, const struct smpol_weight_opts *opts)
 {
 	const struct smpol_plan *from[SMPOL_PLAN_MAX_SERVED];
 	unsigned sum[SMPOL_PLAN_MAX_SERVED], top[SMPOL_PLAN_MAX_SERVED], k[SMPOL_PLAN_MAX_SERVED];

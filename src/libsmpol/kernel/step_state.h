@@ -69,7 +69,7 @@ struct smpol_step_state {
 	enum smpol_kernel_path path;
 	enum smpol_regions_by regions_by;      /* region-aware (spec's min_region): how the step placed them */
 	bool has_span;
-	struct smpol_bitmap span_cpus;         /* has_span: the CPUs one task was known to span */
+	struct smpol_cpus span_cpus;           /* has_span: the CPUs one task was known to span */
 	char note[SMPOL_ERRLEN];
 	struct smpol_bw_table bandwidth;        /* the step's bandwidth table (entries malloc'ed) */
 	struct smpol_launch_free *launch_free;  /* malloc'ed, nlaunch_free of them */

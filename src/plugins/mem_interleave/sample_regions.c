@@ -63,13 +63,14 @@ static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, 
 		     char *err, size_t errlen)
 {
 	struct smpol_plan p;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char served[128] = "";
 	int rc;
 
 	rc = smpol_task_cpus(t->pid, &cpus, err, errlen);
 	if (rc == 0)
 		rc = smpol_placement_pick(ar->pl, ar->topo, &cpus, &p, err, errlen);
+	smpol_cpus_free(&cpus);
 	if (rc < 0)
 		return rc;
 	if (rt->placed && smpol_plan_same(&p, &rt->plan)) {

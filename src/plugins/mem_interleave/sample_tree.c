@@ -81,7 +81,7 @@ void sample_tree_free(struct sample_tree *t)
 }
 
 /* The plan for a process's CPUs now, kept among the plans in use: its index, or -1. */
-static int plan_of_cpus(struct sample_tree *t, const struct smpol_bitmap *cpus)
+static int plan_of_cpus(struct sample_tree *t, const struct smpol_cpus *cpus)
 {
 	struct smpol_plan p;
 	int idx;
@@ -141,7 +141,7 @@ static struct child *child_of(struct sample_tree *t, pid_t pid, pid_t parent)
 }
 
 /* Place the child on plans[idx] (one sample); the pages it holds are read again after. */
-static void place(struct sample_tree *t, struct child *c, int idx, const struct smpol_bitmap *cpus,
+static void place(struct sample_tree *t, struct child *c, int idx, const struct smpol_cpus *cpus,
 		  const char *inherited)
 {
 	const struct smpol_plan *p = &t->plans[idx];
@@ -167,7 +167,7 @@ static void place(struct sample_tree *t, struct child *c, int idx, const struct 
 		return;
 	}
 	if (first && !rs.exited) {
-		smpol_bitmap_format_list(cpus, list, sizeof(list));
+		smpol_cpus_format_list(cpus, list, sizeof(list));
 		smpol_plan_format_served(p, false, served, sizeof(served));
 		smpol_plan_format_nodes(p, nodes, sizeof(nodes));
 		LOG_TREE(slurm_info, t, "process %d (%s) runs on CPUs %s, the plan of CPU node(s) %s, unlike the policy "
@@ -187,7 +187,7 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 {
 	bool region_aware = t->in.pl->min_region_kb > 0;
 	struct child *c = child_of(t, m->pid, m->parent);
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char policy[64];
 	int idx;
 
@@ -196,8 +196,10 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 	c->seen = true;
 	if (c->outside)
 		return false;
-	if (smpol_task_cpus(m->pid, &cpus, NULL, 0) < 0 || read_usage(t, m->pid, policy, sizeof(policy)) < 0)
+	if (smpol_task_cpus(m->pid, &cpus, NULL, 0) < 0 || read_usage(t, m->pid, policy, sizeof(policy)) < 0) {
+		smpol_cpus_free(&cpus);
 		return true;
+	}
 	idx = plan_of_cpus(t, &cpus);
 	if (idx >= 0 && c->plan < 0) {
 		switch (smpol_child_check(policy, task_policy, &t->plans[idx], region_aware)) {
@@ -216,6 +218,7 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 	}
 	if (idx >= 0)
 		place(t, c, idx, &cpus, policy);
+	smpol_cpus_free(&cpus);
 	if (idx >= 0 && !region_aware)
 		smpol_sampling_add_on(s, &t->u, &t->plans[idx], t->in.pl->path);
 	else
@@ -236,7 +239,7 @@ static bool under_job(const struct smpol_proc_member *members, const bool *ours,
  * processes it started. */
 static void sample_task(struct sample_tree *t, pid_t task, struct smpol_sampling *s)
 {
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char task_policy[64];
 	int n;
 
@@ -245,6 +248,7 @@ static void sample_task(struct sample_tree *t, pid_t task, struct smpol_sampling
 		return;
 	if (smpol_task_cpus(task, &cpus, NULL, 0) == 0)
 		plan_of_cpus(t, &cpus);
+	smpol_cpus_free(&cpus);
 	smpol_sampling_add(s, &t->u, t->plans, t->nplans, t->in.pl->path);
 	t->ours[0] = true;
 	/* parents come first: a process under one that is not the job's is not looked at */
