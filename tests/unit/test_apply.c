@@ -167,6 +167,7 @@ static void test_strict_refuses_fallback(void **state)
 	if (kernel_takes_weighted()) {
 		assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, true, &res, err, sizeof(err)), 0);
 		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
+		smpol_plan_free(&p);
 		return;
 	}
 	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, true, &res, err, sizeof(err)), -EOPNOTSUPP);
