@@ -130,7 +130,8 @@ const char *smpol_regions_by_name(enum smpol_regions_by by);
 /*
  * smpol_placement_pick - the plan of a task bound to `cpus` into *chosen (see
  * smpol_plan_pick): its CPU node's plan, or the combined plan of the CPU nodes it
- * spans. -ENOENT with a sentence naming the CPUs when none fits.
+ * spans (a plan of its own: smpol_plan_free). -ENOENT with a sentence naming the CPUs
+ * when none fits.
  */
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
 			 const struct smpol_cpus *cpus, struct smpol_plan *chosen,

@@ -100,8 +100,9 @@ struct smpol_plan {
 
 void smpol_plan_opts_default(struct smpol_plan_opts *opts);
 
-/* The plan for one initiator. Returns 0, or -EINVAL/-ENODEV with a sentence
- * ("node 7 has no memory; nodes with memory: 0-3"). */
+/* The plan for one initiator into *plan (which holds nothing before; smpol_plan_free it
+ * after). Returns 0, or -EINVAL/-ENODEV with a sentence ("node 7 has no memory; nodes
+ * with memory: 0-3"), or -ENOMEM. */
 int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
 			    char *err, size_t errlen);
