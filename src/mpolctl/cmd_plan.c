@@ -98,15 +98,16 @@ static void parse_list(const char *opt, const char *text, int limit, struct smpo
 	smpol_cpus_free(&one);
 }
 
-/* A node list (ids below the one node limit), as parse_list checks it. */
+/* A node list (ids below the one node limit): a bad id in a node list's words, then the
+ * grammar and repeats as parse_list checks them. */
 static void parse_nodes(const char *opt, const char *text, struct smpol_bitmap *out)
 {
 	struct smpol_cpus ids = { 0 };
+	char err[SMPOL_ERRLEN];
 
+	if (!text[strspn(text, "0123456789,-")] && smpol_bitmap_parse_list(text, SMPOL_MAX_NODES, out, err, sizeof(err)))
+		cli_usage_error(VERB, "%s: %s", opt, err);
 	parse_list(opt, text, SMPOL_MAX_NODES, &ids);
-	smpol_bitmap_clear(out);
-	for (int id = smpol_cpus_next(&ids, 0); id >= 0; id = smpol_cpus_next(&ids, id + 1))
-		smpol_bitmap_set(out, id);
 	smpol_cpus_free(&ids);
 }
 
