@@ -33,7 +33,7 @@ static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
 		.requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
 		.plans = &plan, .nplans = 1, .policy = "weighted interleave:0-1",
 		.ntasks = 2, .nsamples = 3, .last_time = 1700000000, .max_node = 1,
-		.last = last, .peak = peak, .target = target, .kind = kind, .note = note,
+		.last = last, .peak = peak, .target = target, .kind = kind, .nkind = 2, .note = note,
 	};
 	json_object *e = NULL;
 	char err[SMPOL_ERRLEN];
