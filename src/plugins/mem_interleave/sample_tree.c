@@ -21,6 +21,14 @@ struct child {
 	struct smpol_region_memory m;
 };
 
+/* What one sample reads (a task's process tree, each process's memory): held only while
+ * the sample is taken, so that a step keeps none of it (20 KB) between samples. */
+struct sample_scratch {
+	struct smpol_proc_member members[TREE_MAX];
+	bool ours[TREE_MAX];             /* members[i] is the job's (checked once pinned) */
+	struct smpol_numa_usage u;
+};
+
 struct sample_tree {
 	struct sample_tree_in in;
 	char step[16];
@@ -28,9 +36,7 @@ struct sample_tree {
 	int nplans;
 	struct child *children;
 	int nchildren;
-	struct smpol_proc_member members[TREE_MAX];
-	bool ours[TREE_MAX];             /* members[i] is the job's (checked once pinned) */
-	struct smpol_numa_usage u;
+	struct sample_scratch *x;       /* during sample_tree_sample only */
 };
 
 #define LOG_TREE(fn, t, fmt, ...) fn(MI_LOG "job %u step %s: " fmt, (t)->in.job_id, (t)->step, __VA_ARGS__)
@@ -93,13 +99,13 @@ static int plan_of_cpus(struct sample_tree *t, const struct smpol_cpus *cpus)
 	return idx;
 }
 
-/* Read one process's memory into t->u; its policy (of most anonymous pages) into policy. */
+/* Read one process's memory into t->x->u; its policy (of most anonymous pages) into policy. */
 static int read_usage(struct sample_tree *t, pid_t pid, char *policy, size_t len)
 {
-	smpol_numa_usage_init(&t->u);
-	if (smpol_numa_maps_read(NULL, pid, &t->u, NULL, 0) < 0)
+	smpol_numa_usage_init(&t->x->u);
+	if (smpol_numa_maps_read(NULL, pid, &t->x->u, NULL, 0) < 0)
 		return -1;
-	snprintf(policy, len, "%s", t->u.npolicies ? t->u.policies[0].policy : "");
+	snprintf(policy, len, "%s", t->x->u.npolicies ? t->x->u.policies[0].policy : "");
 	return 0;
 }
 
@@ -220,9 +226,9 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 		place(t, c, idx, &cpus, policy);
 	smpol_cpus_free(&cpus);
 	if (idx >= 0 && !region_aware)
-		smpol_sampling_add_on(s, &t->u, &t->plans[idx], t->in.pl->path);
+		smpol_sampling_add_on(s, &t->x->u, &t->plans[idx], t->in.pl->path);
 	else
-		smpol_sampling_add(s, &t->u, t->plans, t->nplans, t->in.pl->path);
+		smpol_sampling_add(s, &t->x->u, t->plans, t->nplans, t->in.pl->path);
 	return true;
 }
 
@@ -239,31 +245,37 @@ static bool under_job(const struct smpol_proc_member *members, const bool *ours,
  * processes it started. */
 static void sample_task(struct sample_tree *t, pid_t task, struct smpol_sampling *s)
 {
+	struct sample_scratch *x = t->x;
 	struct smpol_cpus cpus = { 0 };
 	char task_policy[64];
 	int n;
 
-	if (smpol_proc_tree(NULL, task, TREE_MAX, t->members, &n, NULL, 0) < 0 ||
+	if (smpol_proc_tree(NULL, task, TREE_MAX, x->members, &n, NULL, 0) < 0 ||
 	    read_usage(t, task, task_policy, sizeof(task_policy)) < 0)
 		return;
 	if (smpol_task_cpus(task, &cpus, NULL, 0) == 0)
 		plan_of_cpus(t, &cpus);
 	smpol_cpus_free(&cpus);
-	smpol_sampling_add(s, &t->u, t->plans, t->nplans, t->in.pl->path);
-	t->ours[0] = true;
+	smpol_sampling_add(s, &x->u, t->plans, t->nplans, t->in.pl->path);
+	x->ours[0] = true;
 	/* parents come first: a process under one that is not the job's is not looked at */
 	for (int i = 1; i < n; i++)
-		t->ours[i] = under_job(t->members, t->ours, i) && sample_child(t, &t->members[i], task_policy, s);
+		x->ours[i] = under_job(x->members, x->ours, i) && sample_child(t, &x->members[i], task_policy, s);
 }
 
 void sample_tree_sample(struct sample_tree *t, const pid_t *tasks, int ntasks, struct smpol_sampling *s)
 {
 	int kept = 0;
 
+	t->x = malloc(sizeof(*t->x));
+	if (!t->x)
+		return;         /* out of memory: no sample this time, the next one tries again */
 	for (int i = 0; i < t->nchildren; i++)
 		t->children[i].seen = false;
 	for (int i = 0; i < ntasks; i++)
 		sample_task(t, tasks[i], s);
+	free(t->x);
+	t->x = NULL;
 	for (int i = 0; i < t->nchildren; i++) {
 		if (t->children[i].seen)
 			t->children[kept++] = t->children[i];
