@@ -71,7 +71,7 @@ void smpol_plan_free(struct smpol_plan *plan)
 
 void smpol_plans_free(struct smpol_plan *plans, int nplans)
 {
-	for (int i = 0; i < nplans; i++)
+	for (int i = 0; plans && i < nplans; i++)
 		smpol_plan_free(&plans[i]);
 	free(plans);
 }

@@ -119,7 +119,8 @@ int smpol_plan_alloc(struct smpol_plan *plan, int n);
 /* dst = src with arrays of its own (dst holds nothing before). 0 or -ENOMEM (dst empty). */
 int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src);
 
-/* Free a plan's arrays (the plan itself is the caller's), or a malloc'ed list of plans. */
+/* Free a plan's arrays (the plan itself is the caller's), or a malloc'ed list of plans
+ * (NULL: nothing, whatever nplans says). */
 void smpol_plan_free(struct smpol_plan *plan);
 void smpol_plans_free(struct smpol_plan *plans, int nplans);
 
