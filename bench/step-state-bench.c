@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	smpol_wi_read(&s.site.host, &table, table_err, sizeof(table_err));
 	in = (struct smpol_place_in){
 		.spec = s.spec,
-		.site = &s.site,
+		.site = &s.site.decide,
 		.topo = &s.topo,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = true,

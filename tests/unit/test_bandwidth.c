@@ -360,7 +360,7 @@ static void test_step_keeps_table(void **state)
 	smpol_config_default(&site);
 	site.host = *fake_host(fixture_path("linux-7.3-boot"), state_dir);
 	assert_int_equal(smpol_spec_parse("weighted", &in.spec, err, sizeof(err)), 0);
-	in.site = &site;
+	in.site = &site.decide;
 	in.topo = &topo;
 	in.table = &wi;
 	in.lease = SMPOL_LEASE_NOT_HELD;

@@ -98,7 +98,7 @@ struct node {
 	struct smpol_topology topo;
 	struct smpol_node nodes[2];
 	struct smpol_wi_table table;
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 	struct smpol_placement pl;
 	int cpu[2];
 };
@@ -130,7 +130,7 @@ static int setup(void **state)
 		smpol_bitmap_set(&n->topo.online, i);
 		smpol_bitmap_set(&n->topo.possible, i);
 	}
-	smpol_config_default(&n->site);
+	smpol_site_decision_default(&n->site);
 	memset(logbuf, 0, sizeof(logbuf));
 	*state = n;
 	return 0;

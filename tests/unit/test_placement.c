@@ -17,7 +17,7 @@
 struct node_view {
 	struct smpol_topology topo;
 	struct smpol_wi_table table;
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 	struct smpol_place_in in;
 	struct smpol_placement pl;
 };
@@ -31,7 +31,7 @@ static struct node_view *view_of(const char *fixture, const char *spec)
 	if (smpol_topology_read(fake_host(fixture_path(fixture), NULL), &v->topo, err, sizeof(err)) ||
 	    smpol_wi_read(fake_host(fixture_path(fixture), NULL), &v->table, err, sizeof(err)))
 		fail_msg("%s: %s", fixture, err);
-	smpol_config_default(&v->site);
+	smpol_site_decision_default(&v->site);
 	if (smpol_spec_parse(spec, &v->in.spec, err, sizeof(err)))
 		fail_msg("%s: %s", spec, err);
 	v->in.site = &v->site;
@@ -84,13 +84,13 @@ static const char *nodes_of(const struct smpol_placement *pl, int initiator)
 /* The spec wins where it says something; the site's values fill the rest. */
 static void test_plan_opts_from_spec(void **state)
 {
-	struct smpol_site_config cfg;
+	struct smpol_site_decision cfg;
 	struct smpol_spec spec;
 	struct smpol_plan_opts o;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	smpol_config_default(&cfg);
+	smpol_site_decision_default(&cfg);
 	cfg.algorithm = SMPOL_ALGO_KERNEL;
 	cfg.precision = 0.9;
 	cfg.max_weight_sum = 40;

@@ -25,7 +25,7 @@ struct fixture {
 	const struct smpol_host *host; /* sysfs: the linux-7.3-boot fixture */
 	struct smpol_topology topo;
 	struct smpol_wi_table table;
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 };
 
 static int setup(void **state)
@@ -38,8 +38,7 @@ static int setup(void **state)
 	if (smpol_topology_read(fx->host, &fx->topo, err, sizeof(err)) ||
 	    smpol_wi_read(fx->host, &fx->table, err, sizeof(err)))
 		fail_msg("%s", err);
-	smpol_config_default(&fx->site);
-	fx->site.host = *fx->host;
+	smpol_site_decision_default(&fx->site);
 	*state = fx;
 	return 0;
 }
@@ -91,7 +90,6 @@ static void test_round_trip(void **state)
 	assert_string_equal(text, "verbose,weighted,scope=all");
 	assert_true(back.site.precision == 0.1 + 0.2);
 	assert_int_equal(back.site.algorithm, SMPOL_ALGO_KERNEL);
-	assert_string_equal(back.site.host.statedir, fx->dir);
 	assert_int_equal(back.mem_kb, 4096);
 	assert_true(back.lease_held);
 	assert_int_equal(back.path, SMPOL_PATH_WEIGHTED);

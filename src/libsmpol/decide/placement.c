@@ -7,7 +7,7 @@
 
 #include "placement.h"
 
-void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
+void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o)
 {
 	smpol_plan_opts_default(o);

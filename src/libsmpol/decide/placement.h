@@ -81,7 +81,7 @@ enum smpol_lease_outcome {
 struct smpol_place_in {
 	struct smpol_spec spec;        /* the user's option, else the site's default */
 	bool site_default;             /* the job gave no option: never fail it */
-	const struct smpol_site_config *site;
+	const struct smpol_site_decision *site;   /* what it reads of the site's configuration */
 	const struct smpol_topology *topo;
 	const struct smpol_wi_table *table;  /* read once; its presence is the kernel's rung */
 	const char *table_error;       /* the table could not be read: why (weights unknown) */
@@ -142,7 +142,7 @@ int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_to
  * configuration: the spec's precision/scope/nodes/weights where given, else the site's
  * (scope defaults to socket). mem_kb 0 = no capacity cap.
  */
-void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
+void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o);
 
 #endif

@@ -82,7 +82,7 @@ int smpol_step_state_add_task(struct smpol_step_state *st, pid_t pid, char *err,
 	return 0;
 }
 
-static json_object *site_to_json(const struct smpol_site_config *s)
+static json_object *site_to_json(const struct smpol_site_decision *s)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(s->algorithm)));
@@ -217,7 +217,7 @@ static bool get_u64(json_object *o, const char *key, uint64_t *out)
 	return true;
 }
 
-static bool site_from_json(json_object *o, struct smpol_site_config *s)
+static bool site_from_json(json_object *o, struct smpol_site_decision *s)
 {
 	json_object *alg = member(o, "algorithm", json_type_string), *sysfs = member(o, "sysfs", json_type_string);
 	json_object *prec;
@@ -359,7 +359,7 @@ static bool regions_by_from_json(json_object *o, enum smpol_regions_by *by)
 }
 
 /* Fill st from the parsed object; false when any part is missing or of the wrong kind. */
-static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_step_state *st)
+static bool from_json(json_object *o, struct smpol_step_state *st)
 {
 	json_object *stepd = member(o, "stepd", json_type_object), *spec = member(o, "spec", json_type_string);
 	json_object *site = member(o, "site", json_type_object), *path = member(o, "path", json_type_string);
@@ -383,8 +383,7 @@ static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_s
 	if (smpol_spec_parse(json_object_get_string(spec), &st->spec, why, sizeof(why)) < 0)
 		return false;
 	st->site_default = json_object_get_boolean(dflt);
-	smpol_config_default(&st->site);
-	st->site.host = *h;
+	smpol_site_decision_default(&st->site);
 	st->lease_held = json_object_get_boolean(lease);
 	snprintf(st->note, sizeof(st->note), "%s", json_object_get_string(note));
 	span = member(o, "span_cpus", json_type_string);
@@ -418,7 +417,7 @@ static int read_file(const struct smpol_host *h, const char *name, struct smpol_
 	}
 	o = json_tokener_parse(text);
 	free(text);
-	ok = o && json_object_is_type(o, json_type_object) && from_json(o, h, st);
+	ok = o && json_object_is_type(o, json_type_object) && from_json(o, st);
 	json_object_put(o);
 	if (!ok) {
 		smpol_step_state_free(st);

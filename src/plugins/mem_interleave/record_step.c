@@ -126,7 +126,7 @@ static void *sampler(void *arg)
 {
 	struct record_step *a = arg;
 	struct timespec next = { 0 };
-	unsigned interval = a->in.site->sample_interval;
+	unsigned interval = a->in.site->decide.sample_interval;
 	bool sampled = false;
 	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);

@@ -275,7 +275,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	in = (struct smpol_place_in){
 		.spec = s->spec,
 		.site_default = s->site_default,
-		.site = &s->site,
+		.site = &s->site.decide,
 		.topo = &s->topo,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = cores_cover_node(sp, s, S_JOB_ALLOC_CORES),

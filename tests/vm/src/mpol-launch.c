@@ -72,7 +72,7 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	int c;
 
 	smpol_config_default(cfg);
-	cfg->sysfs = SMPOL_SYSFS_NEVER;
+	cfg->decide.sysfs = SMPOL_SYSFS_NEVER;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': {
@@ -97,9 +97,9 @@ static int parse_args(int argc, char **argv, struct launch *l)
 			break;
 		case 'a':
 			if (!strcmp(optarg, "optimal")) {
-				cfg->algorithm = SMPOL_ALGO_OPTIMAL;
+				cfg->decide.algorithm = SMPOL_ALGO_OPTIMAL;
 			} else if (!strcmp(optarg, "kernel")) {
-				cfg->algorithm = SMPOL_ALGO_KERNEL;
+				cfg->decide.algorithm = SMPOL_ALGO_KERNEL;
 			} else {
 				fprintf(stderr, "mpol-launch: bad --algorithm '%s': use optimal or kernel\n", optarg);
 				return 2;
@@ -110,7 +110,7 @@ static int parse_args(int argc, char **argv, struct launch *l)
 				fprintf(stderr, "mpol-launch: --lease: %s\n", err);
 				return 2;
 			}
-			cfg->sysfs = SMPOL_SYSFS_ALWAYS;
+			cfg->decide.sysfs = SMPOL_SYSFS_ALWAYS;
 			l->lease = true;
 			break;
 		case 'b':
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	in = (struct smpol_place_in){
-		.spec = l.spec, .site = &l.site, .topo = &topo,
+		.spec = l.spec, .site = &l.site.decide, .topo = &topo,
 		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
 		.lease = SMPOL_LEASE_UNTRIED, .bandwidth = l.bandwidth ? &bw : NULL, .span_cpus = &span,
 	};
