@@ -1,5 +1,13 @@
 # bench: benchmarks print ratios measured in the same run
 EXTRA_DIST += bench/launch bench/acct-scale bench/steps bench/README.md
+# step-state: the bytes the plugin keeps for one step (bench/step-state)
+if WITH_SLURM
+noinst_PROGRAMS += bench/step-state-bench
+bench_step_state_bench_SOURCES = bench/step-state-bench.c
+bench_step_state_bench_CFLAGS = $(AM_CFLAGS) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
+bench_step_state_bench_LDADD = src/libsmpol/libsmpol.la
+endif
+EXTRA_DIST += bench/step-state
 # rebalance: the planner on model layouts, then the real kernel (bench/rebalance)
 noinst_PROGRAMS += bench/rebalance-model
 bench_rebalance_model_SOURCES = bench/rebalance-model.c

@@ -33,7 +33,7 @@ enum placement { LOCAL, INTERLEAVE, KERNEL, OURS, NPLACEMENTS };
 static const char *const names[NPLACEMENTS] = { "local", "interleave", "kernel", "ours" };
 
 struct bench {
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus;
 	enum smpol_scope scope;
 	const char *table;              /* bandwidth table, NULL = the default, "" = none */
 	size_t bytes;
@@ -42,7 +42,7 @@ struct bench {
 	struct smpol_topology topo;
 	struct smpol_bw_table bw;
 	struct smpol_plan plan;         /* ours */
-	unsigned kernel_w[SMPOL_PLAN_MAX_NODES];   /* the kernel's, over plan.nodes */
+	unsigned kernel_w[SMPOL_MAX_NODES];        /* the kernel's, over plan.nodes */
 	struct smpol_lease_owner owner;
 	bool held;
 };
@@ -70,8 +70,8 @@ static int parse(int argc, char **argv, struct bench *b)
 	while ((opt = getopt(argc, argv, "c:s:b:m:r:n:h")) != -1) {
 		switch (opt) {
 		case 'c':
-			if (smpol_bitmap_parse_list(optarg, SMPOL_MAX_CPUS, &b->cpus, err, sizeof(err)) ||
-			    smpol_bitmap_empty(&b->cpus)) {
+			if (smpol_cpus_parse_list(optarg, SMPOL_MAX_CPUS, &b->cpus, err, sizeof(err)) ||
+			    smpol_cpus_empty(&b->cpus)) {
 				fprintf(stderr, "stream-bench: -c '%s': give CPUs (0-3)\n", optarg);
 				return 2;
 			}
@@ -116,10 +116,10 @@ static int make_plans(struct bench *b)
 {
 	struct smpol_plan_opts opts;
 	struct smpol_bw_origin origin;
-	uint32_t bw[SMPOL_PLAN_MAX_NODES];
+	uint32_t bw[SMPOL_MAX_NODES];
 	unsigned kernel_of[SMPOL_MAX_NODES] = { 0 };
-	unsigned all_w[SMPOL_PLAN_MAX_NODES];
-	int ids[SMPOL_PLAN_MAX_NODES], n = 0, init;
+	unsigned all_w[SMPOL_MAX_NODES];
+	int ids[SMPOL_MAX_NODES], n = 0, init;
 	char err[SMPOL_ERRLEN];
 
 	if (smpol_bw_resolve(&b->topo, b->table ? b->table : SMPOL_BW_FILE_DEFAULT, b->table && *b->table, &b->bw,
@@ -134,7 +134,7 @@ static int make_plans(struct bench *b)
 		return fprintf(stderr, "stream-bench: %s\n", err), 1;
 	/* auto mode weighs every memory node by its sysfs HMAT bandwidth */
 	for (int i = 0; i < b->topo.nnodes; i++)
-		if (b->topo.nodes[i].has_memory && n < SMPOL_PLAN_MAX_NODES) {
+		if (b->topo.nodes[i].has_memory && n < SMPOL_MAX_NODES) {
 			ids[n] = b->topo.nodes[i].id;
 			bw[n++] = smpol_node_bandwidth(&b->topo.nodes[i]);
 		}
@@ -144,7 +144,7 @@ static int make_plans(struct bench *b)
 		kernel_of[ids[i]] = all_w[i];
 	for (int i = 0; i < b->plan.nnodes; i++)
 		b->kernel_w[i] = kernel_of[b->plan.nodes[i]];
-	printf("initiator node%d, %d threads; bandwidth source %s\n", init, smpol_bitmap_count(&b->cpus),
+	printf("initiator node%d, %d threads; bandwidth source %s\n", init, smpol_cpus_count(&b->cpus),
 	       smpol_bw_source_name(b->plan.bw_source));
 	return 0;
 }
@@ -175,9 +175,9 @@ static int set_weights(struct bench *b, const unsigned *w)
 
 static int measure(struct bench *b, enum placement p, struct smpol_stream_result *r)
 {
-	struct smpol_stream_opts o = { .cpus = b->cpus, .array_bytes = b->bytes, .repeats = b->repeats };
+	struct smpol_stream_opts o = { .array_bytes = b->bytes, .repeats = b->repeats };
 	char err[SMPOL_ERRLEN];
-	int local = b->plan.initiator;
+	int local = b->plan.initiator, rc;
 
 	if (!smpol_topology_node(&b->topo, local)->has_memory)
 		local = b->plan.nodes[0];
@@ -192,11 +192,13 @@ static int measure(struct bench *b, enum placement p, struct smpol_stream_result
 		if ((p == KERNEL && set_weights(b, b->kernel_w)) || (p == OURS && set_weights(b, b->plan.weights)))
 			return 1;
 	}
-	if (smpol_stream_run(&o, r, err, sizeof(err))) {
+	if (smpol_cpus_copy(&o.cpus, &b->cpus) < 0)
+		return fprintf(stderr, "stream-bench: out of memory\n"), 1;
+	rc = smpol_stream_run(&o, r, err, sizeof(err));
+	smpol_cpus_free(&o.cpus);
+	if (rc)
 		fprintf(stderr, "stream-bench: %s: %s\n", names[p], err);
-		return 1;
-	}
-	return 0;
+	return rc ? 1 : 0;
 }
 
 static int by_value(const void *x, const void *y)
@@ -283,9 +285,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stream-bench: %s\n", err);
 		return 1;
 	}
-	if (smpol_bitmap_empty(&b.cpus))
-		for (int i = 0; i < b.topo.nnodes && smpol_bitmap_empty(&b.cpus); i++)
-			b.cpus = b.topo.nodes[i].cpus;
+	for (int i = 0; i < b.topo.nnodes && smpol_cpus_empty(&b.cpus); i++)
+		if (smpol_cpus_copy(&b.cpus, &b.topo.nodes[i].cpus) < 0)
+			return fprintf(stderr, "stream-bench: out of memory\n"), 1;
 	if (!b.bytes)
 		b.bytes = smpol_stream_array_bytes("/", 4);
 	for (int i = 0; i < b.topo.nnodes; i++)
@@ -315,6 +317,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stream-bench: restoring the weights: %s (mpolctl recover puts them back)\n", err);
 		rc = 1;
 	}
+	smpol_plan_free(&b.plan);
+	smpol_cpus_free(&b.cpus);
 	smpol_bw_free(&b.bw);
 	smpol_topology_free(&b.topo);
 	return rc;

@@ -25,7 +25,7 @@
 /* One node's attribute as hwloc printed it. */
 struct hw_value {
 	uint32_t value;                /* 0 = not given */
-	struct smpol_bitmap from;      /* union of the initiators' cpusets */
+	struct smpol_cpus from;        /* union of the initiators' cpusets */
 	int count;                     /* lines seen */
 };
 
@@ -34,7 +34,7 @@ struct hw_attrs {
 };
 
 /* "0x00000003" or "0xffffffff,0x0000000f" into a CPU set. */
-static int parse_cpuset(const char *text, struct smpol_bitmap *out)
+static int parse_cpuset(const char *text, struct smpol_cpus *out)
 {
 	char plain[1024];
 	size_t used = 0;
@@ -47,7 +47,7 @@ static int parse_cpuset(const char *text, struct smpol_bitmap *out)
 		plain[used++] = *p;
 	}
 	plain[used] = '\0';
-	return smpol_bitmap_parse_mask(plain, SMPOL_MAX_CPUS, out, NULL, 0);
+	return smpol_cpus_parse_mask(plain, SMPOL_MAX_CPUS, out, NULL, 0);
 }
 
 /* "  NUMANode P#2 = 64000 from cpuset 0x00000003 (Package P#0)" */
@@ -55,7 +55,7 @@ static void parse_value(const char *line, struct hw_value *attr)
 {
 	unsigned long long v;
 	char mask[1024] = "";
-	struct smpol_bitmap from;
+	struct smpol_cpus from = { 0 };
 	int node;
 
 	if (sscanf(line, " NUMANode P#%d = %llu from cpuset %1023s", &node, &v, mask) < 2 || node < 0 ||
@@ -64,7 +64,8 @@ static void parse_value(const char *line, struct hw_value *attr)
 	attr[node].value = (uint32_t)v;
 	attr[node].count++;
 	if (mask[0] && !parse_cpuset(mask, &from))
-		smpol_bitmap_or(&attr[node].from, &from);
+		smpol_cpus_or(&attr[node].from, &from);   /* out of memory: compared as unknown */
+	smpol_cpus_free(&from);
 }
 
 static void parse(char *text, struct hw_attrs *a)
@@ -112,22 +113,21 @@ static int run_hwloc(const struct smpol_topology *topo, char **out, char *err, s
 }
 
 /* The CPUs of an access class's initiators. */
-static void initiator_cpus(const struct smpol_topology *topo, const struct smpol_access *a, struct smpol_bitmap *out)
+static void initiator_cpus(const struct smpol_topology *topo, const struct smpol_access *a, struct smpol_cpus *out)
 {
-	smpol_bitmap_clear(out);
 	for (int id = smpol_bitmap_next(&a->initiators, 0); id >= 0; id = smpol_bitmap_next(&a->initiators, id + 1)) {
 		const struct smpol_node *n = smpol_topology_node(topo, id);
 
 		if (n)
-			smpol_bitmap_or(out, &n->cpus);
+			smpol_cpus_or(out, &n->cpus);   /* out of memory: compared as fewer CPUs */
 	}
 }
 
-static bool agrees(uint32_t ours, const struct smpol_bitmap *cpus, const struct hw_value *hw)
+static bool agrees(uint32_t ours, const struct smpol_cpus *cpus, const struct hw_value *hw)
 {
 	if (!ours)
 		return !hw->count;
-	return hw->count && hw->value == ours && smpol_bitmap_equal(&hw->from, cpus);
+	return hw->count && hw->value == ours && smpol_cpus_equal(&hw->from, cpus);
 }
 
 void smpol_check_hwloc(const struct smpol_topology *topo, struct smpol_findings *f)
@@ -154,19 +154,21 @@ void smpol_check_hwloc(const struct smpol_topology *topo, struct smpol_findings 
 	for (int i = 0; i < topo->nnodes; i++) {
 		const struct smpol_node *n = &topo->nodes[i];
 		const struct smpol_access *acc = smpol_node_access(n);
-		struct smpol_bitmap cpus;
+		struct smpol_cpus cpus = { 0 };
 		char list[64] = "";
+		bool same;
 
 		if (!n->has_memory)
 			continue;
-		smpol_bitmap_clear(&cpus);
 		if (acc)
 			initiator_cpus(topo, acc, &cpus);
-		if (agrees(acc ? acc->read_bw : 0, &cpus, &a->read[n->id]) &&
-		    agrees(acc ? acc->write_bw : 0, &cpus, &a->write[n->id]))
+		same = agrees(acc ? acc->read_bw : 0, &cpus, &a->read[n->id]) &&
+		       agrees(acc ? acc->write_bw : 0, &cpus, &a->write[n->id]);
+		smpol_cpus_format_list(&cpus, list, sizeof(list));
+		smpol_cpus_free(&cpus);
+		if (same)
 			continue;
 		differ++;
-		smpol_bitmap_format_list(&cpus, list, sizeof(list));
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "hwloc-disagrees", n->id, "one of the two misreads sysfs: "
 				   "compare with the files under the node's access1 (then access0) directory",
 				   "node %d: HMAT read %u write %u MB/s from CPUs %s here, hwloc says read %u write %u",
@@ -178,5 +180,9 @@ void smpol_check_hwloc(const struct smpol_topology *topo, struct smpol_findings 
 				   "memory node");
 out:
 	free(out);
+	for (int i = 0; i < SMPOL_MAX_NODES; i++) {
+		smpol_cpus_free(&a->read[i].from);
+		smpol_cpus_free(&a->write[i].from);
+	}
 	free(a);
 }

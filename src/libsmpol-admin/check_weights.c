@@ -24,7 +24,7 @@ static int system_weights(const struct smpol_topology *topo, const struct smpol_
 	if (rc)
 		return rc;
 	rc = smpol_wi_from_plans(plans, nplans, want, which, NULL, 0);
-	free(plans);
+	smpol_plans_free(plans, nplans);
 	return rc;
 }
 

@@ -178,7 +178,7 @@ static int by_value(const void *x, const void *y)
 
 static int check_opts(const struct smpol_stream_opts *o, char *err, size_t errlen)
 {
-	if (smpol_bitmap_empty(&o->cpus))
+	if (smpol_cpus_empty(&o->cpus))
 		return smpol_fail(err, errlen, EINVAL, "no CPU to run the measuring threads on");
 	if (smpol_bitmap_empty(&o->nodes))
 		return smpol_fail(err, errlen, EINVAL, "no memory node to place the arrays on");
@@ -204,7 +204,7 @@ static int measure(struct shared *s, const struct smpol_stream_opts *o, struct s
 	}
 	pthread_barrier_init(&s->start, NULL, (unsigned)s->nthreads + 1);
 	pthread_barrier_init(&s->done, NULL, (unsigned)s->nthreads + 1);
-	for (int cpu = smpol_bitmap_next(&o->cpus, 0); cpu >= 0; cpu = smpol_bitmap_next(&o->cpus, cpu + 1)) {
+	for (int cpu = smpol_cpus_next(&o->cpus, 0); cpu >= 0; cpu = smpol_cpus_next(&o->cpus, cpu + 1)) {
 		w[started] = (struct worker){ s, started, cpu, 0, 0 };
 		if (pthread_create(&w[started].thread, NULL, work, &w[started])) {
 			rc = smpol_fail(err, errlen, EAGAIN, "cannot start a measuring thread for CPU %d", cpu);
@@ -254,7 +254,7 @@ int smpol_stream_run(const struct smpol_stream_opts *o, struct smpol_stream_resu
 	if (rc)
 		return rc;
 	s.n = o->array_bytes / sizeof(double);
-	s.nthreads = smpol_bitmap_count(&o->cpus);
+	s.nthreads = smpol_cpus_count(&o->cpus);
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.opened, NULL);
 	rc = map_array(o, &s.a, err, errlen);

@@ -25,7 +25,7 @@ enum smpol_stream_pass { SMPOL_STREAM_READ, SMPOL_STREAM_WRITE, SMPOL_STREAM_COP
 #define SMPOL_STREAM_PASSES 4
 
 struct smpol_stream_opts {
-	struct smpol_bitmap cpus;      /* one thread on each */
+	struct smpol_cpus cpus;        /* one thread on each (the caller's to free) */
 	int mode;                      /* mbind mode: MPOL_BIND, MPOL_INTERLEAVE, MPOL_WEIGHTED_INTERLEAVE */
 	struct smpol_bitmap nodes;     /* the policy's nodes */
 	size_t array_bytes;            /* each of the three arrays */

@@ -19,7 +19,7 @@ const struct smpol_step_state *smpol_step_state_find(const struct smpol_step_sta
 }
 
 /* The decision's inputs: the kept ones over today's node, or the defaults. */
-static int target_inputs(const struct smpol_target_in *in, struct smpol_site_config *site,
+static int target_inputs(const struct smpol_target_in *in, struct smpol_site_decision *site,
 			 struct smpol_topology *launch_topo, bool *have_launch_topo,
 			 struct smpol_place_in *pin, struct smpol_task_target *out, char *err, size_t errlen)
 {
@@ -38,8 +38,7 @@ static int target_inputs(const struct smpol_target_in *in, struct smpol_site_con
 			 in->kept->lease_held ? "holding the weights lease" : "on the node's weights",
 			 in->spec ? ", with --spec" : "");
 	} else {
-		smpol_config_default(site);
-		site->host = in->topo->host;
+		smpol_site_decision_default(site);
 		memset(pin, 0, sizeof(*pin));
 		pin->site = site;
 		pin->topo = in->topo;
@@ -60,7 +59,7 @@ static int target_inputs(const struct smpol_target_in *in, struct smpol_site_con
 
 int smpol_task_target(const struct smpol_target_in *in, struct smpol_task_target *out, char *err, size_t errlen)
 {
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 	struct smpol_topology launch_topo;
 	struct smpol_place_in pin;
 	struct smpol_placement pl;

@@ -31,7 +31,8 @@
 struct smpol_task_target {
 	char source[160];              /* "job 12 step 0's kept placement", "defaults: ..." */
 	char spec_text[256];           /* the request decided on */
-	struct smpol_plan plan;        /* the plan for the task's CPUs, weights as in force */
+	struct smpol_plan plan;        /* the plan for the task's CPUs, weights as in force (the
+	                                * caller's after a 0 return: smpol_plan_free) */
 	enum smpol_kernel_path path;
 	bool weights_known;
 	uint64_t min_region_kb;        /* region-aware: only mappings this large take the plan, 0 = all */
@@ -47,7 +48,7 @@ struct smpol_target_in {
 	const char *why_defaults;                /* why there is no kept placement (for source) */
 	bool job_holds_lease;                    /* without kept placement: the journal names its job */
 	const struct smpol_bw_table *bandwidth;  /* without kept placement; NULL = sysfs HMAT */
-	const struct smpol_bitmap *cpus;         /* the task's CPUs now */
+	const struct smpol_cpus *cpus;           /* the task's CPUs now */
 };
 
 /*

@@ -96,7 +96,7 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 	}
 	rc = smpol_wi_from_plans(plans, nplans, want, which, err, sizeof(err));
 	describe_plans(plans, nplans, plans_text, len);
-	free(plans);
+	smpol_plans_free(plans, nplans);
 	if (rc < 0) {
 		cli_error("apply", "%s", err);
 		return 1;

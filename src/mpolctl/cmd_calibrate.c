@@ -157,17 +157,17 @@ struct pair {
 	struct smpol_stream_result r;
 };
 
-/* The initiator's CPUs this process may run on. */
-static void usable_cpus(const struct smpol_node *n, struct smpol_bitmap *cpus)
+/* The initiator's CPUs this process may run on (none when out of memory). */
+static void usable_cpus(const struct smpol_node *n, struct smpol_cpus *cpus)
 {
 	cpu_set_t set;
+	bool all = sched_getaffinity(0, sizeof(set), &set) != 0;
 
-	*cpus = n->cpus;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return;
-	for (int c = smpol_bitmap_next(cpus, 0); c >= 0; c = smpol_bitmap_next(cpus, c + 1))
-		if (c >= CPU_SETSIZE || !CPU_ISSET(c, &set))
-			smpol_bitmap_unset(cpus, c);
+	for (int c = smpol_cpus_next(&n->cpus, 0); c >= 0; c = smpol_cpus_next(&n->cpus, c + 1))
+		if ((all || (c < CPU_SETSIZE && CPU_ISSET(c, &set))) && smpol_cpus_set(cpus, c) < 0) {
+			smpol_cpus_clear(cpus);
+			return;
+		}
 }
 
 static int measure_all(const struct smpol_topology *topo, const struct calibrate_args *a, size_t bytes,
@@ -188,9 +188,10 @@ static int measure_all(const struct smpol_topology *topo, const struct calibrate
 		if (!init->has_cpu)
 			continue;
 		usable_cpus(init, &o.cpus);
-		if (smpol_bitmap_empty(&o.cpus)) {
+		if (smpol_cpus_empty(&o.cpus)) {
 			fprintf(stderr, "mpolctl %s: none of node %d's CPUs is in this process's affinity: run it "
 				"without a CPU binding\n", VERB, init->id);
+			smpol_cpus_free(&o.cpus);
 			free(out);
 			return 1;
 		}
@@ -207,17 +208,19 @@ static int measure_all(const struct smpol_topology *topo, const struct calibrate
 			clock_gettime(CLOCK_MONOTONIC, &s0);
 			if (smpol_stream_run(&o, &p->r, err, sizeof(err))) {
 				fprintf(stderr, "mpolctl %s: node %d -> node %d: %s\n", VERB, p->initiator, p->target, err);
+				smpol_cpus_free(&o.cpus);
 				free(out);
 				return 1;
 			}
 			clock_gettime(CLOCK_MONOTONIC, &s1);
 			fprintf(stderr, "calibrate: node%d -> node%d (%d threads): read %.0f write %.0f copy %.0f "
-				"triad %.0f MB/s (%.1f s)\n", p->initiator, p->target, smpol_bitmap_count(&o.cpus),
+				"triad %.0f MB/s (%.1f s)\n", p->initiator, p->target, smpol_cpus_count(&o.cpus),
 				p->r.median[SMPOL_STREAM_READ], p->r.median[SMPOL_STREAM_WRITE],
 				p->r.median[SMPOL_STREAM_COPY], p->r.median[SMPOL_STREAM_TRIAD],
 				(double)(s1.tv_sec - s0.tv_sec) + (double)(s1.tv_nsec - s0.tv_nsec) * 1e-9);
 			n++;
 		}
+		smpol_cpus_free(&o.cpus);
 	}
 	*pairs = out;
 	*npairs = n;

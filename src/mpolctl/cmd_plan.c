@@ -67,40 +67,55 @@ static void usage(FILE *out)
 
 /* A list of ids: NUMBER or NUMBER-NUMBER, comma-separated (mpolctl(8)'s grammar: no
  * sign, blank or newline), each id once: "0,0" is a mistake, not node 0. */
-static void parse_list(const char *opt, const char *text, int limit, struct smpol_bitmap *out)
+static void parse_list(const char *opt, const char *text, int limit, struct smpol_cpus *out)
 {
 	char err[SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN], piece[64];
-	struct smpol_bitmap one, both;
+	struct smpol_cpus one = { 0 };
 
 	smpol_quote(text, q, sizeof(q));
 	if (text[strspn(text, "0123456789,-")])
 		cli_usage_error(VERB, "bad %s %s: give ids and ranges of digits, such as 0-3,8 (no sign or blank)",
 				opt, q);
-	if (smpol_bitmap_parse_list(text, limit, out, err, sizeof(err)))
+	if (smpol_cpus_parse_list(text, limit, out, err, sizeof(err)))
 		cli_usage_error(VERB, "%s: %s", opt, err);
-	if (smpol_bitmap_empty(out))
+	if (smpol_cpus_empty(out))
 		cli_usage_error(VERB, "%s is empty; give a list such as 0-3,8", opt);
 	/* each piece parses alone (the whole did); its ids must be new */
-	smpol_bitmap_clear(out);
+	smpol_cpus_clear(out);
 	for (const char *p = text; *p;) {
 		size_t len = strcspn(p, ",");
 
 		snprintf(piece, sizeof(piece), "%.*s", (int)len, p);
 		p += len + (p[len] == ',');
-		if (smpol_bitmap_parse_list(piece, limit, &one, NULL, 0))
+		if (smpol_cpus_parse_list(piece, limit, &one, NULL, 0))
 			continue;
-		both = one;
-		if (smpol_bitmap_and(&both, out) > 0)
-			cli_usage_error(VERB, "bad %s %s: %d is named twice", opt, q, smpol_bitmap_next(&both, 0));
-		smpol_bitmap_or(out, &one);
+		for (int id = smpol_cpus_next(&one, 0); id >= 0; id = smpol_cpus_next(&one, id + 1))
+			if (smpol_cpus_test(out, id))
+				cli_usage_error(VERB, "bad %s %s: %d is named twice", opt, q, id);
+		if (smpol_cpus_or(out, &one) < 0)
+			cli_usage_error(VERB, "%s: out of memory", opt);
 	}
+	smpol_cpus_free(&one);
+}
+
+/* A node list (ids below the one node limit): a bad id in a node list's words, then the
+ * grammar and repeats as parse_list checks them. */
+static void parse_nodes(const char *opt, const char *text, struct smpol_bitmap *out)
+{
+	struct smpol_cpus ids = { 0 };
+	char err[SMPOL_ERRLEN];
+
+	if (!text[strspn(text, "0123456789,-")] && smpol_bitmap_parse_list(text, SMPOL_MAX_NODES, out, err, sizeof(err)))
+		cli_usage_error(VERB, "%s: %s", opt, err);
+	parse_list(opt, text, SMPOL_MAX_NODES, &ids);
+	smpol_cpus_free(&ids);
 }
 
 struct plan_args {
 	struct cli_common c;
 	struct smpol_plan_opts opts;
 	bool has_cpus;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus;
 };
 
 static void parse_args(int argc, char **argv, struct plan_args *a)
@@ -155,7 +170,7 @@ static void parse_args(int argc, char **argv, struct plan_args *a)
 						smpol_quote(optarg, q, sizeof(q)));
 			break;
 		case OPT_NODES:
-			parse_list("--nodes", optarg, SMPOL_MAX_NODES, &a->opts.nodes);
+			parse_nodes("--nodes", optarg, &a->opts.nodes);
 			a->opts.has_nodes = true;
 			break;
 		default:
@@ -186,7 +201,7 @@ static int plan_for_cpus(const struct smpol_topology *topo, const struct plan_ar
 		*scaled = !rc;
 	}
 	if (rc)
-		free(out);
+		smpol_plans_free(out, 2);
 	else
 		*plans = out;
 	return rc;
@@ -205,7 +220,7 @@ static int make_plans(const struct smpol_topology *topo, const struct plan_args 
 	if (!rc && a->has_cpus) {
 		rc = plan_for_cpus(topo, a, all, nall, plans, scaled, err, sizeof(err));
 		*nplans = 1;
-		free(all);
+		smpol_plans_free(all, nall);
 		if (rc == -ENOENT) {
 			cli_error(VERB, "%s", err);
 			return 2;
@@ -217,7 +232,6 @@ static int make_plans(const struct smpol_topology *topo, const struct plan_args 
 	if (!rc)
 		return 0;
 	cli_error(VERB, "%s", err);
-	free(all);
 	*plans = NULL;
 	/* a node list the topology cannot serve is the caller's mistake */
 	return rc == -EINVAL && a->opts.has_nodes ? 2 : 1;
@@ -229,7 +243,7 @@ static void print_served(const struct plan_args *a, const struct smpol_plan *p)
 	char cpus[128] = "-";
 	unsigned total = 0;
 
-	smpol_bitmap_format_list(&a->cpus, cpus, sizeof(cpus));
+	smpol_cpus_format_list(&a->cpus, cpus, sizeof(cpus));
 	for (int i = 0; i < p->nserved; i++)
 		total += p->served_cpus[i];
 	printf("CPU nodes ");
@@ -270,8 +284,8 @@ static void print_plan(const struct smpol_topology *topo, const struct plan_args
 
 	smpol_plan_format_nodes(p, nodes, sizeof(nodes));
 	smpol_plan_format_weights(p, weights, sizeof(weights));
-	if (init && !smpol_bitmap_empty(&init->cpus))
-		smpol_bitmap_format_list(&init->cpus, cpus, sizeof(cpus));
+	if (init && !smpol_cpus_empty(&init->cpus))
+		smpol_cpus_format_list(&init->cpus, cpus, sizeof(cpus));
 	if (p->nserved > 1)
 		print_served(a, p);
 	else if (p->initiator >= 0)
@@ -486,7 +500,8 @@ int cmd_plan(int argc, char **argv)
 			rc = fflush(stdout) ? 1 : 0;
 		}
 	}
-	free(plans);
+	smpol_cpus_free(&a.cpus);
+	smpol_plans_free(plans, nplans + (plans && scaled ? 1 : 0));   /* a scaled plan follows the one asked */
 	smpol_bw_free(&bandwidth);
 	smpol_topology_free(&topo);
 	return rc;

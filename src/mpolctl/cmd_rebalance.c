@@ -286,7 +286,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	};
 	struct smpol_task_target target;
 	struct smpol_spec applied;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	uint32_t step = SMPOL_NO_STEP;
 	char mode[64];
 	int rc;
@@ -309,15 +309,17 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 				"not started by the plugin";
 	}
 	rc = smpol_task_cpus(tg->t.pid, &cpus, err, errlen);
-	if (rc < 0)
-		return rc;
 	in.cpus = &cpus;
-	rc = smpol_task_target(&in, &target, err, errlen);
+	if (rc == 0)
+		rc = smpol_task_target(&in, &target, err, errlen);
+	smpol_cpus_free(&cpus);
 	if (rc < 0)
 		return rc;
-	if (!target.weights_known)
+	if (!target.weights_known) {
+		smpol_plan_free(&target.plan);
 		return smpol_fail(err, errlen, EIO, "the weights it runs with are unknown: %s", target.note);
-	tg->plan = target.plan;
+	}
+	tg->plan = target.plan;   /* the target's plan is tg's now */
 	tg->path = target.path;
 	tg->min_region_kb = target.min_region_kb;
 	if (in.kept && smpol_step_state_task(in.kept, tg->t.pid, tg->t.start)) {
@@ -654,6 +656,8 @@ int cmd_rebalance(int argc, char **argv)
 	smpol_topology_free(&now.topo);
 	smpol_bw_free(&now.bw);
 	smpol_step_states_free(now.kept, now.nkept);
+	for (int i = 0; i < n; i++)
+		smpol_plan_free(&tgs[i].plan);
 	free(tgs);
 	free(jp);
 	free(a);

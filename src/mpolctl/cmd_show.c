@@ -88,7 +88,7 @@ static void print_node(const struct smpol_topology *topo, const struct smpol_nod
 	char rbw[16], wbw[16], rlat[16], wlat[16], inits[64], used[16];
 	enum smpol_bw_source source = SMPOL_BW_NONE;
 
-	if (smpol_bitmap_empty(&n->cpus) || smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus)))
+	if (smpol_cpus_empty(&n->cpus) || smpol_cpus_format_list(&n->cpus, cpus, sizeof(cpus)))
 		snprintf(cpus, sizeof(cpus), "-");
 	if (n->mem_total_kb)
 		smpol_format_size(n->mem_total_kb, total, sizeof(total));
@@ -243,7 +243,7 @@ static json_object *json_node(const struct smpol_topology *topo, const struct sm
 	char cpus[1024] = "";
 	int init = smpol_node_initiator(topo, n), k;
 
-	smpol_bitmap_format_list(&n->cpus, cpus, sizeof(cpus));
+	smpol_cpus_format_list(&n->cpus, cpus, sizeof(cpus));
 	json_object_object_add(o, "id", json_object_new_int(n->id));
 	json_object_object_add(o, "kind", json_object_new_string(smpol_node_kind_name(n->kind)));
 	json_object_object_add(o, "kind_reason", json_object_new_string(n->kind_reason));

@@ -55,7 +55,7 @@ static void check_task(const struct smpol_topology *topo, const struct smpol_wi_
 	struct smpol_target_in in = { .topo = topo, .table = table, .table_error = table_error, .kept = st };
 	struct smpol_task_target target;
 	struct smpol_task_ref ref;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	struct smpol_bitmap from, to;
 	char err[SMPOL_ERRLEN], policy[64], list[128] = "", from_list[128] = "", to_list[128] = "";
 	enum smpol_migration m;
@@ -72,7 +72,7 @@ static void check_task(const struct smpol_topology *topo, const struct smpol_wi_
 		goto out;
 	}
 	m = smpol_migration_check(topo, policy, &task->rebound, &target.plan, &from);
-	smpol_bitmap_format_list(&cpus, list, sizeof(list));
+	smpol_cpus_format_list(&cpus, list, sizeof(list));
 	smpol_plan_sockets(topo, &target.plan, &to);
 	smpol_bitmap_format_list(&from, from_list, sizeof(from_list));
 	smpol_bitmap_format_list(&to, to_list, sizeof(to_list));
@@ -85,7 +85,9 @@ static void check_task(const struct smpol_topology *topo, const struct smpol_wi_
 		watch_log(LOG_INFO, "job %u step %u task %d (%s) has policy '%s', not the one it was launched with: "
 			  "left alone", st->job_id, st->step_id, (int)task->pid, ref.comm, policy);
 	}
+	smpol_plan_free(&target.plan);
 out:
+	smpol_cpus_free(&cpus);
 	smpol_task_unpin(&ref);
 }
 

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "pair %d changed", i);
 	for (int i = 0; i < f.nnodes; i++)
 		fuzz_check(again.nodes[i].id == f.nodes[i].id && again.nodes[i].memory == f.nodes[i].memory &&
-			   smpol_bitmap_equal(&again.nodes[i].cpus, &f.nodes[i].cpus), "node line %d changed", i);
+			   smpol_cpus_equal(&again.nodes[i].cpus, &f.nodes[i].cpus), "node line %d changed", i);
 	smpol_bw_file_free(&again);
 	free(canon);
 	smpol_bw_file_free(&f);

@@ -29,9 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_check(cfg.host.statedir[0] == '/', "statedir '%s' is not absolute", cfg.host.statedir);
 	fuzz_check(cfg.host.fsroot[0] == '/', "fsroot '%s' is not absolute", cfg.host.fsroot);
-	fuzz_check(cfg.precision > 0 && cfg.precision <= 1, "precision %g", cfg.precision);
-	fuzz_check(cfg.max_weight_sum >= 1 && cfg.max_weight_sum <= 1024, "max_weight_sum %u", cfg.max_weight_sum);
-	fuzz_check(cfg.sample_interval <= 86400, "sample_interval %u", cfg.sample_interval);
+	fuzz_check(cfg.decide.precision > 0 && cfg.decide.precision <= 1, "precision %g", cfg.decide.precision);
+	fuzz_check(cfg.decide.max_weight_sum >= 1 && cfg.decide.max_weight_sum <= 1024, "max_weight_sum %u", cfg.decide.max_weight_sum);
+	fuzz_check(cfg.decide.sample_interval <= 86400, "sample_interval %u", cfg.decide.sample_interval);
 	fuzz_check(cfg.default_spec.mode != SMPOL_MODE_HELP, "default=help accepted");
 	rc = smpol_spec_format(&cfg.default_spec, canon, sizeof(canon));
 	fuzz_check(rc == 0, "default spec does not format (%d)", rc);

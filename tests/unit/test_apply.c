@@ -22,10 +22,13 @@ static int reset_policy(void **state)
 	return 0;
 }
 
+/* A plan of one node (smpol_plan_free it). */
 static struct smpol_plan plan_on(int initiator, int node)
 {
-	struct smpol_plan p = { .initiator = initiator, .nnodes = 1 };
+	struct smpol_plan p = { .initiator = initiator };
 
+	assert_int_equal(smpol_plan_alloc(&p, 1), 0);
+	p.nnodes = 1;
 	p.nodes[0] = node;
 	p.weights[0] = 1;
 	p.shares[0] = 1.0;
@@ -44,6 +47,7 @@ static void test_none_sets_nothing(void **state)
 	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_NONE, true, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_NONE);
 	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	smpol_plan_free(&p);
 }
 
 static void test_interleave(void **state)
@@ -57,6 +61,7 @@ static void test_interleave(void **state)
 	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
 	assert_false(res.fell_back);
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
+	smpol_plan_free(&p);
 }
 
 static void test_weighted_follows_the_kernel(void **state)
@@ -74,6 +79,7 @@ static void test_weighted_follows_the_kernel(void **state)
 	assert_int_equal(task_policy(), has ? MPOL_WEIGHTED_INTERLEAVE : MPOL_INTERLEAVE);
 	if (!has)
 		assert_non_null(strstr(res.reason, "EINVAL"));
+	smpol_plan_free(&p);
 }
 
 /* Standby nodes (no memory yet) ride along with MPOL_F_STATIC_NODES: the kernel keeps
@@ -98,6 +104,7 @@ static void test_standby_nodes_are_static(void **state)
 	smpol_bitmap_clear(&p.standby);
 	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(task_policy(), MPOL_INTERLEAVE);
+	smpol_plan_free(&p);
 }
 
 /* Region-aware tasks are local: preferred on the plan's initiator when the plan has
@@ -114,22 +121,26 @@ static void test_local_task_policy(void **state)
 	assert_int_equal(node, 0);
 	assert_int_equal(task_policy(), MPOL_PREFERRED);
 	/* a plan without its initiator's node (no memory there): local */
+	smpol_plan_free(&p);
 	p = plan_on(3, 0);
 	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), 0);
 	assert_int_equal(node, -1);
 	assert_int_equal(task_policy(), MPOL_LOCAL);
 	/* a plan for CPUs spanning CPU nodes: local, each thread by its own socket */
+	smpol_plan_free(&p);
 	p = plan_on(0, 0);
 	p.nserved = 2;
 	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), 0);
 	assert_int_equal(node, -1);
 	assert_int_equal(task_policy(), MPOL_LOCAL);
 	/* a node this kernel does not have: refused with the node named, policy kept */
+	smpol_plan_free(&p);
 	p = plan_on(SMPOL_MAX_NODES - 1, SMPOL_MAX_NODES - 1);
 	assert_int_equal(smpol_apply_local(&p, &node, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "set_mempolicy(MPOL_PREFERRED, node 1023) failed"));
 	assert_int_equal(task_policy(), MPOL_LOCAL);
 
+	smpol_plan_free(&p);
 	p = plan_on(0, 0);
 	smpol_bitmap_set(&p.standby, 5);
 	assert_int_equal(smpol_plan_policy(&p, SMPOL_PATH_WEIGHTED, &mode, mask, err, sizeof(err)), 0);
@@ -141,6 +152,7 @@ static void test_local_task_policy(void **state)
 	assert_true(mask[0] == 1 && mask[1] == 0);
 	assert_int_equal(smpol_plan_policy(&p, SMPOL_PATH_NONE, &mode, mask, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no interleave policy"));
+	smpol_plan_free(&p);
 }
 
 /* strict: a kernel that refuses weighted interleave fails the task, policy untouched;
@@ -155,12 +167,14 @@ static void test_strict_refuses_fallback(void **state)
 	if (kernel_takes_weighted()) {
 		assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, true, &res, err, sizeof(err)), 0);
 		assert_int_equal(task_policy(), MPOL_WEIGHTED_INTERLEAVE);
+		smpol_plan_free(&p);
 		return;
 	}
 	assert_int_equal(smpol_apply_plan(&p, SMPOL_PATH_WEIGHTED, true, &res, err, sizeof(err)), -EOPNOTSUPP);
 	assert_string_equal(err, "strict: the kernel refused MPOL_WEIGHTED_INTERLEAVE (EINVAL); "
 			    "not falling back to interleave");
 	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	smpol_plan_free(&p);
 }
 
 static void test_bad_plans(void **state)
@@ -179,6 +193,7 @@ static void test_bad_plans(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "no memory nodes"));
 	assert_int_equal(task_policy(), MPOL_DEFAULT);
+	smpol_plan_free(&p);
 }
 
 /* Two CPU nodes: node 0 with CPUs 0-1, node 1 with CPUs 2-3 (both plans use node 0,
@@ -191,8 +206,8 @@ static void two_socket_topology(struct smpol_topology *topo, struct smpol_node n
 		nodes[i].id = i;
 		nodes[i].has_cpu = nodes[i].has_memory = true;
 		nodes[i].tier = -1;
-		smpol_bitmap_set(&nodes[i].cpus, 2 * i);
-		smpol_bitmap_set(&nodes[i].cpus, 2 * i + 1);
+		smpol_cpus_set(&nodes[i].cpus, 2 * i);
+		smpol_cpus_set(&nodes[i].cpus, 2 * i + 1);
 		smpol_bitmap_set(&topo->online, i);
 		smpol_bitmap_set(&topo->possible, i);
 	}
@@ -200,28 +215,40 @@ static void two_socket_topology(struct smpol_topology *topo, struct smpol_node n
 	topo->nnodes = 2;
 }
 
+/* What a pick case holds: its plans, the pick, the task's CPUs and the nodes' CPUs. */
+static void pick_case_free(struct smpol_plan *plans, int nplans, struct smpol_plan *chosen, struct smpol_cpus *cpus,
+			   struct smpol_node nodes[2])
+{
+	for (int i = 0; i < nplans; i++)
+		smpol_plan_free(&plans[i]);
+	smpol_plan_free(chosen);
+	smpol_cpus_free(cpus);
+	smpol_cpus_free(&nodes[0].cpus);
+	smpol_cpus_free(&nodes[1].cpus);
+}
+
 static void test_task_picks_its_socket(void **state)
 {
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[2] = { plan_on(0, 0), plan_on(1, 0) };
-	struct smpol_plan chosen;
+	struct smpol_plan chosen = { 0 };
 	struct smpol_apply_result res;
 	struct smpol_plan_opts opts;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 2);
-	smpol_bitmap_set(&cpus, 3);
+	smpol_cpus_set(&cpus, 2);
+	smpol_cpus_set(&cpus, 3);
 	assert_int_equal(smpol_plan_pick(&topo, plans, 2, &cpus, &opts, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, 1);
 	assert_true(smpol_plan_same(&chosen, &plans[1]));
 	assert_int_equal(smpol_apply_plan(&chosen, SMPOL_PATH_INTERLEAVE, false, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.path, SMPOL_PATH_INTERLEAVE);
+	pick_case_free(plans, 2, &chosen, &cpus, nodes);
 }
 
 static void test_task_without_plan(void **state)
@@ -229,22 +256,22 @@ static void test_task_without_plan(void **state)
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(0, 0) };
-	struct smpol_plan chosen;
+	struct smpol_plan chosen = { 0 };
 	struct smpol_plan_opts opts;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 3);
+	smpol_cpus_set(&cpus, 3);
 	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 3 are on node 1, for which no plan was made");
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 40);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 40);
 	assert_true(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "CPUs 40 belong to no NUMA node"));
+	pick_case_free(plans, 1, &chosen, &cpus, nodes);
 }
 
 static void test_node_independent_plan(void **state)
@@ -252,19 +279,19 @@ static void test_node_independent_plan(void **state)
 	struct smpol_node nodes[2];
 	struct smpol_topology topo;
 	struct smpol_plan plans[1] = { plan_on(-1, 0) };
-	struct smpol_plan chosen;
+	struct smpol_plan chosen = { 0 };
 	struct smpol_plan_opts opts;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	smpol_plan_opts_default(&opts);
 	two_socket_topology(&topo, nodes);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 40);      /* no node: the plan does not care */
+	smpol_cpus_set(&cpus, 40);      /* no node: the plan does not care */
 	assert_int_equal(smpol_plan_pick(&topo, plans, 1, &cpus, &opts, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, -1);
 	assert_int_equal(chosen.nserved, 0);
+	pick_case_free(plans, 1, &chosen, &cpus, nodes);
 }
 
 static void test_applied_mode_names(void **state)
@@ -278,19 +305,20 @@ static void test_applied_mode_names(void **state)
 
 static void test_task_cpus(void **state)
 {
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	cpu_set_t set;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
 	assert_int_equal(smpol_task_cpus(0, &cpus, err, sizeof(err)), 0);
-	assert_int_equal(smpol_bitmap_count(&cpus), CPU_COUNT(&set));
+	assert_int_equal(smpol_cpus_count(&cpus), CPU_COUNT(&set));
 	assert_int_equal(smpol_task_cpus(getpid(), &cpus, err, sizeof(err)), 0);
-	assert_int_equal(smpol_bitmap_count(&cpus), CPU_COUNT(&set));
+	assert_int_equal(smpol_cpus_count(&cpus), CPU_COUNT(&set));
 	/* A process that is gone: a sentence, not a crash. */
 	assert_int_equal(smpol_task_cpus(INT32_MAX, &cpus, err, sizeof(err)), -ESRCH);
 	assert_non_null(strstr(err, "cannot read the CPU affinity of the process"));
+	smpol_cpus_free(&cpus);
 }
 
 int main(void)

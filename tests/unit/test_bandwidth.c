@@ -60,7 +60,7 @@ static void test_file_round_trip(void **state)
 		 "info stream median of 5, 64 MiB\r\n" GUEST_MEASURED "override 0 2 0 45000 # the admin's\n", &f);
 	assert_string_equal(f.machine, "QEMU / Standard PC (Q35 + ICH9, 2009) / -");
 	assert_int_equal(f.nnodes, 3);
-	assert_true(f.nodes[2].memory && smpol_bitmap_empty(&f.nodes[2].cpus));
+	assert_true(f.nodes[2].memory && smpol_cpus_empty(&f.nodes[2].cpus));
 	assert_string_equal(f.info, "stream median of 5, 64 MiB");
 	assert_int_equal(f.table.nentries, 7);
 	assert_int_equal(f.table.entries[6].source, SMPOL_BW_OVERRIDE);
@@ -287,6 +287,7 @@ static const char *plan_weights(const struct smpol_topology *topo, const struct 
 	smpol_plan_opts_default(&o);
 	o.scope = scope;
 	o.bandwidth = t;
+	smpol_plan_free(p);
 	if (smpol_plan_for_initiator(topo, init, &o, p, err, sizeof(err)))
 		fail_msg("plan: %s", err);
 	smpol_plan_format_weights(p, buf, sizeof(buf));
@@ -300,7 +301,7 @@ static void test_plans_follow(void **state)
 	struct smpol_topology topo;
 	struct smpol_bw_table t = { 0 };
 	struct smpol_bw_origin o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char path[4096], *root;
 
 	(void)state;
@@ -336,6 +337,7 @@ static void test_plans_follow(void **state)
 	smpol_bw_free(&t);
 	smpol_topology_free(&topo);
 	fake_tree_free(root);
+	smpol_plan_free(&p);
 }
 
 /* The step keeps the table it decided with; rebalance's inputs carry it back. */
@@ -358,7 +360,7 @@ static void test_step_keeps_table(void **state)
 	smpol_config_default(&site);
 	site.host = *fake_host(fixture_path("linux-7.3-boot"), state_dir);
 	assert_int_equal(smpol_spec_parse("weighted", &in.spec, err, sizeof(err)), 0);
-	in.site = &site;
+	in.site = &site.decide;
 	in.topo = &topo;
 	in.table = &wi;
 	in.lease = SMPOL_LEASE_NOT_HELD;

@@ -98,7 +98,7 @@ struct node {
 	struct smpol_topology topo;
 	struct smpol_node nodes[2];
 	struct smpol_wi_table table;
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 	struct smpol_placement pl;
 	int cpu[2];
 };
@@ -126,11 +126,11 @@ static int setup(void **state)
 		d->has_cpu = d->has_memory = true;
 		d->mem_total_kb = d->mem_free_kb = 1 << 20;
 		d->tier = -1;
-		smpol_bitmap_set(&d->cpus, n->cpu[i]);
+		smpol_cpus_set(&d->cpus, n->cpu[i]);
 		smpol_bitmap_set(&n->topo.online, i);
 		smpol_bitmap_set(&n->topo.possible, i);
 	}
-	smpol_config_default(&n->site);
+	smpol_site_decision_default(&n->site);
 	memset(logbuf, 0, sizeof(logbuf));
 	*state = n;
 	return 0;
@@ -145,6 +145,8 @@ static int teardown(void **state)
 	if (n->procs.pid[TASK])
 		stop(&n->procs);
 	smpol_placement_free(&n->pl);
+	for (int i = 0; i < n->topo.nnodes; i++)
+		smpol_cpus_free(&n->nodes[i].cpus);
 	free(n);
 	return 0;
 }
@@ -384,7 +386,9 @@ static void test_region_aware_child_is_placed(void **state)
 /* The verdict alone: a child follows, is placed, or is left alone by its policy. */
 static void test_verdicts(void **state)
 {
-	struct smpol_plan on1 = { .initiator = 1, .nnodes = 2, .nodes = { 1, 3 }, .weights = { 5, 1 } };
+	struct smpol_plan on1 = { .initiator = 1, .nnodes = 2, .nodes = (int[]){ 1, 3 }, .weights = (unsigned[]){ 5, 1 },
+				  .shares = (double[2]){ 0 }, .bandwidth = (uint32_t[2]){ 0 },
+				  .sources = (enum smpol_bw_source[2]){ 0 } };
 	const char *task = "weighted interleave:0,2";
 
 	(void)state;

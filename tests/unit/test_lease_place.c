@@ -35,13 +35,13 @@ static int setup(void **state)
 	fake_tree_copy(fx->root, fixture_path("linux-7.3-boot"));
 	snprintf(statedir, sizeof(statedir), "%s/state", fx->root);
 	smpol_config_default(&fx->site);
-	fx->site.sysfs = SMPOL_SYSFS_ALWAYS;
+	fx->site.decide.sysfs = SMPOL_SYSFS_ALWAYS;
 	if (smpol_host_set_fsroot(&fx->site.host, fx->root, err, sizeof(err)) ||
 	    smpol_host_set_statedir(&fx->site.host, statedir, err, sizeof(err)) ||
 	    smpol_topology_read(&fx->site.host, &fx->topo, err, sizeof(err)) ||
 	    smpol_spec_parse("weighted,precision=0.9", &fx->in.spec, err, sizeof(err)))
 		fail_msg("%s", err);
-	fx->in.site = &fx->site;
+	fx->in.site = &fx->site.decide;
 	fx->in.topo = &fx->topo;
 	fx->in.job_owns_node = true;
 	fx->in.lease = SMPOL_LEASE_UNTRIED;
@@ -141,7 +141,7 @@ static void test_no_lease_wanted(void **state)
 	struct fixture *fx = *state;
 	struct smpol_lease_owner me = { .job_id = 1, .uid = 1001 };
 
-	fx->site.sysfs = SMPOL_SYSFS_NEVER;
+	fx->site.decide.sysfs = SMPOL_SYSFS_NEVER;
 	read_table(fx);
 	assert_int_equal(smpol_place_with_lease(&fx->in, &fx->table, &me, &fx->pl, &fx->lt), 0);
 	assert_false(fx->lt.held);

@@ -17,7 +17,7 @@
 struct node_view {
 	struct smpol_topology topo;
 	struct smpol_wi_table table;
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 	struct smpol_place_in in;
 	struct smpol_placement pl;
 };
@@ -31,7 +31,7 @@ static struct node_view *view_of(const char *fixture, const char *spec)
 	if (smpol_topology_read(fake_host(fixture_path(fixture), NULL), &v->topo, err, sizeof(err)) ||
 	    smpol_wi_read(fake_host(fixture_path(fixture), NULL), &v->table, err, sizeof(err)))
 		fail_msg("%s: %s", fixture, err);
-	smpol_config_default(&v->site);
+	smpol_site_decision_default(&v->site);
 	if (smpol_spec_parse(spec, &v->in.spec, err, sizeof(err)))
 		fail_msg("%s: %s", spec, err);
 	v->in.site = &v->site;
@@ -84,13 +84,13 @@ static const char *nodes_of(const struct smpol_placement *pl, int initiator)
 /* The spec wins where it says something; the site's values fill the rest. */
 static void test_plan_opts_from_spec(void **state)
 {
-	struct smpol_site_config cfg;
+	struct smpol_site_decision cfg;
 	struct smpol_spec spec;
 	struct smpol_plan_opts o;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	smpol_config_default(&cfg);
+	smpol_site_decision_default(&cfg);
 	cfg.algorithm = SMPOL_ALGO_KERNEL;
 	cfg.precision = 0.9;
 	cfg.max_weight_sum = 40;
@@ -180,13 +180,13 @@ static void test_weighted_without_lease_runs_on_the_table(void **state)
 static void test_span_scales_own_weights(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
-	struct smpol_bitmap span, one;
-	struct smpol_plan chosen;
+	struct smpol_cpus span = { 0 }, one = { 0 };
+	struct smpol_plan chosen = { 0 };
 	char err[SMPOL_ERRLEN], w[64];
 
 	(void)state;
-	assert_int_equal(smpol_bitmap_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
-	assert_int_equal(smpol_bitmap_parse_list("0-1", SMPOL_MAX_CPUS, &one, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_parse_list("0-1", SMPOL_MAX_CPUS, &one, NULL, 0), 0);
 	v->in.span_cpus = &span;
 	place(v);
 	assert_true(v->pl.lease_wanted);
@@ -195,21 +195,27 @@ static void test_span_scales_own_weights(void **state)
 	v->in.lease = SMPOL_LEASE_HELD;
 	place(v);
 	assert_string_equal(weights_of(&v->pl, 1), "9");
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &span, &chosen, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&chosen, w, sizeof(w));
 	assert_string_equal(w, "7:9:2");
 	assert_float_equal(chosen.efficiency, v->pl.plans[0].efficiency, 1e-12);
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &one, &chosen, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&chosen, w, sizeof(w));
 	assert_string_equal(w, "7:2");
 	/* the table (auto 7:7:2) is what a task runs on without the lease: 56:44 */
 	v->in.lease = SMPOL_LEASE_NOT_HELD;
 	place(v);
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &span, &chosen, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&chosen, w, sizeof(w));
 	assert_string_equal(w, "7:7:2");
 	assert_non_null(strstr(chosen.notes, "56%:44% of the memory, the task's CPUs are 50%:50%"));
 	view_free(v);
+	smpol_plan_free(&chosen);
+	smpol_cpus_free(&span);
+	smpol_cpus_free(&one);
 }
 
 /* The site's precision and algorithm reach the plans (and so rebalance targets). */
@@ -463,17 +469,20 @@ static void test_explicit_weights(void **state)
 static void test_pick(void **state)
 {
 	struct node_view *v = view_of("linux-7.3-boot", "weighted");
-	struct smpol_plan chosen;
-	struct smpol_bitmap cpus;
+	struct smpol_plan chosen = { 0 };
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	place(v);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 2);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 2);
+	smpol_plan_free(&chosen);
 	assert_int_equal(smpol_placement_pick(&v->pl, &v->topo, &cpus, &chosen, err, sizeof(err)), 0);
 	assert_int_equal(chosen.initiator, 1);
 	view_free(v);
+	smpol_plan_free(&chosen);
+	smpol_cpus_free(&cpus);
 }
 
 int main(void)

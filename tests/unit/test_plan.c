@@ -32,7 +32,7 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 	n->mem_total_kb = n->mem_free_kb = mem_kb;
 	n->tier = -1;
 	for (int c = 0; cpu && c < 4; c++)
-		smpol_bitmap_set(&n->cpus, 4 * id + c);
+		smpol_cpus_set(&n->cpus, 4 * id + c);
 	if (bw) {
 		n->access[1].valid = true;
 		n->access[1].read_bw = n->access[1].write_bw = bw;
@@ -43,8 +43,16 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 	smpol_bitmap_set(&f->topo.possible, id);
 }
 
+/* Free the nodes' CPU sets (a fake is zeroed when declared). */
+static void fake_free(struct fake *f)
+{
+	for (int i = 0; f->topo.nodes == f->nodes && i < f->topo.nnodes; i++)
+		smpol_cpus_free(&f->nodes[i].cpus);
+}
+
 static void fake_init(struct fake *f)
 {
+	fake_free(f);
 	memset(f, 0, sizeof(*f));
 	f->topo.nodes = f->nodes;
 }
@@ -64,6 +72,7 @@ static void plan_ok(const struct fake *f, int initiator, const struct smpol_plan
 {
 	char err[SMPOL_ERRLEN] = "";
 
+	smpol_plan_free(p);
 	if (smpol_plan_for_initiator(&f->topo, initiator, o, p, err, sizeof(err)))
 		fail_msg("plan for node %d refused: %s", initiator, err);
 }
@@ -80,7 +89,7 @@ static void expect_plan(const struct smpol_plan *p, const char *nodes, const cha
 
 static void test_scope_socket(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan *plans;
 	char err[SMPOL_ERRLEN];
@@ -104,14 +113,15 @@ static void test_scope_socket(void **state)
 	assert_int_equal(plans[0].nleft_out, 0);
 	assert_string_equal(plans[0].notes, "");
 	assert_int_equal(plans[0].algorithm, SMPOL_ALGO_OPTIMAL);
-	free(plans);
+	smpol_plans_free(plans, n);
+	fake_free(&f);
 }
 
 static void test_scope_all(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	two_socket_cxl(&f);
@@ -125,15 +135,17 @@ static void test_scope_all(void **state)
 	assert_int_equal(p.algorithm, SMPOL_ALGO_KERNEL);
 	assert_int_equal(p.weight_sum, 30);
 	assert_true(smpol_bitmap_empty(&p.standby));
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 /* A possible node without memory (a hot-add target) is on standby in scope=all plans,
  * never in socket plans: its socket is unknown until it has memory. */
 static void test_standby_nodes(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char buf[64];
 
 	(void)state;
@@ -154,14 +166,16 @@ static void test_standby_nodes(void **state)
 	smpol_bitmap_set(&o.nodes, 0);
 	plan_ok(&f, 0, &o, &p);
 	assert_true(smpol_bitmap_empty(&p.standby));
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 /* The QEMU fixture numbers: 224000, 224000 and a CXL node at 64000. */
 static void test_qemu_numbers(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	fake_init(&f);
@@ -188,13 +202,15 @@ static void test_qemu_numbers(void **state)
 	o.scope = SMPOL_SCOPE_SOCKET;
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "1", "1");
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_named_nodes(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -208,22 +224,27 @@ static void test_named_nodes(void **state)
 	plan_ok(&f, 1, &o, &p);
 	expect_plan(&p, "0,2", "5:1");
 	smpol_bitmap_set(&o.nodes, 4);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "node 4 has no memory; nodes with memory: 0-3");
 	smpol_bitmap_unset(&o.nodes, 4);
 	smpol_bitmap_set(&o.nodes, 7);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "node 7 is not online; nodes with memory: 0-3");
 	smpol_bitmap_clear(&o.nodes);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no nodes were named"));
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_explicit_weights(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -240,19 +261,23 @@ static void test_explicit_weights(void **state)
 	assert_float_equal(p.efficiency, 2 * (64.0 / 364), 1e-12);
 	o.has_nodes = true;
 	smpol_bitmap_set(&o.nodes, 1);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nodes= and weights= name different nodes"));
 	o.has_nodes = false;
 	o.weights[5] = 1;
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 5 is not online"));
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_missing_hmat(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	/* none known: equal shares */
@@ -279,13 +304,15 @@ static void test_missing_hmat(void **state)
 	o.algorithm = SMPOL_ALGO_KERNEL;
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1,2,3", "22:1:4:4");
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_capacity(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	two_socket_cxl(&f);
@@ -315,13 +342,15 @@ static void test_capacity(void **state)
 	plan_ok(&f, 0, &o, &p);
 	assert_false(p.capacity_capped);
 	expect_plan(&p, "0,2", "5:1");
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_left_out(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 
 	(void)state;
 	fake_init(&f);
@@ -344,14 +373,16 @@ static void test_left_out(void **state)
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,1", "32:1");
 	assert_int_equal(p.nleft_out, 0);
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 /* A CPU node without memory, and no memory-only node local to it. */
 static void test_memoryless_initiator(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
@@ -361,13 +392,16 @@ static void test_memoryless_initiator(void **state)
 	plan_ok(&f, 4, &o, &p);
 	expect_plan(&p, "0,1,2,3", "5:5:1:1");
 	assert_non_null(strstr(p.notes, "node 4 has no memory of its own"));
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 6, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 6 is not online"));
+	smpol_plan_free(&p);
+	fake_free(&f);
 }
 
 static void test_no_memory_or_cpus(void **state)
 {
-	struct fake f;
+	struct fake f = { 0 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p, *plans = (struct smpol_plan *)1;
 	char err[SMPOL_ERRLEN];
@@ -377,53 +411,94 @@ static void test_no_memory_or_cpus(void **state)
 	fake_init(&f);
 	add_node(&f, 0, true, 0, 0, 0);
 	smpol_plan_opts_default(&o);
+	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has memory"));
 	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
 	assert_null(plans);
 	assert_int_equal(n, 0);
+	smpol_plans_free(plans, 1);   /* no list: nothing to free, whatever the count says */
 	fake_init(&f);
 	add_node(&f, 0, false, 4 * GIB, 100, -1);
 	assert_int_equal(smpol_plan_all(&f.topo, &o, &plans, &n, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no online node has CPUs"));
+	fake_free(&f);
+}
+
+/* One node limit: a plan may name every node a kernel can number (there was a second
+ * limit of 256 per plan). */
+static void test_every_node_a_kernel_numbers(void **state)
+{
+	struct fake f = { 0 };
+	struct smpol_node *many = calloc(SMPOL_MAX_NODES, sizeof(*many));
+	struct smpol_plan_opts o;
+	struct smpol_plan p = { 0 };
+
+	(void)state;
+	assert_non_null(many);
+	fake_init(&f);
+	for (int id = 0; id < SMPOL_MAX_NODES; id++) {
+		f.topo.nnodes = 0;
+		add_node(&f, id, id == 0, GIB, 1000, 0);
+		many[id] = f.nodes[0];
+	}
+	f.topo.nodes = many;
+	f.topo.nnodes = SMPOL_MAX_NODES;
+	smpol_plan_opts_default(&o);
+	o.scope = SMPOL_SCOPE_ALL;
+	o.has_weights = true;
+	memset(o.weights, 1, sizeof(o.weights));
+	plan_ok(&f, 0, &o, &p);
+	assert_int_equal(p.nnodes, SMPOL_MAX_NODES);
+	assert_int_equal(p.nodes[SMPOL_MAX_NODES - 1], SMPOL_MAX_NODES - 1);
+	assert_int_equal(p.weight_sum, SMPOL_MAX_NODES);
+	smpol_plan_free(&p);
+	for (int id = 0; id < SMPOL_MAX_NODES; id++)
+		smpol_cpus_free(&many[id].cpus);
+	free(many);
 }
 
 static void test_initiator_for_cpus(void **state)
 {
-	struct fake f;
-	struct smpol_bitmap cpus;
+	struct fake f = { 0 };
+	struct smpol_cpus cpus = { 0 };
 	char err[SMPOL_ERRLEN];
 	int init = -1;
 
 	(void)state;
 	two_socket_cxl(&f);
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 1);
-	smpol_bitmap_set(&cpus, 4);
-	smpol_bitmap_set(&cpus, 5);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 1);
+	smpol_cpus_set(&cpus, 4);
+	smpol_cpus_set(&cpus, 5);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
 	assert_int_equal(init, 1);
-	smpol_bitmap_unset(&cpus, 5);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 1);
+	smpol_cpus_set(&cpus, 4);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), 0);
 	assert_int_equal(init, 0);   /* a tie: the lowest id */
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 100);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 100);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "none of the CPUs 100 belongs to an online NUMA node");
-	smpol_bitmap_clear(&cpus);
+	smpol_cpus_clear(&cpus);
 	assert_int_equal(smpol_initiator_for_cpus(&f.topo, &cpus, &init, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "(none)"));
+	smpol_cpus_free(&cpus);
+	fake_free(&f);
 }
 
 static void test_format(void **state)
 {
-	struct smpol_plan p;
+	struct smpol_plan p = { 0 };
 	char buf[8];
 
 	(void)state;
 	memset(&p, 0, sizeof(p));
 	assert_int_equal(smpol_plan_format_nodes(&p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
+	assert_int_equal(smpol_plan_alloc(&p, 3), 0);
 	p.nnodes = 3;
 	p.nodes[0] = 0, p.nodes[1] = 2, p.nodes[2] = 1000;
 	p.weights[0] = 255, p.weights[1] = 2, p.weights[2] = 1;
@@ -436,6 +511,7 @@ static void test_format(void **state)
 	assert_string_equal(smpol_algorithm_name(SMPOL_ALGO_OPTIMAL), "optimal");
 	assert_string_equal(smpol_scope_name(SMPOL_SCOPE_ALL), "all");
 	assert_string_equal(smpol_scope_name(SMPOL_SCOPE_SOCKET), "socket");
+	smpol_plan_free(&p);
 }
 
 int main(void)
@@ -452,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_left_out),
 		cmocka_unit_test(test_memoryless_initiator),
 		cmocka_unit_test(test_no_memory_or_cpus),
+		cmocka_unit_test(test_every_node_a_kernel_numbers),
 		cmocka_unit_test(test_initiator_for_cpus),
 		cmocka_unit_test(test_format),
 	};

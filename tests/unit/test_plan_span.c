@@ -32,7 +32,7 @@ static void plan_all(struct planned *p)
 {
 	char err[SMPOL_ERRLEN] = "";
 
-	free(p->plans);
+	smpol_plans_free(p->plans, p->nplans);
 	if (smpol_plan_all(&p->topo, &p->opts, &p->plans, &p->nplans, err, sizeof(err)))
 		fail_msg("plans: %s", err);
 }
@@ -56,27 +56,50 @@ static struct planned *planned_fixture(const char *fixture, enum smpol_scope sco
 
 static void planned_free(struct planned *p)
 {
-	free(p->plans);
+	smpol_plans_free(p->plans, p->nplans);
 	smpol_bw_free(&p->bw);
 	smpol_topology_free(&p->topo);
 	free(p);
 }
 
-static struct smpol_bitmap cpu_list(const char *list)
+/* The CPUs of a list (the caller's to free). */
+static struct smpol_cpus cpu_list(const char *list)
 {
-	struct smpol_bitmap b;
+	struct smpol_cpus b = { 0 };
 
-	assert_int_equal(smpol_bitmap_parse_list(list, SMPOL_MAX_CPUS, &b, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_parse_list(list, SMPOL_MAX_CPUS, &b, NULL, 0), 0);
 	return b;
 }
 
 static void pick(const struct planned *p, const char *cpus, struct smpol_plan *out)
 {
-	struct smpol_bitmap b = cpu_list(cpus);
+	struct smpol_cpus b = cpu_list(cpus);
 	char err[SMPOL_ERRLEN] = "";
 
+	smpol_plan_free(out);
 	if (smpol_plan_pick(&p->topo, p->plans, p->nplans, &b, &p->opts, out, err, sizeof(err)))
 		fail_msg("CPUs %s: %s", cpus, err);
+	smpol_cpus_free(&b);
+}
+
+/* got is own, field by field and node by node (each has arrays of its own). */
+static void assert_plan_equal(const struct smpol_plan *got, const struct smpol_plan *own)
+{
+	struct smpol_plan a = *got;
+	size_t n = (size_t)own->nnodes;
+
+	assert_int_equal(got->nnodes, own->nnodes);
+	assert_memory_equal(got->nodes, own->nodes, sizeof(*own->nodes) * n);
+	assert_memory_equal(got->weights, own->weights, sizeof(*own->weights) * n);
+	assert_memory_equal(got->shares, own->shares, sizeof(*own->shares) * n);
+	assert_memory_equal(got->bandwidth, own->bandwidth, sizeof(*own->bandwidth) * n);
+	assert_memory_equal(got->sources, own->sources, sizeof(*own->sources) * n);
+	a.nodes = own->nodes;
+	a.weights = own->weights;
+	a.shares = own->shares;
+	a.bandwidth = own->bandwidth;
+	a.sources = own->sources;
+	assert_memory_equal(&a, own, sizeof(a));
 }
 
 static const char *nodes_of(const struct smpol_plan *p)
@@ -156,20 +179,23 @@ static void test_one_node_is_the_node_plan(void **state)
 			for (int i = 0; i < p->nplans; i++) {
 				const struct smpol_plan *own = &p->plans[i];
 				const struct smpol_node *n = smpol_topology_node(&p->topo, own->initiator);
-				struct smpol_bitmap one;
-				struct smpol_plan got;
+				struct smpol_cpus one = { 0 };
+				struct smpol_plan got = { 0 };
 				char err[SMPOL_ERRLEN];
 
 				assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &n->cpus, &p->opts, &got,
 								 err, sizeof(err)), 0);
-				assert_memory_equal(&got, own, sizeof(got));
-				smpol_bitmap_clear(&one);
-				smpol_bitmap_set(&one, smpol_bitmap_next(&n->cpus, 0));
+				assert_plan_equal(&got, own);
+				smpol_plan_free(&got);
+				smpol_cpus_clear(&one);
+				smpol_cpus_set(&one, smpol_cpus_next(&n->cpus, 0));
 				assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &one, &p->opts, &got,
 								 err, sizeof(err)), 0);
 				assert_int_equal(got.served_cpus[0], 1);
 				got.served_cpus[0] = own->served_cpus[0];
-				assert_memory_equal(&got, own, sizeof(got));
+				assert_plan_equal(&got, own);
+				smpol_plan_free(&got);
+				smpol_cpus_free(&one);
 			}
 			planned_free(p);
 		}
@@ -181,7 +207,7 @@ static void test_one_node_is_the_node_plan(void **state)
 static void test_two_sockets_half_each(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	pick(p, "0-15", &got);
@@ -196,6 +222,7 @@ static void test_two_sockets_half_each(void **state)
 	assert_float_equal(got.efficiency, plan_of(p, 0)->efficiency, 1e-12);
 	assert_string_equal(got.notes, "");
 	assert_int_equal(got.bw_source, SMPOL_BW_SYSFS);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -205,10 +232,11 @@ static void test_two_sockets_half_each(void **state)
 static void test_uneven_split_and_scaling(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap span = cpu_list("0-11");
-	struct smpol_plan got, socket1 = *plan_of(p, 1);
+	struct smpol_cpus span = cpu_list("0-11");
+	struct smpol_plan got = { 0 }, socket1;
 
 	(void)state;
+	assert_int_equal(smpol_plan_copy(&socket1, plan_of(p, 1)), 0);
 	pick(p, "0-11", &got);
 	expect_rule(p, &got);
 	assert_string_equal(served_of(&got), "0:8,1:4");
@@ -218,13 +246,16 @@ static void test_uneven_split_and_scaling(void **state)
 			    "67%:33% there.");
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 1);
 	assert_string_equal(weights_of(plan_of(p, 0)), "10:2");
-	assert_memory_equal(plan_of(p, 1), &socket1, sizeof(socket1));
+	assert_plan_equal(plan_of(p, 1), &socket1);
 	assert_float_equal(plan_of(p, 0)->efficiency, socket1.efficiency, 1e-12);
 	pick(p, "0-11", &got);
 	assert_string_equal(weights_of(&got), "10:5:2:1");
 	assert_float_equal(got.efficiency, socket1.efficiency, 1e-12);
 	assert_string_equal(got.notes, "");
+	smpol_plan_free(&got);
+	smpol_plan_free(&socket1);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 /* The four-node guest: socket 0 has DRAM and CXL, socket 1 DRAM alone. Its own plan
@@ -233,8 +264,8 @@ static void test_uneven_split_and_scaling(void **state)
 static void test_asymmetric_sockets(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-boot", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap span = cpu_list("0-3");
-	struct smpol_plan got;
+	struct smpol_cpus span = cpu_list("0-3");
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	pick(p, "0-3", &got);
@@ -253,7 +284,9 @@ static void test_asymmetric_sockets(void **state)
 	assert_string_equal(served_of(&got), "0:1,1:2");
 	assert_int_equal(got.initiator, 1);
 	expect_rule(p, &got);
+	smpol_plan_free(&got);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 /* scope=all over the raw HMAT pairs: each initiator weighs the other socket's DRAM at
@@ -262,8 +295,8 @@ static void test_asymmetric_sockets(void **state)
 static void test_raw_pairs_scope_all(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-acpi", SMPOL_SCOPE_ALL);
-	struct smpol_bitmap span = cpu_list("0-3");
-	struct smpol_plan got;
+	struct smpol_cpus span = cpu_list("0-3");
+	struct smpol_plan got = { 0 };
 	char w0[256];
 
 	(void)state;
@@ -282,7 +315,9 @@ static void test_raw_pairs_scope_all(void **state)
 	assert_int_equal(got.bandwidth[0], (224000 + 112000) / 2);
 	/* nothing to scale: the plans share nodes */
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 0);
+	smpol_plan_free(&got);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 /* A hand-built node: CPU nodes get 4 CPUs each (4*id..); memory-only nodes are local to
@@ -303,7 +338,7 @@ static void add_node(struct fake *f, int id, bool cpu, int local, uint32_t read,
 	n->mem_total_kb = n->mem_free_kb = read ? 16ULL << 20 : 0;
 	n->tier = -1;
 	for (int c = 0; cpu && c < 4; c++)
-		smpol_bitmap_set(&n->cpus, 4 * id + c);
+		smpol_cpus_set(&n->cpus, 4 * id + c);
 	if (read) {
 		n->access[1].valid = true;
 		n->access[1].read_bw = read;
@@ -314,12 +349,15 @@ static void add_node(struct fake *f, int id, bool cpu, int local, uint32_t read,
 	smpol_bitmap_set(&f->topo.possible, id);
 }
 
-static struct planned *planned_fake(const struct fake *f)
+/* The fake's plans; the fake's CPU sets are freed (it is not used after). */
+static struct planned *planned_fake(struct fake *f)
 {
 	struct planned *p = calloc(1, sizeof(*p));
 
 	assert_non_null(p);
 	assert_int_equal(smpol_topology_copy(&f->topo, &p->topo), 0);
+	for (int i = 0; i < f->topo.nnodes; i++)
+		smpol_cpus_free(&f->nodes[i].cpus);
 	smpol_plan_opts_default(&p->opts);
 	plan_all(p);
 	return p;
@@ -332,7 +370,7 @@ static void test_memory_only_and_asymmetric_rw(void **state)
 {
 	struct fake f = { .topo = { .nodes = f.nodes } };
 	struct planned *p;
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	add_node(&f, 0, true, 0, 200000, 100000);
@@ -355,6 +393,7 @@ static void test_memory_only_and_asymmetric_rw(void **state)
 	expect_rule(p, &got);
 	assert_string_equal(served_of(&got), "0:1,1:4");
 	assert_float_equal(got.shares[2], 0.2 * 0.8, 1e-12);
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -365,7 +404,7 @@ static void test_memoryless_cpu_node(void **state)
 {
 	struct fake f = { .topo = { .nodes = f.nodes } };
 	struct planned *p;
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	add_node(&f, 0, true, 0, 300000, 300000);
@@ -379,6 +418,7 @@ static void test_memoryless_cpu_node(void **state)
 	expect_rule(p, &got);
 	assert_true(got.efficiency >= p->opts.weight.precision - SMPOL_PRECISION_FLOOR);
 	assert_non_null(strstr(got.notes, "node 1 has no memory of its own"));
+	smpol_plan_free(&got);
 	planned_free(p);
 }
 
@@ -387,21 +427,24 @@ static void test_memoryless_cpu_node(void **state)
 static void test_no_plan(void **state)
 {
 	struct planned *p = planned_fixture("two-socket-cxl", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap cpus = cpu_list("200-201");
-	struct smpol_plan got;
+	struct smpol_cpus cpus = cpu_list("200-201");
+	struct smpol_plan got = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	assert_int_equal(smpol_plan_pick(&p->topo, p->plans, p->nplans, &cpus, &p->opts, &got, err, sizeof(err)),
 			 -ENOENT);
 	assert_string_equal(err, "the task's CPUs 200-201 belong to no NUMA node of this machine");
+	smpol_cpus_free(&cpus);
 	cpus = cpu_list("4-11");
 	assert_int_equal(smpol_plan_pick(&p->topo, p->plans, 1, &cpus, &p->opts, &got, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "the task's CPUs 4-11 are on node 1, for which no plan was made");
 	p->plans[0].initiator = -1;
 	assert_int_equal(smpol_plan_pick(&p->topo, p->plans, 1, &cpus, &p->opts, &got, err, sizeof(err)), 0);
 	assert_int_equal(got.initiator, -1);
+	smpol_plan_free(&got);
 	planned_free(p);
+	smpol_cpus_free(&cpus);
 }
 
 /* Scaling keeps every weight within the kernel's u8 and the sums within max_sum per
@@ -409,9 +452,9 @@ static void test_no_plan(void **state)
 static void test_scaling_bounds(void **state)
 {
 	struct planned *p = planned_fixture("linux-7.3-boot", SMPOL_SCOPE_SOCKET);
-	struct smpol_bitmap span = cpu_list("0,2-3");
+	struct smpol_cpus span = cpu_list("0,2-3");
 	struct smpol_weight_opts tight = p->opts.weight;
-	struct smpol_plan got;
+	struct smpol_plan got = { 0 };
 
 	(void)state;
 	/* 1 CPU on node 0 (7:2, sum 9), 2 on node 1 (sum 1): node1 wants 18 */
@@ -424,10 +467,13 @@ static void test_scaling_bounds(void **state)
 	pick(p, "0,2-3", &got);
 	assert_true(got.efficiency < p->opts.weight.precision);
 	/* one node: nothing to scale */
+	smpol_cpus_free(&span);
 	span = cpu_list("2-3");
+	smpol_plan_free(&got);
 	plan_all(p);
 	assert_int_equal(smpol_plan_scale_for_span(&p->topo, p->plans, p->nplans, &span, &p->opts.weight), 0);
 	planned_free(p);
+	smpol_cpus_free(&span);
 }
 
 int main(void)

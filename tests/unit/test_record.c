@@ -25,13 +25,15 @@ static json_object *make_entry(uint64_t n0, uint64_t n1, const char *note)
 	static const double target[2] = { 0.75, 0.25 };
 	static const char *const kind[2] = { "dram", "cxl" };
 	uint64_t last[2] = { n0, n1 }, peak[2] = { n0 + 10, n1 + 5 };
-	struct smpol_plan plan = { .initiator = 0, .nnodes = 2, .nodes = { 0, 1 },
-				  .weights = { 3, 1 }, .shares = { 0.75, 0.25 }, .bw_source = SMPOL_BW_MEASURED };
+	struct smpol_plan plan = { .initiator = 0, .nnodes = 2, .nodes = (int[]){ 0, 1 },
+				  .weights = (unsigned[]){ 3, 1 }, .shares = (double[]){ 0.75, 0.25 },
+				  .bandwidth = (uint32_t[2]){ 0 }, .sources = (enum smpol_bw_source[2]){ 0 },
+				  .bw_source = SMPOL_BW_MEASURED };
 	struct smpol_record_node in = {
 		.requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
 		.plans = &plan, .nplans = 1, .policy = "weighted interleave:0-1",
 		.ntasks = 2, .nsamples = 3, .last_time = 1700000000, .max_node = 1,
-		.last = last, .peak = peak, .target = target, .kind = kind, .note = note,
+		.last = last, .peak = peak, .target = target, .kind = kind, .nkind = 2, .note = note,
 	};
 	json_object *e = NULL;
 	char err[SMPOL_ERRLEN];
@@ -92,8 +94,10 @@ static void test_entry_regions(void **state)
 /* A plan for CPUs spanning CPU nodes says which, with the task's CPUs on each. */
 static void test_entry_spanning_plan(void **state)
 {
-	struct smpol_plan plan = { .initiator = 0, .nnodes = 4, .nodes = { 0, 1, 2, 3 }, .weights = { 5, 5, 1, 1 },
-				   .shares = { 0.41, 0.41, 0.09, 0.09 }, .bw_source = SMPOL_BW_SYSFS, .nserved = 2,
+	struct smpol_plan plan = { .initiator = 0, .nnodes = 4, .nodes = (int[]){ 0, 1, 2, 3 },
+				   .weights = (unsigned[]){ 5, 5, 1, 1 }, .shares = (double[]){ 0.41, 0.41, 0.09, 0.09 },
+				   .bandwidth = (uint32_t[4]){ 0 }, .sources = (enum smpol_bw_source[4]){ 0 },
+				   .bw_source = SMPOL_BW_SYSFS, .nserved = 2,
 				   .served = { 0, 1 }, .served_cpus = { 8, 8 } };
 	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
 				       .plans = &plan, .nplans = 1, .max_node = -1 };

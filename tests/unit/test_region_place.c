@@ -457,7 +457,9 @@ static void test_policy_refused(void **state)
  * process_mbind; a step that is not region-aware has none. */
 static void test_opts_for(void **state)
 {
-	struct smpol_plan p = { .initiator = 0, .nnodes = 2, .nodes = { 0, 2 }, .weights = { 7, 2 } };
+	struct smpol_plan p = { .initiator = 0, .nnodes = 2, .nodes = (int[]){ 0, 2 }, .weights = (unsigned[]){ 7, 2 },
+				.shares = (double[2]){ 0 }, .bandwidth = (uint32_t[2]){ 0 },
+				.sources = (enum smpol_bw_source[2]){ 0 } };
 	struct smpol_placement pl = { .active = true, .path = SMPOL_PATH_WEIGHTED, .plans = &p, .nplans = 1,
 				      .min_region_kb = 65536, .regions_by = SMPOL_REGIONS_POLICY };
 	struct smpol_region_opts o;

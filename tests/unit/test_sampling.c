@@ -37,9 +37,11 @@ static void usage(struct smpol_numa_usage *u, uint64_t n0, uint64_t n2, const ch
 }
 
 static const struct smpol_plan plans[2] = {
-	{ .initiator = 0, .nnodes = 2, .nodes = { 0, 2 }, .weights = { 3, 1 }, .weight_sum = 4,
-	  .shares = { 0.75, 0.25 } },
-	{ .initiator = 1, .nnodes = 1, .nodes = { 1 }, .weights = { 1 }, .weight_sum = 1, .shares = { 1 } },
+	{ .initiator = 0, .nnodes = 2, .nodes = (int[]){ 0, 2 }, .weights = (unsigned[]){ 3, 1 }, .weight_sum = 4,
+	  .shares = (double[]){ 0.75, 0.25 }, .bandwidth = (uint32_t[2]){ 0 },
+	  .sources = (enum smpol_bw_source[2]){ 0 } },
+	{ .initiator = 1, .nnodes = 1, .nodes = (int[]){ 1 }, .weights = (unsigned[]){ 1 }, .weight_sum = 1,
+	  .shares = (double[]){ 1 }, .bandwidth = (uint32_t[1]){ 0 }, .sources = (enum smpol_bw_source[1]){ 0 } },
 };
 
 static void test_target_from_matching_plan(void **state)

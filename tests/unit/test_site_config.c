@@ -22,12 +22,12 @@ static void test_defaults(void **state)
 	(void)state;
 	smpol_config_default(&c);
 	assert_int_equal(c.default_spec.mode, SMPOL_MODE_NONE);
-	assert_int_equal(c.sysfs, SMPOL_SYSFS_EXCLUSIVE);
-	assert_int_equal(c.algorithm, SMPOL_ALGO_OPTIMAL);
-	assert_true(c.precision == SMPOL_DEFAULT_PRECISION);
-	assert_int_equal(c.max_weight_sum, SMPOL_DEFAULT_MAX_SUM);
+	assert_int_equal(c.decide.sysfs, SMPOL_SYSFS_EXCLUSIVE);
+	assert_int_equal(c.decide.algorithm, SMPOL_ALGO_OPTIMAL);
+	assert_true(c.decide.precision == SMPOL_DEFAULT_PRECISION);
+	assert_int_equal(c.decide.max_weight_sum, SMPOL_DEFAULT_MAX_SUM);
 	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
-	assert_int_equal(c.sample_interval, SMPOL_DEFAULT_SAMPLE_INTERVAL);
+	assert_int_equal(c.decide.sample_interval, SMPOL_DEFAULT_SAMPLE_INTERVAL);
 	assert_string_equal(c.host.fsroot, "/");
 	assert_int_equal(c.host.lock_timeout_ms, SMPOL_DEFAULT_LOCK_TIMEOUT_MS);
 	/* the default table is read when it exists; its absence is no warning */
@@ -62,12 +62,12 @@ static void test_every_key(void **state)
 	assert_int_equal(c.default_spec.mode, SMPOL_MODE_WEIGHTED);
 	assert_int_equal(c.default_spec.min_region_kb, 65536);
 	assert_int_equal(c.process_mbind_nr, 500);
-	assert_int_equal(c.sysfs, SMPOL_SYSFS_ALWAYS);
-	assert_int_equal(c.algorithm, SMPOL_ALGO_KERNEL);
-	assert_true(c.precision == 0.95);
-	assert_int_equal(c.max_weight_sum, 1024);
+	assert_int_equal(c.decide.sysfs, SMPOL_SYSFS_ALWAYS);
+	assert_int_equal(c.decide.algorithm, SMPOL_ALGO_KERNEL);
+	assert_true(c.decide.precision == 0.95);
+	assert_int_equal(c.decide.max_weight_sum, 1024);
 	assert_string_equal(c.host.statedir, "/tmp/state");
-	assert_int_equal(c.sample_interval, 0);
+	assert_int_equal(c.decide.sample_interval, 0);
 	assert_string_equal(c.host.fsroot, "/srv/tree");
 	assert_int_equal(c.host.lock_timeout_ms, 2500);
 	assert_string_equal(c.bandwidth_file, "/etc/bw.table");

@@ -25,7 +25,7 @@ struct fixture {
 	const struct smpol_host *host; /* sysfs: the linux-7.3-boot fixture */
 	struct smpol_topology topo;
 	struct smpol_wi_table table;
-	struct smpol_site_config site;
+	struct smpol_site_decision site;
 };
 
 static int setup(void **state)
@@ -38,8 +38,7 @@ static int setup(void **state)
 	if (smpol_topology_read(fx->host, &fx->topo, err, sizeof(err)) ||
 	    smpol_wi_read(fx->host, &fx->table, err, sizeof(err)))
 		fail_msg("%s", err);
-	smpol_config_default(&fx->site);
-	fx->site.host = *fx->host;
+	smpol_site_decision_default(&fx->site);
 	*state = fx;
 	return 0;
 }
@@ -91,7 +90,6 @@ static void test_round_trip(void **state)
 	assert_string_equal(text, "verbose,weighted,scope=all");
 	assert_true(back.site.precision == 0.1 + 0.2);
 	assert_int_equal(back.site.algorithm, SMPOL_ALGO_KERNEL);
-	assert_string_equal(back.site.host.statedir, fx->dir);
 	assert_int_equal(back.mem_kb, 4096);
 	assert_true(back.lease_held);
 	assert_int_equal(back.path, SMPOL_PATH_WEIGHTED);
@@ -254,17 +252,17 @@ static void test_legacy_initiator(void **state)
 static void test_span_kept(void **state)
 {
 	struct fixture *fx = *state;
-	struct smpol_bitmap span, cpus;
+	struct smpol_cpus span = { 0 }, cpus = { 0 };
 	struct smpol_place_in in = { .site = &fx->site, .topo = &fx->topo, .table = &fx->table,
 				     .job_owns_node = true, .lease = SMPOL_LEASE_HELD, .span_cpus = &span };
 	struct smpol_target_in tin = { .topo = &fx->topo, .table = &fx->table, .cpus = &cpus };
 	struct smpol_placement pl;
 	struct smpol_step_state st, back;
-	struct smpol_task_target t;
+	struct smpol_task_target t = { 0 };
 	char err[SMPOL_ERRLEN] = "", w[64];
 
-	assert_int_equal(smpol_bitmap_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
-	cpus = span;
+	assert_int_equal(smpol_cpus_parse_list("0-3", SMPOL_MAX_CPUS, &span, NULL, 0), 0);
+	assert_int_equal(smpol_cpus_copy(&cpus, &span), 0);
 	assert_int_equal(smpol_spec_parse("weighted", &in.spec, err, sizeof(err)), 0);
 	assert_int_equal(smpol_place(&in, &pl), 0);
 	assert_int_equal(smpol_step_state_from(&in, &pl, 15, 3, 1000, &st, err, sizeof(err)), 0);
@@ -272,17 +270,22 @@ static void test_span_kept(void **state)
 	assert_int_equal(smpol_step_state_write(fx->host, &st, err, sizeof(err)), 0);
 	assert_int_equal(smpol_step_state_read(fx->host, 15, 3, &back, err, sizeof(err)), 0);
 	assert_true(back.has_span);
-	assert_true(smpol_bitmap_equal(&back.span_cpus, &span));
+	assert_true(smpol_cpus_equal(&back.span_cpus, &span));
 	tin.kept = &back;
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&tin, &t, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&t.plan, w, sizeof(w));
 	assert_string_equal(w, "7:9:2");
 	assert_int_equal(t.plan.nserved, 2);
 	/* without the span, the launch would have written socket 1's own weight */
 	back.has_span = false;
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&tin, &t, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&t.plan, w, sizeof(w));
 	assert_string_equal(w, "7:1:2");
+	smpol_plan_free(&t.plan);
+	smpol_cpus_free(&span);
+	smpol_cpus_free(&cpus);
 	smpol_step_state_free(&st);
 	smpol_step_state_free(&back);
 }
@@ -293,16 +296,16 @@ static void test_target_from_kept(void **state)
 {
 	struct fixture *fx = *state;
 	struct smpol_step_state st;
-	struct smpol_task_target t;
-	struct smpol_bitmap cpus;
+	struct smpol_task_target t = { 0 };
+	struct smpol_cpus cpus = { 0 };
 	struct smpol_target_in in = { .topo = &fx->topo, .table = &fx->table, .cpus = &cpus };
 	char err[SMPOL_ERRLEN] = "", w[64];
 
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 0);
+	smpol_cpus_set(&cpus, 0);
 	/* shared node, no lease: the table's 7:2 is what the task runs with */
 	kept_of(fx, "weighted,precision=0.9", SMPOL_LEASE_NOT_HELD, 9, &st);
 	in.kept = &st;
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&in, &t, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&t.plan, w, sizeof(w));
 	assert_string_equal(w, "7:2");
@@ -310,31 +313,38 @@ static void test_target_from_kept(void **state)
 	smpol_step_state_free(&st);
 	/* holding the lease: its own weights at its own precision */
 	kept_of(fx, "weighted,precision=0.9", SMPOL_LEASE_HELD, 9, &st);
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&in, &t, err, sizeof(err)), 0);
 	smpol_plan_format_weights(&t.plan, w, sizeof(w));
 	assert_string_equal(w, "4:1");
 	/* the task on socket 1's CPUs: socket 1's plan */
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 2);
+	smpol_cpus_clear(&cpus);
+	smpol_cpus_set(&cpus, 2);
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&in, &t, err, sizeof(err)), 0);
 	assert_int_equal(t.plan.initiator, 1);
 	smpol_step_state_free(&st);
 	/* no kept placement: the given spec, built-in settings, the table */
 	in.kept = NULL;
 	in.why_defaults = "not started by the plugin";
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&in, &t, err, sizeof(err)), -EINVAL);
 	{
 		struct smpol_spec spec;
 
 		assert_int_equal(smpol_spec_parse("interleave", &spec, err, sizeof(err)), 0);
 		in.spec = &spec;
+		smpol_plan_free(&t.plan);
 		assert_int_equal(smpol_task_target(&in, &t, err, sizeof(err)), 0);
 		assert_int_equal(t.path, SMPOL_PATH_INTERLEAVE);
 		assert_string_equal(t.source, "defaults (not started by the plugin)");
 		assert_int_equal(smpol_spec_parse("none", &spec, err, sizeof(err)), 0);
+		smpol_plan_free(&t.plan);
 		assert_int_equal(smpol_task_target(&in, &t, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "names no interleave"));
 	}
+	smpol_plan_free(&t.plan);
+	smpol_cpus_free(&cpus);
 }
 
 /* A region-aware step keeps how its large mappings were placed: a rebalance re-decides
@@ -349,14 +359,13 @@ static void test_region_aware_kept(void **state)
 	struct smpol_step_state st, back;
 	struct smpol_topology launch;
 	struct smpol_placement pl;
-	struct smpol_task_target t;
-	struct smpol_bitmap cpus;
+	struct smpol_task_target t = { 0 };
+	struct smpol_cpus cpus = { 0 };
 	struct smpol_target_in tin = { .topo = &fx->topo, .table = &fx->table, .cpus = &cpus, .kept = &back };
 	char err[SMPOL_ERRLEN] = "", *text, *at;
 	const char *key = "\"regions_by\":\"process_mbind\",";
 
-	smpol_bitmap_clear(&cpus);
-	smpol_bitmap_set(&cpus, 0);
+	smpol_cpus_set(&cpus, 0);
 	assert_int_equal(smpol_spec_parse("weighted,min_region=64M", &in.spec, err, sizeof(err)), 0);
 	assert_int_equal(smpol_place(&in, &pl), 0);
 	assert_int_equal(pl.regions_by, SMPOL_REGIONS_POLICY);
@@ -369,8 +378,11 @@ static void test_region_aware_kept(void **state)
 						   sizeof(err)), 0);
 	assert_true(in.pmbind);
 	smpol_topology_free(&launch);
+	smpol_plan_free(&t.plan);
 	assert_int_equal(smpol_task_target(&tin, &t, err, sizeof(err)), 0);
 	assert_int_equal(t.min_region_kb, 65536);
+	smpol_plan_free(&t.plan);
+	smpol_cpus_free(&cpus);
 	smpol_step_state_free(&back);
 
 	/* the same file with the key removed, then with wrong values */
@@ -424,6 +436,7 @@ static struct smpol_plan plan_of(int initiator, const char *nodes)
 {
 	struct smpol_plan p = { .initiator = initiator };
 
+	assert_int_equal(smpol_plan_alloc(&p, (int)strlen(nodes)), 0);
 	for (const char *c = nodes; *c; c++)
 		if (*c >= '0' && *c <= '9')
 			p.nodes[p.nnodes++] = *c - '0';
@@ -475,6 +488,9 @@ static void test_migration_check(void **state)
 	assert_int_equal(smpol_migration_check(&fx->topo, "weighted interleave:0,2", &on01, &all, &from),
 			 SMPOL_MIGRATION_STAYS);
 	assert_string_equal(smpol_migration_name(SMPOL_MIGRATION_MOVED), "moved");
+	smpol_plan_free(&sock0);
+	smpol_plan_free(&sock1);
+	smpol_plan_free(&all);
 }
 
 int main(void)

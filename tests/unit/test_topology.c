@@ -52,6 +52,14 @@ static const char *list(const struct smpol_bitmap *b)
 	return buf;
 }
 
+static const char *cpu_list(const struct smpol_cpus *c)
+{
+	static char buf[256];
+
+	assert_int_equal(smpol_cpus_format_list(c, buf, sizeof(buf)), 0);
+	return buf;
+}
+
 /* Some warning contains a and (unless NULL) b. */
 static bool warned(const struct smpol_topology *topo, const char *a, const char *b)
 {
@@ -79,9 +87,9 @@ static void test_linux_7_3_boot(void **state)
 	assert_true(n0->has_cpu && n0->has_memory);
 	assert_false(n2->has_cpu);
 	assert_true(n2->has_memory);
-	assert_string_equal(list(&n0->cpus), "0-1");
-	assert_string_equal(list(&node(&topo, 1)->cpus), "2-3");
-	assert_true(smpol_bitmap_empty(&n2->cpus));
+	assert_string_equal(cpu_list(&n0->cpus), "0-1");
+	assert_string_equal(cpu_list(&node(&topo, 1)->cpus), "2-3");
+	assert_true(smpol_cpus_empty(&n2->cpus));
 	/* meminfo differs between runs: only its shape is fixed */
 	assert_true(n2->mem_total_kb > 900000 && n2->mem_total_kb < 1048576);
 	assert_true(n2->mem_free_kb > 0 && n2->mem_free_kb <= n2->mem_total_kb);
@@ -171,7 +179,7 @@ static void test_two_socket_cxl(void **state)
 	assert_int_equal(smpol_node_bandwidth(node(&topo, 1)), 300000);
 	assert_int_equal(smpol_node_bandwidth(node(&topo, 3)), 64000);
 	assert_int_equal(node(&topo, 3)->kind, SMPOL_KIND_CXL);
-	assert_string_equal(list(&node(&topo, 1)->cpus), "8-15");
+	assert_string_equal(cpu_list(&node(&topo, 1)->cpus), "8-15");
 	smpol_topology_free(&topo);
 }
 
@@ -265,7 +273,7 @@ static void test_malformed(void **state)
 	assert_true(warned(&topo, "node2/access1/initiators/read_latency", "'-5'"));
 	assert_int_equal(smpol_node_bandwidth(n2), 64000);
 	assert_true(warned(&topo, "node2/cpulist", "zero"));
-	assert_true(smpol_bitmap_empty(&n2->cpus));
+	assert_true(smpol_cpus_empty(&n2->cpus));
 	/* listed online, directory gone: kept, unknown, said so */
 	assert_true(warned(&topo, "node 3 is listed online", "missing"));
 	assert_true(n3->has_memory);
@@ -299,6 +307,40 @@ static void test_node_list_errors(void **state)
 	fake_tree_free(root);
 }
 
+/* Sizes come from the tree read, not from the host running the test: a four-node tree
+ * of sixteen CPUs reads as such on a smaller host, its CPU sets are as long as their
+ * ids, and a CPU the tree cannot have is refused by name. */
+static void test_sized_by_the_tree(void **state)
+{
+	char *root = fake_tree_new();
+	struct smpol_topology topo, copy;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	read_fixture("two-socket-cxl", &topo);
+	assert_int_equal(topo.nnodes, 4);
+	assert_string_equal(list(&topo.possible), "0-3");
+	assert_int_equal(topo.cpu_ids, 16);
+	assert_int_equal(node(&topo, 1)->cpus.nwords, 1);      /* CPUs 8-15: one word */
+	assert_int_equal(smpol_topology_copy(&topo, &copy), 0);
+	assert_true(smpol_cpus_equal(&node(&copy, 1)->cpus, &node(&topo, 1)->cpus));
+	assert_true(node(&copy, 1)->cpus.bits != node(&topo, 1)->cpus.bits);
+	smpol_topology_free(&copy);
+	smpol_topology_free(&topo);
+	fake_tree_copy(root, fixture_path("two-socket-cxl"));
+	fake_tree_write(root, NODE_DIR "/node1/cpulist", "8-16\n");
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
+	assert_true(warned(&topo, "node1/cpulist", "bad CPU list '8-16': id '16': give a whole number from 0 to 15"));
+	assert_true(smpol_cpus_empty(&node(&topo, 1)->cpus));
+	smpol_topology_free(&topo);
+	fake_tree_write(root, "/sys/devices/system/cpu/possible", "0-7,4096\n");
+	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
+	assert_int_equal(topo.cpu_ids, 4097);
+	assert_string_equal(cpu_list(&node(&topo, 1)->cpus), "8-16");   /* the same file, now within the tree's CPUs */
+	smpol_topology_free(&topo);
+	fake_tree_free(root);
+}
+
 /* A tree with only the node list: every other file missing, no crash, defaults. */
 static void test_bare_tree(void **state)
 {
@@ -313,6 +355,7 @@ static void test_bare_tree(void **state)
 			"Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
 	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
 	assert_string_equal(list(&topo.possible), "0");
+	assert_int_equal(topo.cpu_ids, SMPOL_MAX_CPUS);   /* no cpu/possible: the kernel's largest */
 	assert_true(node(&topo, 0)->has_cpu && node(&topo, 0)->has_memory);
 	assert_int_equal(node(&topo, 0)->mem_free_kb, 500);
 	assert_int_equal(node(&topo, 0)->tier, -1);
@@ -400,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_linux_7_3_after_hotplug),
 		cmocka_unit_test(test_linux_6_12_and_6_1),
 		cmocka_unit_test(test_two_socket_cxl),
+		cmocka_unit_test(test_sized_by_the_tree),
 		cmocka_unit_test(test_hbm),
 		cmocka_unit_test(test_no_hmat),
 		cmocka_unit_test(test_access0_differs),

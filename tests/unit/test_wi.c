@@ -222,12 +222,16 @@ static void test_parse_errors(void **state)
 
 static void test_from_plans(void **state)
 {
-	struct smpol_plan plans[2] = { { .initiator = 0, .nnodes = 2 }, { .initiator = 1, .nnodes = 2 } };
+	struct smpol_plan plans[2] = { { .initiator = 0 }, { .initiator = 1 } };
 	struct smpol_wi_table t;
 	struct smpol_bitmap which;
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(smpol_plan_alloc(&plans[i], 2), 0);
+		plans[i].nnodes = 2;
+	}
 	/* Two sockets with disjoint node sets: one table holds both. */
 	plans[0].nodes[0] = 0, plans[0].weights[0] = 5, plans[0].nodes[1] = 2, plans[0].weights[1] = 1;
 	plans[1].nodes[0] = 1, plans[1].weights[0] = 5, plans[1].nodes[1] = 3, plans[1].weights[1] = 1;
@@ -245,15 +249,19 @@ static void test_from_plans(void **state)
 	plans[0].weights[0] = 0;
 	assert_int_equal(smpol_wi_from_plans(plans, 2, &t, &which, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "weight 0 for node 0"));
+	smpol_plan_free(&plans[0]);
+	smpol_plan_free(&plans[1]);
 }
 
 /* Plans take the table's weights for their nodes; an unset weight counts 1. */
 static void test_weigh_plans(void **state)
 {
 	struct smpol_wi_table t = { .present = true };
-	struct smpol_plan p = { .initiator = 0, .nnodes = 2 };
+	struct smpol_plan p = { .initiator = 0 };
 
 	(void)state;
+	assert_int_equal(smpol_plan_alloc(&p, 2), 0);
+	p.nnodes = 2;
 	p.nodes[0] = 0;
 	p.nodes[1] = 2;
 	p.shares[0] = 224.0 / 288;
@@ -271,6 +279,7 @@ static void test_weigh_plans(void **state)
 	smpol_wi_weigh_plans(&t, &p, 1);
 	assert_int_equal(p.weights[1], 1);
 	assert_int_equal(p.weight_sum, 8);
+	smpol_plan_free(&p);
 }
 
 int main(void)

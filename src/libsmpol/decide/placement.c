@@ -7,7 +7,7 @@
 
 #include "placement.h"
 
-void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
+void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o)
 {
 	smpol_plan_opts_default(o);
@@ -197,7 +197,7 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 
 void smpol_placement_free(struct smpol_placement *pl)
 {
-	free(pl->plans);
+	smpol_plans_free(pl->plans, pl->nplans);
 	pl->plans = NULL;
 	pl->nplans = 0;
 	pl->active = false;
@@ -207,7 +207,7 @@ void smpol_placement_free(struct smpol_placement *pl)
 }
 
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
-			 const struct smpol_bitmap *cpus, struct smpol_plan *chosen,
+			 const struct smpol_cpus *cpus, struct smpol_plan *chosen,
 			 char *err, size_t errlen)
 {
 	return smpol_plan_pick(topo, pl->plans, pl->nplans, cpus, &pl->opts, chosen, err, errlen);

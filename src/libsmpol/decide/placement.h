@@ -81,7 +81,7 @@ enum smpol_lease_outcome {
 struct smpol_place_in {
 	struct smpol_spec spec;        /* the user's option, else the site's default */
 	bool site_default;             /* the job gave no option: never fail it */
-	const struct smpol_site_config *site;
+	const struct smpol_site_decision *site;   /* what it reads of the site's configuration */
 	const struct smpol_topology *topo;
 	const struct smpol_wi_table *table;  /* read once; its presence is the kernel's rung */
 	const char *table_error;       /* the table could not be read: why (weights unknown) */
@@ -92,7 +92,7 @@ struct smpol_place_in {
 	const struct smpol_bw_table *bandwidth;  /* per pair, with sources (bw_sources.h); NULL = sysfs HMAT */
 	bool pmbind;                   /* process_mbind is configured and its probe passed */
 	const char *pmbind_note;       /* !pmbind: why (the probe's sentence), NULL = not configured */
-	const struct smpol_bitmap *span_cpus;   /* CPUs one task will span, NULL = not known */
+	const struct smpol_cpus *span_cpus;   /* CPUs one task will span, NULL = not known */
 };
 
 /* How a region-aware step's large mappings get their plan. */
@@ -130,10 +130,11 @@ const char *smpol_regions_by_name(enum smpol_regions_by by);
 /*
  * smpol_placement_pick - the plan of a task bound to `cpus` into *chosen (see
  * smpol_plan_pick): its CPU node's plan, or the combined plan of the CPU nodes it
- * spans. -ENOENT with a sentence naming the CPUs when none fits.
+ * spans (a plan of its own: smpol_plan_free). -ENOENT with a sentence naming the CPUs
+ * when none fits.
  */
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,
-			 const struct smpol_bitmap *cpus, struct smpol_plan *chosen,
+			 const struct smpol_cpus *cpus, struct smpol_plan *chosen,
 			 char *err, size_t errlen);
 
 /*
@@ -141,7 +142,7 @@ int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_to
  * configuration: the spec's precision/scope/nodes/weights where given, else the site's
  * (scope defaults to socket). mem_kb 0 = no capacity cap.
  */
-void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_config *cfg,
+void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o);
 
 #endif

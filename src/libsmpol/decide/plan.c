@@ -17,6 +17,65 @@ void smpol_plan_opts_default(struct smpol_plan_opts *opts)
 	opts->weight = smpol_weight_opts_default();
 }
 
+/* One block for the per-node arrays: the doubles first, so that each array is aligned. */
+static size_t column_bytes(int n)
+{
+	return (size_t)n * (sizeof(double) + sizeof(int) + sizeof(unsigned) + sizeof(uint32_t) +
+			    sizeof(enum smpol_bw_source));
+}
+
+int smpol_plan_alloc(struct smpol_plan *plan, int n)
+{
+	double *block = calloc(1, column_bytes(n > 0 ? n : 1));
+
+	if (!block)
+		return -ENOMEM;
+	smpol_plan_free(plan);
+	plan->shares = block;
+	plan->nodes = (int *)(plan->shares + n);
+	plan->weights = (unsigned *)(plan->nodes + n);
+	plan->bandwidth = (uint32_t *)(plan->weights + n);
+	plan->sources = (enum smpol_bw_source *)(plan->bandwidth + n);
+	return 0;
+}
+
+int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src)
+{
+	int n = src->nnodes;
+
+	*dst = *src;
+	dst->shares = NULL;
+	if (smpol_plan_alloc(dst, n) < 0) {
+		memset(dst, 0, sizeof(*dst));
+		return -ENOMEM;
+	}
+	dst->nnodes = n;
+	memcpy(dst->nodes, src->nodes, sizeof(*dst->nodes) * (size_t)n);
+	memcpy(dst->weights, src->weights, sizeof(*dst->weights) * (size_t)n);
+	memcpy(dst->shares, src->shares, sizeof(*dst->shares) * (size_t)n);
+	memcpy(dst->bandwidth, src->bandwidth, sizeof(*dst->bandwidth) * (size_t)n);
+	memcpy(dst->sources, src->sources, sizeof(*dst->sources) * (size_t)n);
+	return 0;
+}
+
+void smpol_plan_free(struct smpol_plan *plan)
+{
+	free(plan->shares);   /* the block's start */
+	plan->shares = NULL;
+	plan->nodes = NULL;
+	plan->weights = NULL;
+	plan->bandwidth = NULL;
+	plan->sources = NULL;
+	plan->nnodes = 0;
+}
+
+void smpol_plans_free(struct smpol_plan *plans, int nplans)
+{
+	for (int i = 0; plans && i < nplans; i++)
+		smpol_plan_free(&plans[i]);
+	free(plans);
+}
+
 const char *smpol_algorithm_name(enum smpol_algorithm a)
 {
 	return a == SMPOL_ALGO_KERNEL ? "kernel" : "optimal";
@@ -137,13 +196,10 @@ static int pick_candidates(const struct smpol_topology *topo, int initiator, con
 	}
 	if (smpol_bitmap_empty(&set))
 		return smpol_fail(err, errlen, ENODEV, "no online node has memory");
-	plan->nnodes = 0;
-	for (int id = smpol_bitmap_next(&set, 0); id >= 0; id = smpol_bitmap_next(&set, id + 1)) {
-		if (plan->nnodes == SMPOL_PLAN_MAX_NODES)
-			return smpol_fail(err, errlen, E2BIG, "more than %d candidate nodes; name fewer with nodes=",
-					 SMPOL_PLAN_MAX_NODES);
+	if (smpol_plan_alloc(plan, smpol_bitmap_count(&set)) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for a plan of %d nodes", smpol_bitmap_count(&set));
+	for (int id = smpol_bitmap_next(&set, 0); id >= 0; id = smpol_bitmap_next(&set, id + 1))
 		plan->nodes[plan->nnodes++] = id;
-	}
 	return 0;
 }
 
@@ -204,11 +260,32 @@ static bool candidate_capacity(const struct smpol_topology *topo, const struct s
 	return true;
 }
 
-static int plan_shares(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
-		       struct smpol_plan *plan, uint32_t *raw, char *err, size_t errlen)
+/* Per candidate: bw and plain (doubles), cap (uint64_t), raw (uint32_t), n of each. */
+struct candidate_scratch {
+	double *bw, *plain;
+	uint64_t *cap;
+	uint32_t *raw;
+};
+
+static int scratch_alloc(struct candidate_scratch *c, int n, char *err, size_t errlen)
 {
-	double bw[SMPOL_PLAN_MAX_NODES], plain[SMPOL_PLAN_MAX_NODES];
-	uint64_t cap[SMPOL_PLAN_MAX_NODES];
+	size_t each = sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t);
+
+	c->bw = malloc(each * (size_t)(n > 0 ? n : 1));
+	if (!c->bw)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for a plan of %d nodes", n);
+	c->plain = c->bw + n;
+	c->cap = (uint64_t *)(c->plain + n);
+	c->raw = (uint32_t *)(c->cap + n);
+	return 0;
+}
+
+static int plan_shares(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
+		       struct smpol_plan *plan, const struct candidate_scratch *c, char *err, size_t errlen)
+{
+	double *bw = c->bw, *plain = c->plain;
+	uint64_t *cap = c->cap;
+	uint32_t *raw = c->raw;
 	char why[SMPOL_ERRLEN];
 	int rc;
 
@@ -283,7 +360,7 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
 			    char *err, size_t errlen)
 {
-	uint32_t raw[SMPOL_PLAN_MAX_NODES];
+	struct candidate_scratch c = { 0 };
 	int rc;
 
 	const struct smpol_node *in = initiator >= 0 ? smpol_topology_node(topo, initiator) : NULL;
@@ -297,29 +374,37 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 	if (in) {
 		plan->nserved = 1;
 		plan->served[0] = initiator;
-		plan->served_cpus[0] = (unsigned)smpol_bitmap_count(&in->cpus);
+		plan->served_cpus[0] = (unsigned)smpol_cpus_count(&in->cpus);
 	}
 	rc = pick_candidates(topo, initiator, opts, plan, err, errlen);
 	if (!rc)
-		rc = plan_shares(topo, opts, plan, raw, err, errlen);
+		rc = scratch_alloc(&c, plan->nnodes, err, errlen);
 	if (!rc)
-		rc = plan_weights(opts, plan, raw, err, errlen);
+		rc = plan_shares(topo, opts, plan, &c, err, errlen);
+	if (!rc)
+		rc = plan_weights(opts, plan, c.raw, err, errlen);
 	if (!rc)
 		settle_weights(plan);
+	free(c.bw);
+	if (rc)
+		smpol_plan_free(plan);
 	return rc;
 }
 
 int smpol_plan_weigh(struct smpol_plan *plan, const struct smpol_plan_opts *opts, char *err, size_t errlen)
 {
-	uint32_t raw[SMPOL_PLAN_MAX_NODES];
+	uint32_t *raw = malloc(sizeof(*raw) * (size_t)(plan->nnodes > 0 ? plan->nnodes : 1));
 	int rc;
 
+	if (!raw)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for a plan of %d nodes", plan->nnodes);
 	/* the kernel's formula over shares gives what it gives over bandwidth in proportion */
 	for (int i = 0; i < plan->nnodes; i++)
 		raw[i] = (uint32_t)lround(plan->shares[i] * 1e6);
 	rc = plan_weights(opts, plan, raw, err, errlen);
 	if (!rc)
 		settle_weights(plan);
+	free(raw);
 	return rc;
 }
 
@@ -342,26 +427,26 @@ int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_op
 	for (int i = 0; i < topo->nnodes; i++) {
 		if (!topo->nodes[i].has_cpu)
 			continue;
-		rc = smpol_plan_for_initiator(topo, topo->nodes[i].id, opts, &out[n++], err, errlen);
+		rc = smpol_plan_for_initiator(topo, topo->nodes[i].id, opts, &out[n], err, errlen);
 		if (rc) {
-			free(out);
+			smpol_plans_free(out, n);
 			return rc;
 		}
+		n++;
 	}
 	*plans = out;
 	*nplans = n;
 	return 0;
 }
 
-int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
+int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_cpus *cpus,
 			    int *initiator, char *err, size_t errlen)
 {
 	int best = -1, best_count = 0;
 	char list[256];
 
 	for (int i = 0; i < topo->nnodes; i++) {
-		struct smpol_bitmap mine = topo->nodes[i].cpus;
-		int count = smpol_bitmap_and(&mine, cpus);
+		int count = smpol_cpus_count_and(&topo->nodes[i].cpus, cpus);
 
 		/* nodes are ascending, so a strict > keeps the lowest id on ties */
 		if (count > best_count) {
@@ -370,7 +455,7 @@ int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smp
 		}
 	}
 	if (best < 0) {
-		if (smpol_bitmap_format_list(cpus, list, sizeof(list)))
+		if (smpol_cpus_format_list(cpus, list, sizeof(list)))
 			snprintf(list, sizeof(list), "(too many to list)");
 		return smpol_fail(err, errlen, ENOENT, "none of the CPUs %s belongs to an online NUMA node",
 				 *list ? list : "(none)");
@@ -407,8 +492,9 @@ int smpol_plan_keep(struct smpol_plan **plans, int *nplans, const struct smpol_p
 	more = realloc(*plans, sizeof(*more) * (size_t)(*nplans + 1));
 	if (!more)
 		return -ENOMEM;
-	more[*nplans] = *p;
 	*plans = more;
+	if (smpol_plan_copy(&more[*nplans], p) < 0)
+		return -ENOMEM;
 	return (*nplans)++;
 }
 

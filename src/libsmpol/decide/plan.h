@@ -44,7 +44,6 @@
 #include "topology.h"
 #include "weights.h"
 
-#define SMPOL_PLAN_MAX_NODES 256
 #define SMPOL_PLAN_MAX_SERVED 64   /* CPU nodes one plan can serve */
 
 enum smpol_algorithm { SMPOL_ALGO_OPTIMAL, SMPOL_ALGO_KERNEL };
@@ -70,11 +69,13 @@ struct smpol_left_out {
 struct smpol_plan {
 	int initiator;                /* CPU node id, -1 for a node-independent plan */
 	int nnodes;
-	int nodes[SMPOL_PLAN_MAX_NODES];       /* ascending ids */
-	unsigned weights[SMPOL_PLAN_MAX_NODES]; /* same order, each >= 1 */
-	double shares[SMPOL_PLAN_MAX_NODES];    /* target shares, same order */
-	uint32_t bandwidth[SMPOL_PLAN_MAX_NODES];          /* MB/s weighed, 0 = unknown */
-	enum smpol_bw_source sources[SMPOL_PLAN_MAX_NODES]; /* where each came from */
+	/* Per node, nnodes of each: one block the plan owns, sized by its nodes
+	 * (smpol_plan_alloc; smpol_plan_copy, never `=`; smpol_plan_free). */
+	int *nodes;                   /* ascending ids */
+	unsigned *weights;            /* same order, each >= 1 */
+	double *shares;               /* target shares, same order */
+	uint32_t *bandwidth;          /* MB/s weighed, 0 = unknown */
+	enum smpol_bw_source *sources; /* where each came from */
 	enum smpol_bw_source bw_source; /* the weakest of them: what the plan rests on */
 	double efficiency;            /* modelled, see weights.h */
 	unsigned weight_sum;
@@ -99,8 +100,9 @@ struct smpol_plan {
 
 void smpol_plan_opts_default(struct smpol_plan_opts *opts);
 
-/* The plan for one initiator. Returns 0, or -EINVAL/-ENODEV with a sentence
- * ("node 7 has no memory; nodes with memory: 0-3"). */
+/* The plan for one initiator into *plan (which holds nothing before; smpol_plan_free it
+ * after). Returns 0, or -EINVAL/-ENODEV with a sentence ("node 7 has no memory; nodes
+ * with memory: 0-3"), or -ENOMEM. */
 int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 			    const struct smpol_plan_opts *opts, struct smpol_plan *plan,
 			    char *err, size_t errlen);
@@ -110,13 +112,25 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
  * left out, weight sum and efficiency set. 0 or -errno with a sentence. */
 int smpol_plan_weigh(struct smpol_plan *plan, const struct smpol_plan_opts *opts, char *err, size_t errlen);
 
-/* One plan per CPU node, ascending. *plans is malloc'ed; free() it. */
+/* Room for n nodes in plan's per-node arrays, zeroed (what they held is freed); nnodes
+ * is set to 0. 0 or -ENOMEM. */
+int smpol_plan_alloc(struct smpol_plan *plan, int n);
+
+/* dst = src with arrays of its own (dst holds nothing before). 0 or -ENOMEM (dst empty). */
+int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src);
+
+/* Free a plan's arrays (the plan itself is the caller's), or a malloc'ed list of plans
+ * (NULL: nothing, whatever nplans says). */
+void smpol_plan_free(struct smpol_plan *plan);
+void smpol_plans_free(struct smpol_plan *plans, int nplans);
+
+/* One plan per CPU node, ascending. *plans is malloc'ed: smpol_plans_free() it. */
 int smpol_plan_all(const struct smpol_topology *topo, const struct smpol_plan_opts *opts,
 		  struct smpol_plan **plans, int *nplans, char *err, size_t errlen);
 
 /* The initiator for a task bound to these CPUs: the CPU node holding most of them
  * (lowest id on ties); -ENOENT when none of the CPUs belongs to a node. */
-int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus,
+int smpol_initiator_for_cpus(const struct smpol_topology *topo, const struct smpol_cpus *cpus,
 			    int *initiator, char *err, size_t errlen);
 
 /* The plan for a task bound to a set of CPUs (one node's plan, or a combined one) is

@@ -18,16 +18,15 @@ struct cpu_split {
 	unsigned total;
 };
 
-static int split_cpus(const struct smpol_topology *topo, const struct smpol_bitmap *cpus, struct cpu_split *s,
+static int split_cpus(const struct smpol_topology *topo, const struct smpol_cpus *cpus, struct cpu_split *s,
 		      char *err, size_t errlen)
 {
 	char list[256] = "";
 
 	memset(s, 0, sizeof(*s));
-	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	smpol_cpus_format_list(cpus, list, sizeof(list));
 	for (int i = 0; i < topo->nnodes; i++) {
-		struct smpol_bitmap mine = topo->nodes[i].cpus;
-		int count = smpol_bitmap_and(&mine, cpus);
+		int count = smpol_cpus_count_and(&topo->nodes[i].cpus, cpus);
 
 		if (!count)
 			continue;
@@ -53,7 +52,7 @@ static const struct smpol_plan *plan_of(const struct smpol_plan *plans, int npla
 }
 
 /* The plan of each node the CPUs use; -ENOENT naming the first without one. */
-static int served_plans(const struct smpol_plan *plans, int nplans, const struct smpol_bitmap *cpus,
+static int served_plans(const struct smpol_plan *plans, int nplans, const struct smpol_cpus *cpus,
 			const struct cpu_split *s, const struct smpol_plan **from, char *err, size_t errlen)
 {
 	char list[256] = "";
@@ -61,7 +60,7 @@ static int served_plans(const struct smpol_plan *plans, int nplans, const struct
 	for (int i = 0; i < s->n; i++) {
 		from[i] = plan_of(plans, nplans, s->node[i]);
 		if (!from[i]) {
-			smpol_bitmap_format_list(cpus, list, sizeof(list));
+			smpol_cpus_format_list(cpus, list, sizeof(list));
 			return smpol_fail(err, errlen, ENOENT, "the task's CPUs %s are on node %d, for which no plan "
 					 "was made", list, s->node[i]);
 		}
@@ -198,10 +197,9 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 	for (int i = 0; i < s->n; i++)
 		for (int j = 0; j < from[i]->nnodes; j++)
 			smpol_bitmap_set(&all, from[i]->nodes[j]);
-	if (smpol_bitmap_count(&all) > SMPOL_PLAN_MAX_NODES)
-		return smpol_fail(err, errlen, E2BIG, "the task's CPU nodes' plans name more than %d nodes; name "
-				 "fewer with nodes=", SMPOL_PLAN_MAX_NODES);
 	memset(out, 0, sizeof(*out));
+	if (smpol_plan_alloc(out, smpol_bitmap_count(&all)) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory for a plan of %d nodes", smpol_bitmap_count(&all));
 	out->initiator = main_initiator(s);
 	out->algorithm = from[0]->algorithm;
 	out->bandwidth_known = true;
@@ -217,8 +215,13 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 		append_note(out, from[i]->notes);
 	}
 	agree = combine_nodes(from, s, &all, out);
-	if (!agree)
-		return smpol_plan_weigh(out, opts, err, errlen);
+	if (!agree) {
+		int rc = smpol_plan_weigh(out, opts, err, errlen);
+
+		if (rc)
+			smpol_plan_free(out);
+		return rc;
+	}
 	for (int k = 0; k < out->nnodes; k++)
 		out->weight_sum += out->weights[k];
 	out->efficiency = smpol_weights_efficiency(out->shares, out->weights, out->nnodes);
@@ -228,17 +231,15 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 }
 
 int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		    const struct smpol_bitmap *cpus, const struct smpol_plan_opts *opts,
+		    const struct smpol_cpus *cpus, const struct smpol_plan_opts *opts,
 		    struct smpol_plan *out, char *err, size_t errlen)
 {
 	const struct smpol_plan *from[SMPOL_PLAN_MAX_SERVED];
 	struct cpu_split s;
 	int rc;
 
-	if (nplans == 1 && plans[0].initiator < 0) {
-		*out = plans[0];
-		return 0;
-	}
+	if (nplans == 1 && plans[0].initiator < 0)
+		return smpol_plan_copy(out, &plans[0]) < 0 ? smpol_fail(err, errlen, ENOMEM, "out of memory") : 0;
 	rc = split_cpus(topo, cpus, &s, err, errlen);
 	if (!rc)
 		rc = served_plans(plans, nplans, cpus, &s, from, err, errlen);
@@ -246,7 +247,8 @@ int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *
 		return rc;
 	if (s.n > 1)
 		return combine(from, &s, opts, out, err, errlen);
-	*out = *from[0];
+	if (smpol_plan_copy(out, from[0]) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	out->served_cpus[0] = s.cpus[0];
 	return 0;
 }
@@ -301,7 +303,7 @@ static void choose_multipliers(const double *c, const unsigned *sum, const unsig
 }
 
 int smpol_plan_scale_for_span(const struct smpol_topology *topo, struct smpol_plan *plans, int nplans,
-			      const struct smpol_bitmap *span_cpus, const struct smpol_weight_opts *opts)
+			      const struct smpol_cpus *span_cpus, const struct smpol_weight_opts *opts)
 {
 	const struct smpol_plan *from[SMPOL_PLAN_MAX_SERVED];
 	unsigned sum[SMPOL_PLAN_MAX_SERVED], top[SMPOL_PLAN_MAX_SERVED], k[SMPOL_PLAN_MAX_SERVED];

@@ -46,10 +46,10 @@
  * combined plan (above; opts, never NULL, give the algorithm and precision for
  * weights apportioned afresh). -ENOENT with a sentence naming the CPUs when none of
  * them belongs to a node or a node they use has no plan; -E2BIG over
- * SMPOL_PLAN_MAX_SERVED CPU nodes.
+ * SMPOL_PLAN_MAX_SERVED CPU nodes; -ENOMEM. *out is a plan of its own (smpol_plan_free).
  */
 int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *plans, int nplans,
-		    const struct smpol_bitmap *cpus, const struct smpol_plan_opts *opts,
+		    const struct smpol_cpus *cpus, const struct smpol_plan_opts *opts,
 		    struct smpol_plan *out, char *err, size_t errlen);
 
 /*
@@ -64,6 +64,6 @@ int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *
  * Returns how many plans changed (0: nothing to do).
  */
 int smpol_plan_scale_for_span(const struct smpol_topology *topo, struct smpol_plan *plans, int nplans,
-			      const struct smpol_bitmap *span_cpus, const struct smpol_weight_opts *opts);
+			      const struct smpol_cpus *span_cpus, const struct smpol_weight_opts *opts);
 
 #endif

@@ -52,16 +52,23 @@ const char *smpol_sysfs_policy_name(enum smpol_sysfs_policy p)
 	return (unsigned)p < sizeof(sysfs_names) / sizeof(sysfs_names[0]) ? sysfs_names[p] : "unknown";
 }
 
+void smpol_site_decision_default(struct smpol_site_decision *d)
+{
+	*d = (struct smpol_site_decision){
+		.sysfs = SMPOL_SYSFS_EXCLUSIVE,
+		.algorithm = SMPOL_ALGO_OPTIMAL,
+		.precision = SMPOL_DEFAULT_PRECISION,
+		.max_weight_sum = SMPOL_DEFAULT_MAX_SUM,
+		.sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL,
+	};
+}
+
 void smpol_config_default(struct smpol_site_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->default_spec.mode = SMPOL_MODE_NONE;
-	cfg->sysfs = SMPOL_SYSFS_EXCLUSIVE;
-	cfg->algorithm = SMPOL_ALGO_OPTIMAL;
-	cfg->precision = SMPOL_DEFAULT_PRECISION;
-	cfg->max_weight_sum = SMPOL_DEFAULT_MAX_SUM;
+	smpol_site_decision_default(&cfg->decide);
 	smpol_host_default(&cfg->host);
-	cfg->sample_interval = SMPOL_DEFAULT_SAMPLE_INTERVAL;
 	snprintf(cfg->bandwidth_file, sizeof(cfg->bandwidth_file), "%s", SMPOL_BW_FILE_DEFAULT);
 	snprintf(cfg->preload, sizeof(cfg->preload), "%s", SMPOL_PRELOAD_DEFAULT);
 	snprintf(cfg->dbd_client, sizeof(cfg->dbd_client), "%s", SMPOL_DBD_CLIENT_DEFAULT);
@@ -104,25 +111,25 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 		return 0;
 	case KEY_SYSFS:
 		if ((i = name_index(sysfs_names, sizeof(sysfs_names) / sizeof(sysfs_names[0]), value)) >= 0) {
-			cfg->sysfs = (enum smpol_sysfs_policy)i;
+			cfg->decide.sysfs = (enum smpol_sysfs_policy)i;
 			return 0;
 		}
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument sysfs=%s: use never, exclusive or always", q);
 	case KEY_ALGORITHM:
 		if (!strcmp(value, "optimal"))
-			cfg->algorithm = SMPOL_ALGO_OPTIMAL;
+			cfg->decide.algorithm = SMPOL_ALGO_OPTIMAL;
 		else if (!strcmp(value, "kernel"))
-			cfg->algorithm = SMPOL_ALGO_KERNEL;
+			cfg->decide.algorithm = SMPOL_ALGO_KERNEL;
 		else
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument algorithm=%s: use optimal or kernel", q);
 		return 0;
 	case KEY_PRECISION:
-		if (smpol_precision_parse(value, &cfg->precision, why, sizeof(why)))
+		if (smpol_precision_parse(value, &cfg->decide.precision, why, sizeof(why)))
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument precision: %s", why);
 		return 0;
 	case KEY_MAX_SUM:
 		rc = parse_number(keys[k], value, 0, 1, MAX_WEIGHT_SUM_LIMIT, &v, "", err, errlen);
-		cfg->max_weight_sum = rc ? cfg->max_weight_sum : (unsigned)v;
+		cfg->decide.max_weight_sum = rc ? cfg->decide.max_weight_sum : (unsigned)v;
 		return rc;
 	case KEY_STATEDIR:
 		rc = smpol_host_set_statedir(&cfg->host, value, why, sizeof(why));
@@ -130,7 +137,7 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 	case KEY_SAMPLE:
 		rc = parse_number(keys[k], value, 0, 0, MAX_SAMPLE_INTERVAL, &v,
 				  " seconds (0 = one sample about 1 s after the tasks start)", err, errlen);
-		cfg->sample_interval = rc ? cfg->sample_interval : (unsigned)v;
+		cfg->decide.sample_interval = rc ? cfg->decide.sample_interval : (unsigned)v;
 		return rc;
 	case KEY_RECORD:
 		if ((i = name_index(record_names, sizeof(record_names) / sizeof(record_names[0]), value)) >= 0) {

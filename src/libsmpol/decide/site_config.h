@@ -49,14 +49,20 @@ enum smpol_record_target {
 
 #define SMPOL_DEFAULT_SAMPLE_INTERVAL 30
 
-struct smpol_site_config {
-	struct smpol_spec default_spec;
+/* What the decision (placement.h) reads of the site: a step's kept placement holds
+ * these, not the whole configuration with its paths. */
+struct smpol_site_decision {
 	enum smpol_sysfs_policy sysfs;
 	enum smpol_algorithm algorithm;
 	double precision;
 	unsigned max_weight_sum;
-	struct smpol_host host;        /* statedir=, fsroot= */
 	unsigned sample_interval;
+};
+
+struct smpol_site_config {
+	struct smpol_spec default_spec;
+	struct smpol_site_decision decide;
+	struct smpol_host host;        /* statedir=, fsroot= */
 	enum smpol_record_target record;
 	char prometheus_dir[1024];     /* "" = no metrics files */
 	char bandwidth_file[1024];     /* "" = none */
@@ -67,6 +73,7 @@ struct smpol_site_config {
 };
 
 void smpol_config_default(struct smpol_site_config *cfg);
+void smpol_site_decision_default(struct smpol_site_decision *d);   /* the part the decision reads */
 
 /* Parse argv-style "key=value" arguments on top of the defaults. -EINVAL naming the key. */
 int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *cfg,

@@ -131,7 +131,7 @@ int smpol_apply_local(const struct smpol_plan *plan, int *node, char *err, size_
 	return 0;
 }
 
-int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen)
+int smpol_task_cpus(pid_t pid, struct smpol_cpus *cpus, char *err, size_t errlen)
 {
 	cpu_set_t set;
 
@@ -139,10 +139,10 @@ int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errl
 	if (sched_getaffinity(pid, sizeof(set), &set) < 0)
 		return smpol_fail(err, errlen, errno, "cannot read the CPU affinity of %s: %s",
 				 pid ? "the process" : "the task", strerror(errno));
-	smpol_bitmap_clear(cpus);
+	smpol_cpus_clear(cpus);
 	for (int i = 0; i < CPU_SETSIZE && i < SMPOL_MAX_CPUS; i++)
-		if (CPU_ISSET(i, &set))
-			smpol_bitmap_set(cpus, i);
+		if (CPU_ISSET(i, &set) && smpol_cpus_set(cpus, i) < 0)
+			return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	return 0;
 }
 

@@ -65,7 +65,7 @@ int smpol_plan_policy(const struct smpol_plan *plan, enum smpol_kernel_path path
 		      unsigned long *mask, char *err, size_t errlen);
 
 /* A task's CPU affinity (what task/affinity gave it); pid 0 = the calling thread. 0 or -errno. */
-int smpol_task_cpus(pid_t pid, struct smpol_bitmap *cpus, char *err, size_t errlen);
+int smpol_task_cpus(pid_t pid, struct smpol_cpus *cpus, char *err, size_t errlen);
 
 /*
  * What a task really got, in the words of SLURM_MEM_INTERLEAVE_MODE: "weighted" (or

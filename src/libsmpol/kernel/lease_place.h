@@ -29,7 +29,7 @@ struct smpol_lease_try {
 
 /*
  * smpol_place_with_lease - decide (in->lease must be UNTRIED); where the decision wants
- * the lease, take it in in->site->host for owner (whose pid and start time are filled
+ * the lease, take it in in->topo->host for owner (whose pid and start time are filled
  * here from the calling process) and decide again, HELD or NOT_HELD. in->table is set
  * to table, the kernel's table as the caller read it; when refused, it is read again. The
  * decision is in *pl (the caller frees it, smpol_placement_free, also on failure).

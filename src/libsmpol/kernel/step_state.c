@@ -49,10 +49,9 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 	st->path = pl->path;
 	st->regions_by = pl->regions_by;
 	st->has_span = in->span_cpus != NULL;
-	if (in->span_cpus)
-		st->span_cpus = *in->span_cpus;
 	snprintf(st->note, sizeof(st->note), "%s", pl->note);
-	if (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0)
+	if ((in->span_cpus && smpol_cpus_copy(&st->span_cpus, in->span_cpus) < 0) ||
+	    (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0))
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	st->launch_free = calloc((size_t)topo->nnodes + 1, sizeof(*st->launch_free));
 	if (!st->launch_free)
@@ -83,7 +82,7 @@ int smpol_step_state_add_task(struct smpol_step_state *st, pid_t pid, char *err,
 	return 0;
 }
 
-static json_object *site_to_json(const struct smpol_site_config *s)
+static json_object *site_to_json(const struct smpol_site_decision *s)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(s->algorithm)));
@@ -124,6 +123,14 @@ static json_object *list_to_json(const struct smpol_bitmap *b)
 	return json_object_new_string(text);
 }
 
+static json_object *cpus_to_json(const struct smpol_cpus *c)
+{
+	char text[4096] = "";
+
+	smpol_cpus_format_list(c, text, sizeof(text));
+	return json_object_new_string(text);
+}
+
 static json_object *to_json(const struct smpol_step_state *st)
 {
 	json_object *o = json_object_new_object(), *stepd = json_object_new_object();
@@ -153,7 +160,7 @@ static json_object *to_json(const struct smpol_step_state *st)
 	json_object_object_add(o, "launch_free_kb", free_kb);
 	json_object_object_add(o, "bandwidth", bandwidth_to_json(&st->bandwidth));
 	if (st->has_span)
-		json_object_object_add(o, "span_cpus", list_to_json(&st->span_cpus));
+		json_object_object_add(o, "span_cpus", cpus_to_json(&st->span_cpus));
 	for (int i = 0; i < st->ntasks; i++) {
 		json_object *t = json_object_new_object();
 
@@ -210,7 +217,7 @@ static bool get_u64(json_object *o, const char *key, uint64_t *out)
 	return true;
 }
 
-static bool site_from_json(json_object *o, struct smpol_site_config *s)
+static bool site_from_json(json_object *o, struct smpol_site_decision *s)
 {
 	json_object *alg = member(o, "algorithm", json_type_string), *sysfs = member(o, "sysfs", json_type_string);
 	json_object *prec;
@@ -352,13 +359,13 @@ static bool regions_by_from_json(json_object *o, enum smpol_regions_by *by)
 }
 
 /* Fill st from the parsed object; false when any part is missing or of the wrong kind. */
-static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_step_state *st)
+static bool from_json(json_object *o, struct smpol_step_state *st)
 {
 	json_object *stepd = member(o, "stepd", json_type_object), *spec = member(o, "spec", json_type_string);
 	json_object *site = member(o, "site", json_type_object), *path = member(o, "path", json_type_string);
 	json_object *note = member(o, "note", json_type_string), *lease = member(o, "lease_held", json_type_boolean);
 	json_object *dflt = member(o, "site_default", json_type_boolean), *tasks = member(o, "tasks", json_type_array);
-	json_object *free_kb = member(o, "launch_free_kb", json_type_object);
+	json_object *free_kb = member(o, "launch_free_kb", json_type_object), *span;
 	int64_t v, job, step, uid, pid;
 	char why[SMPOL_ERRLEN];
 
@@ -376,12 +383,12 @@ static bool from_json(json_object *o, const struct smpol_host *h, struct smpol_s
 	if (smpol_spec_parse(json_object_get_string(spec), &st->spec, why, sizeof(why)) < 0)
 		return false;
 	st->site_default = json_object_get_boolean(dflt);
-	smpol_config_default(&st->site);
-	st->site.host = *h;
+	smpol_site_decision_default(&st->site);
 	st->lease_held = json_object_get_boolean(lease);
 	snprintf(st->note, sizeof(st->note), "%s", json_object_get_string(note));
-	st->has_span = member(o, "span_cpus", json_type_string) != NULL;
-	if (st->has_span && !get_list(o, "span_cpus", SMPOL_MAX_CPUS, &st->span_cpus))
+	span = member(o, "span_cpus", json_type_string);
+	st->has_span = span != NULL;
+	if (span && smpol_cpus_parse_list(json_object_get_string(span), SMPOL_MAX_CPUS, &st->span_cpus, NULL, 0) < 0)
 		return false;
 	return site_from_json(site, &st->site) && path_from_name(json_object_get_string(path), &st->path) &&
 	       regions_by_from_json(o, &st->regions_by) &&
@@ -410,7 +417,7 @@ static int read_file(const struct smpol_host *h, const char *name, struct smpol_
 	}
 	o = json_tokener_parse(text);
 	free(text);
-	ok = o && json_object_is_type(o, json_type_object) && from_json(o, h, st);
+	ok = o && json_object_is_type(o, json_type_object) && from_json(o, st);
 	json_object_put(o);
 	if (!ok) {
 		smpol_step_state_free(st);
@@ -579,6 +586,7 @@ int smpol_step_state_place_in(const struct smpol_step_state *st, const struct sm
 void smpol_step_state_free(struct smpol_step_state *st)
 {
 	smpol_bw_free(&st->bandwidth);
+	smpol_cpus_free(&st->span_cpus);
 	free(st->launch_free);
 	free(st->tasks);
 	st->launch_free = NULL;

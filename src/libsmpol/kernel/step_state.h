@@ -63,13 +63,13 @@ struct smpol_step_state {
 	bool holder_alive;             /* read: that slurmstepd still runs */
 	struct smpol_spec spec;
 	bool site_default;
-	struct smpol_site_config site; /* what placement reads of it; host and default are the reader's */
+	struct smpol_site_decision site; /* what placement read of the site's configuration */
 	uint64_t mem_kb;
 	bool lease_held;
 	enum smpol_kernel_path path;
 	enum smpol_regions_by regions_by;      /* region-aware (spec's min_region): how the step placed them */
 	bool has_span;
-	struct smpol_bitmap span_cpus;         /* has_span: the CPUs one task was known to span */
+	struct smpol_cpus span_cpus;           /* has_span: the CPUs one task was known to span */
 	char note[SMPOL_ERRLEN];
 	struct smpol_bw_table bandwidth;        /* the step's bandwidth table (entries malloc'ed) */
 	struct smpol_launch_free *launch_free;  /* malloc'ed, nlaunch_free of them */
@@ -96,7 +96,8 @@ int smpol_step_state_write(const struct smpol_host *h, const struct smpol_step_s
 
 /*
  * Read one step's file. -ENOENT (no sentence) when the step keeps none; -EBADMSG with
- * a sentence when it does not parse. st->site's host is h.
+ * a sentence when it does not parse. st->site's sample_interval, which the file does
+ * not keep, is the default.
  */
 int smpol_step_state_read(const struct smpol_host *h, uint32_t job_id, uint32_t step_id,
 			  struct smpol_step_state *st, char *err, size_t errlen);

@@ -90,9 +90,6 @@ static int parse_node(char **w, int nw, struct smpol_bw_file *f, int lineno, cha
 	if (!parse_u32(w[1], SMPOL_MAX_NODES - 1, &id))
 		return line_fail(err, errlen, lineno, "'%s' is not a node id (0-%d)", w[1], SMPOL_MAX_NODES - 1);
 	n.id = (int)id;
-	if (strcmp(w[2] + 5, "-") &&
-	    smpol_bitmap_parse_list(w[2] + 5, SMPOL_MAX_CPUS, &n.cpus, why, sizeof(why)))
-		return line_fail(err, errlen, lineno, "cpus: %s", why);
 	if (strcmp(w[3] + 7, "yes") && strcmp(w[3] + 7, "no"))
 		return line_fail(err, errlen, lineno, "memory= takes yes or no");
 	n.memory = !strcmp(w[3] + 7, "yes");
@@ -103,7 +100,10 @@ static int parse_node(char **w, int nw, struct smpol_bw_file *f, int lineno, cha
 	if (!grown)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	f->nodes = grown;
-	f->nodes[f->nnodes++] = n;
+	if (strcmp(w[2] + 5, "-") &&
+	    smpol_cpus_parse_list(w[2] + 5, SMPOL_MAX_CPUS, &n.cpus, why, sizeof(why)))
+		return line_fail(err, errlen, lineno, "cpus: %s", why);
+	f->nodes[f->nnodes++] = n;   /* its CPUs are f's now */
 	return 0;
 }
 
@@ -292,7 +292,7 @@ int smpol_bw_file_format(const struct smpol_bw_file *f, char **text)
 	for (int i = 0; i < f->nnodes; i++) {
 		char cpus[1024] = "";
 
-		if (smpol_bitmap_format_list(&f->nodes[i].cpus, cpus, sizeof(cpus)) || !cpus[0])
+		if (smpol_cpus_format_list(&f->nodes[i].cpus, cpus, sizeof(cpus)) || !cpus[0])
 			snprintf(cpus, sizeof(cpus), "-");
 		put(&t, "node %d cpus=%s memory=%s\n", f->nodes[i].id, cpus, f->nodes[i].memory ? "yes" : "no");
 	}
@@ -308,15 +308,27 @@ int smpol_bw_file_format(const struct smpol_bw_file *f, char **text)
 	return 0;
 }
 
+static void free_nodes(struct smpol_bw_file_node *nodes, int n)
+{
+	for (int i = 0; i < n; i++)
+		smpol_cpus_free(&nodes[i].cpus);
+	free(nodes);
+}
+
 int smpol_bw_file_set_nodes(struct smpol_bw_file *f, const struct smpol_topology *topo)
 {
 	struct smpol_bw_file_node *nodes = calloc((size_t)topo->nnodes + 1, sizeof(*nodes));
 
 	if (!nodes)
 		return -ENOMEM;
-	for (int i = 0; i < topo->nnodes; i++)
-		nodes[i] = (struct smpol_bw_file_node){ topo->nodes[i].id, topo->nodes[i].cpus, topo->nodes[i].has_memory };
-	free(f->nodes);
+	for (int i = 0; i < topo->nnodes; i++) {
+		nodes[i] = (struct smpol_bw_file_node){ .id = topo->nodes[i].id, .memory = topo->nodes[i].has_memory };
+		if (smpol_cpus_copy(&nodes[i].cpus, &topo->nodes[i].cpus) < 0) {
+			free_nodes(nodes, i);
+			return -ENOMEM;
+		}
+	}
+	free_nodes(f->nodes, f->nnodes);
 	f->nodes = nodes;
 	f->nnodes = topo->nnodes;
 	return 0;
@@ -337,7 +349,7 @@ static int match_nodes(const struct smpol_bw_file *f, const struct smpol_topolog
 		if (!n)
 			return smpol_fail(err, errlen, ESTALE, "the table was measured with node %d, which is not online "
 					  "here", fn->id);
-		if (!smpol_bitmap_equal(&n->cpus, &fn->cpus))
+		if (!smpol_cpus_equal(&n->cpus, &fn->cpus))
 			return smpol_fail(err, errlen, ESTALE, "node %d has other CPUs here than where the table was "
 					  "measured", fn->id);
 		if (n->has_memory != fn->memory)
@@ -408,7 +420,7 @@ int smpol_bw_file_match(const struct smpol_bw_file *f, const struct smpol_topolo
 
 void smpol_bw_file_free(struct smpol_bw_file *f)
 {
-	free(f->nodes);
+	free_nodes(f->nodes, f->nnodes);
 	smpol_bw_free(&f->table);
 	memset(f, 0, sizeof(*f));
 }

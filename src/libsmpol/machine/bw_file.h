@@ -35,7 +35,7 @@
 
 struct smpol_bw_file_node {
 	int id;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus;
 	bool memory;
 };
 

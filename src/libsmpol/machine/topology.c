@@ -203,11 +203,37 @@ static int read_cpulist(struct smpol_topology *topo, struct smpol_node *n)
 	rc = smpol_read_text(path, text, sizeof(text));
 	if (rc)
 		return add_warning(topo, "cannot read %s: %s", path, smpol_read_error(rc));
-	if (smpol_bitmap_parse_list(text, SMPOL_MAX_CPUS, &n->cpus, why, sizeof(why))) {
-		smpol_bitmap_clear(&n->cpus);
+	rc = smpol_cpus_parse_list(text, topo->cpu_ids, &n->cpus, why, sizeof(why));
+	if (rc == -EINVAL)
 		return add_warning(topo, "ignoring %s: %s", path, why);
-	}
-	return 0;
+	return rc;
+}
+
+/* The machine's CPU ids: below the highest possible one + 1; a missing or odd file
+ * leaves the kernel's largest limit (and a warning when it is odd). */
+static int read_cpu_ids(struct smpol_topology *topo)
+{
+	char path[PATH_MAX], text[TEXT_MAX], why[SMPOL_ERRLEN];
+	struct smpol_cpus possible = { 0 };
+	int rc, last = -1;
+
+	topo->cpu_ids = SMPOL_MAX_CPUS;
+	if (smpol_fs_path(topo->host.fsroot, path, sizeof(path), "/sys/devices/system/cpu/possible"))
+		return 0;
+	rc = smpol_read_text(path, text, sizeof(text));
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return add_warning(topo, "cannot read %s: %s", path, smpol_read_error(rc));
+	rc = smpol_cpus_parse_list(text, SMPOL_MAX_CPUS, &possible, why, sizeof(why));
+	for (int id = smpol_cpus_next(&possible, 0); id >= 0; id = smpol_cpus_next(&possible, id + 1))
+		last = id;
+	smpol_cpus_free(&possible);
+	if (rc == -EINVAL || (!rc && last < 0))
+		return add_warning(topo, "ignoring %s: %s", path, rc ? why : "it lists no CPU");
+	if (!rc)
+		topo->cpu_ids = last + 1;
+	return rc;
 }
 
 /* One distance per online node, in the order of topo->nodes. */
@@ -409,6 +435,8 @@ int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo,
 	if (smpol_bitmap_empty(&topo->online))
 		return smpol_fail(err, errlen, EINVAL, "the online node list %s is empty", path);
 
+	if ((rc = read_cpu_ids(topo)) < 0)
+		goto fail;
 	rc = -ENOMEM;
 	topo->nnodes = smpol_bitmap_count(&topo->online);
 	topo->nodes = calloc((size_t)topo->nnodes, sizeof(*topo->nodes));
@@ -438,7 +466,7 @@ int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo,
 		if ((rc = read_node(topo, n, &has_cpu, &has_memory)))
 			goto fail;
 		if (!cpu_known)
-			n->has_cpu = !smpol_bitmap_empty(&n->cpus);
+			n->has_cpu = !smpol_cpus_empty(&n->cpus);
 		if (!mem_known)
 			n->has_memory = n->mem_total_kb > 0;
 	}
@@ -461,8 +489,10 @@ void smpol_topology_free(struct smpol_topology *topo)
 {
 	int i;
 
-	for (i = 0; topo->nodes && i < topo->nnodes; i++)
+	for (i = 0; topo->nodes && i < topo->nnodes; i++) {
 		free(topo->nodes[i].distance);
+		smpol_cpus_free(&topo->nodes[i].cpus);
+	}
 	free(topo->nodes);
 	for (i = 0; i < topo->nwarnings; i++)
 		free(topo->warnings[i]);
@@ -484,6 +514,9 @@ int smpol_topology_copy(const struct smpol_topology *src, struct smpol_topology 
 	for (int i = 0; i < src->nnodes; i++) {
 		dst->nodes[i] = src->nodes[i];
 		dst->nodes[i].distance = NULL;
+		dst->nodes[i].cpus = (struct smpol_cpus){ 0 };
+		if (smpol_cpus_copy(&dst->nodes[i].cpus, &src->nodes[i].cpus) < 0)
+			goto fail;
 		if (!src->nodes[i].distance)
 			continue;
 		dst->nodes[i].distance = malloc((size_t)src->nnodes * sizeof(int));

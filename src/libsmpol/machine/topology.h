@@ -40,7 +40,7 @@ struct smpol_node {
 	int id;
 	bool has_cpu;
 	bool has_memory;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus;     /* the topology's (smpol_topology_free) */
 	uint64_t mem_total_kb;  /* 0 = unknown or empty */
 	uint64_t mem_free_kb;
 	int tier;               /* memory_tierN that lists this node, -1 = unknown */
@@ -56,6 +56,8 @@ struct smpol_topology {
 	int nnodes;
 	struct smpol_bitmap possible;
 	struct smpol_bitmap online;
+	int cpu_ids;                /* CPU ids are below it: cpu/possible's highest + 1 (the
+	                             * kernel's nr_cpu_ids), SMPOL_MAX_CPUS when unreadable */
 	char **warnings;           /* sentences; nwarnings of them */
 	int nwarnings;
 };

@@ -128,7 +128,7 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 	if (in->kind) {
 		json_object *k = json_object_new_object();
 
-		for (int i = 0; i <= in->max_node; i++)
+		for (int i = 0; i <= in->max_node && i < in->nkind; i++)
 			if (in->kind[i])
 				add_node_key(k, i, json_object_new_string(in->kind[i]));
 		json_object_object_add(e, SMPOL_REC_KIND, k);

@@ -136,7 +136,8 @@ struct smpol_record_node {
 	const uint64_t *peak;           /* largest count per node over all samples */
 	const double *target;           /* target per node: shares or expected pages (written
 	                                 * as shares summing to 1); NULL = unknown */
-	const char *const *kind;        /* "dram", "cxl", "hbm" per node, NULL = unknown */
+	const char *const *kind;        /* "dram", "cxl", "hbm" per node below nkind, NULL = unknown */
+	int nkind;
 	const char *note;               /* fallback or error sentence, NULL = none */
 	const struct smpol_region_ways *regions;  /* region-aware: at the last sample, NULL = none */
 };

@@ -63,7 +63,9 @@ struct record_step {
 	struct record_step_in in;       /* pointers live until record_step_end */
 	char node[256];
 	char step[16];
-	const char *kinds[SMPOL_MAX_NODES];     /* static strings; NULL = unknown */
+	const char **kinds;             /* static strings per node below nkinds (the highest online
+	                                 * + 1), NULL = unknown; malloc'ed */
+	int nkinds;
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -124,7 +126,7 @@ static void *sampler(void *arg)
 {
 	struct record_step *a = arg;
 	struct timespec next = { 0 };
-	unsigned interval = a->in.site->sample_interval;
+	unsigned interval = a->in.site->decide.sample_interval;
 	bool sampled = false;
 	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
@@ -188,6 +190,7 @@ static void record_free(struct record_step *a)
 		smpol_task_unpin(&a->tasks[i].ref);
 	}
 	free(a->tasks);
+	free(a->kinds);
 	record_collector_free(a->gather);
 	json_object_put(a->handed);
 	smpol_sampling_free(&a->s);
@@ -250,19 +253,26 @@ int record_step_begin(const struct record_step_in *sp, struct record_step **acct
 	node_name(sp, a->node, sizeof(a->node));
 	smpol_step_name(sp->step_id, a->step, sizeof(a->step));
 	a->w = (struct record_write){ sp->site, { sp->job_id, sp->run, sp->started }, a->step, sp->step_nnodes };
-	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
-		const struct smpol_node *n = &sp->topo->nodes[i];
-
-		if (n->id >= span)
-			span = n->id + 1;
-		if (n->has_memory && n->id < SMPOL_MAX_NODES)
-			a->kinds[n->id] = smpol_node_kind_name(n->kind);
-	}
+	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++)
+		if (sp->topo->nodes[i].id >= span)
+			span = sp->topo->nodes[i].id + 1;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&a->wake, &attr);
 	pthread_condattr_destroy(&attr);
+	a->kinds = calloc((size_t)span, sizeof(*a->kinds));
+	if (!a->kinds) {
+		record_free(a);
+		return smpol_fail(err, errlen, ENOMEM, "out of memory starting the placement record");
+	}
+	a->nkinds = span;
+	for (int i = 0; sp->topo && i < sp->topo->nnodes; i++) {
+		const struct smpol_node *n = &sp->topo->nodes[i];
+
+		if (n->has_memory)
+			a->kinds[n->id] = smpol_node_kind_name(n->kind);
+	}
 	if (smpol_sampling_init(&a->s, span, err, errlen) < 0) {
 		record_free(a);
 		return -ENOMEM;
@@ -335,7 +345,7 @@ static int build_entry(struct record_step *a, int ntasks, json_object **entry, c
 		.ntasks = ntasks, .nsamples = s->n, .last_time = s->time,
 		.max_node = s->max_node, .last = s->last, .peak = s->peak,
 		.target = s->have_target ? s->expect : NULL,
-		.kind = a->in.topo ? a->kinds : NULL,
+		.kind = a->in.topo ? a->kinds : NULL, .nkind = a->nkinds,
 		.note = a->in.pl->note[0] ? a->in.pl->note : NULL,
 		.regions = s->have_regions ? &s->regions : NULL,
 	};

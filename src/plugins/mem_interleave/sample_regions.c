@@ -63,18 +63,25 @@ static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, 
 		     char *err, size_t errlen)
 {
 	struct smpol_plan p;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char served[128] = "";
 	int rc;
 
 	rc = smpol_task_cpus(t->pid, &cpus, err, errlen);
 	if (rc == 0)
 		rc = smpol_placement_pick(ar->pl, ar->topo, &cpus, &p, err, errlen);
-	if (rc < 0 || (rt->placed && smpol_plan_same(&p, &rt->plan)))
-		return rc;
-	rc = smpol_region_opts_for(ar->pl, &p, ar->pmbind_nr, &rt->o, err, errlen);
+	smpol_cpus_free(&cpus);
 	if (rc < 0)
 		return rc;
+	if (rt->placed && smpol_plan_same(&p, &rt->plan)) {
+		smpol_plan_free(&p);
+		return 0;
+	}
+	rc = smpol_region_opts_for(ar->pl, &p, ar->pmbind_nr, &rt->o, err, errlen);
+	if (rc < 0) {
+		smpol_plan_free(&p);
+		return rc;
+	}
 	if (ar->pmbind_off)
 		rt->o.by = SMPOL_REGIONS_MOVE;
 	smpol_plan_format_served(&p, false, served, sizeof(served));
@@ -82,7 +89,8 @@ static int task_opts(struct sample_regions *ar, const struct smpol_task_ref *t, 
 		slurm_info(MI_LOG "job %u step %s: task pid %d runs on CPU node(s) %s now: its large mappings "
 			   "follow their plan", ar->job_id, ar->step, (int)t->pid, served);
 	smpol_region_memory_free(&rt->m);
-	rt->plan = p;
+	smpol_plan_free(&rt->plan);
+	rt->plan = p;   /* rt's now */
 	rt->placed = true;
 	return 0;
 }
@@ -152,8 +160,10 @@ void sample_regions_free(struct sample_regions *ar)
 {
 	if (!ar)
 		return;
-	for (int i = 0; i < ar->ntasks; i++)
+	for (int i = 0; i < ar->ntasks; i++) {
 		smpol_region_memory_free(&ar->tasks[i].m);
+		smpol_plan_free(&ar->tasks[i].plan);
+	}
 	free(ar->tasks);
 	free(ar);
 }

@@ -21,6 +21,14 @@ struct child {
 	struct smpol_region_memory m;
 };
 
+/* What one sample reads (a task's process tree, each process's memory): held only while
+ * the sample is taken, so that a step keeps none of it (20 KB) between samples. */
+struct sample_scratch {
+	struct smpol_proc_member members[TREE_MAX];
+	bool ours[TREE_MAX];             /* members[i] is the job's (checked once pinned) */
+	struct smpol_numa_usage u;
+};
+
 struct sample_tree {
 	struct sample_tree_in in;
 	char step[16];
@@ -28,9 +36,7 @@ struct sample_tree {
 	int nplans;
 	struct child *children;
 	int nchildren;
-	struct smpol_proc_member members[TREE_MAX];
-	bool ours[TREE_MAX];             /* members[i] is the job's (checked once pinned) */
-	struct smpol_numa_usage u;
+	struct sample_scratch *x;       /* during sample_tree_sample only */
 };
 
 #define LOG_TREE(fn, t, fmt, ...) fn(MI_LOG "job %u step %s: " fmt, (t)->in.job_id, (t)->step, __VA_ARGS__)
@@ -44,13 +50,16 @@ struct sample_tree *sample_tree_new(const struct sample_tree_in *in)
 	t->in = *in;
 	snprintf(t->step, sizeof(t->step), "%s", in->step);
 	t->in.step = t->step;
-	t->plans = malloc(sizeof(*t->plans) * (size_t)(in->pl->nplans ? in->pl->nplans : 1));
+	t->plans = calloc((size_t)(in->pl->nplans ? in->pl->nplans : 1), sizeof(*t->plans));
 	if (!t->plans) {
 		free(t);
 		return NULL;
 	}
-	memcpy(t->plans, in->pl->plans, sizeof(*t->plans) * (size_t)in->pl->nplans);
-	t->nplans = in->pl->nplans;
+	for (; t->nplans < in->pl->nplans; t->nplans++)
+		if (smpol_plan_copy(&t->plans[t->nplans], &in->pl->plans[t->nplans]) < 0) {
+			sample_tree_free(t);
+			return NULL;
+		}
 	return t;
 }
 
@@ -73,27 +82,30 @@ void sample_tree_free(struct sample_tree *t)
 	for (int i = 0; i < t->nchildren; i++)
 		forget(&t->children[i]);
 	free(t->children);
-	free(t->plans);
+	smpol_plans_free(t->plans, t->nplans);
 	free(t);
 }
 
 /* The plan for a process's CPUs now, kept among the plans in use: its index, or -1. */
-static int plan_of_cpus(struct sample_tree *t, const struct smpol_bitmap *cpus)
+static int plan_of_cpus(struct sample_tree *t, const struct smpol_cpus *cpus)
 {
 	struct smpol_plan p;
+	int idx;
 
 	if (smpol_placement_pick(t->in.pl, t->in.topo, cpus, &p, NULL, 0) < 0)
 		return -1;
-	return smpol_plan_keep(&t->plans, &t->nplans, &p);
+	idx = smpol_plan_keep(&t->plans, &t->nplans, &p);
+	smpol_plan_free(&p);
+	return idx;
 }
 
-/* Read one process's memory into t->u; its policy (of most anonymous pages) into policy. */
+/* Read one process's memory into t->x->u; its policy (of most anonymous pages) into policy. */
 static int read_usage(struct sample_tree *t, pid_t pid, char *policy, size_t len)
 {
-	smpol_numa_usage_init(&t->u);
-	if (smpol_numa_maps_read(NULL, pid, &t->u, NULL, 0) < 0)
+	smpol_numa_usage_init(&t->x->u);
+	if (smpol_numa_maps_read(NULL, pid, &t->x->u, NULL, 0) < 0)
 		return -1;
-	snprintf(policy, len, "%s", t->u.npolicies ? t->u.policies[0].policy : "");
+	snprintf(policy, len, "%s", t->x->u.npolicies ? t->x->u.policies[0].policy : "");
 	return 0;
 }
 
@@ -135,7 +147,7 @@ static struct child *child_of(struct sample_tree *t, pid_t pid, pid_t parent)
 }
 
 /* Place the child on plans[idx] (one sample); the pages it holds are read again after. */
-static void place(struct sample_tree *t, struct child *c, int idx, const struct smpol_bitmap *cpus,
+static void place(struct sample_tree *t, struct child *c, int idx, const struct smpol_cpus *cpus,
 		  const char *inherited)
 {
 	const struct smpol_plan *p = &t->plans[idx];
@@ -161,7 +173,7 @@ static void place(struct sample_tree *t, struct child *c, int idx, const struct 
 		return;
 	}
 	if (first && !rs.exited) {
-		smpol_bitmap_format_list(cpus, list, sizeof(list));
+		smpol_cpus_format_list(cpus, list, sizeof(list));
 		smpol_plan_format_served(p, false, served, sizeof(served));
 		smpol_plan_format_nodes(p, nodes, sizeof(nodes));
 		LOG_TREE(slurm_info, t, "process %d (%s) runs on CPUs %s, the plan of CPU node(s) %s, unlike the policy "
@@ -181,7 +193,7 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 {
 	bool region_aware = t->in.pl->min_region_kb > 0;
 	struct child *c = child_of(t, m->pid, m->parent);
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char policy[64];
 	int idx;
 
@@ -190,8 +202,10 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 	c->seen = true;
 	if (c->outside)
 		return false;
-	if (smpol_task_cpus(m->pid, &cpus, NULL, 0) < 0 || read_usage(t, m->pid, policy, sizeof(policy)) < 0)
+	if (smpol_task_cpus(m->pid, &cpus, NULL, 0) < 0 || read_usage(t, m->pid, policy, sizeof(policy)) < 0) {
+		smpol_cpus_free(&cpus);
 		return true;
+	}
 	idx = plan_of_cpus(t, &cpus);
 	if (idx >= 0 && c->plan < 0) {
 		switch (smpol_child_check(policy, task_policy, &t->plans[idx], region_aware)) {
@@ -210,10 +224,11 @@ static bool sample_child(struct sample_tree *t, const struct smpol_proc_member *
 	}
 	if (idx >= 0)
 		place(t, c, idx, &cpus, policy);
+	smpol_cpus_free(&cpus);
 	if (idx >= 0 && !region_aware)
-		smpol_sampling_add_on(s, &t->u, &t->plans[idx], t->in.pl->path);
+		smpol_sampling_add_on(s, &t->x->u, &t->plans[idx], t->in.pl->path);
 	else
-		smpol_sampling_add(s, &t->u, t->plans, t->nplans, t->in.pl->path);
+		smpol_sampling_add(s, &t->x->u, t->plans, t->nplans, t->in.pl->path);
 	return true;
 }
 
@@ -230,30 +245,37 @@ static bool under_job(const struct smpol_proc_member *members, const bool *ours,
  * processes it started. */
 static void sample_task(struct sample_tree *t, pid_t task, struct smpol_sampling *s)
 {
-	struct smpol_bitmap cpus;
+	struct sample_scratch *x = t->x;
+	struct smpol_cpus cpus = { 0 };
 	char task_policy[64];
 	int n;
 
-	if (smpol_proc_tree(NULL, task, TREE_MAX, t->members, &n, NULL, 0) < 0 ||
+	if (smpol_proc_tree(NULL, task, TREE_MAX, x->members, &n, NULL, 0) < 0 ||
 	    read_usage(t, task, task_policy, sizeof(task_policy)) < 0)
 		return;
 	if (smpol_task_cpus(task, &cpus, NULL, 0) == 0)
 		plan_of_cpus(t, &cpus);
-	smpol_sampling_add(s, &t->u, t->plans, t->nplans, t->in.pl->path);
-	t->ours[0] = true;
+	smpol_cpus_free(&cpus);
+	smpol_sampling_add(s, &x->u, t->plans, t->nplans, t->in.pl->path);
+	x->ours[0] = true;
 	/* parents come first: a process under one that is not the job's is not looked at */
 	for (int i = 1; i < n; i++)
-		t->ours[i] = under_job(t->members, t->ours, i) && sample_child(t, &t->members[i], task_policy, s);
+		x->ours[i] = under_job(x->members, x->ours, i) && sample_child(t, &x->members[i], task_policy, s);
 }
 
 void sample_tree_sample(struct sample_tree *t, const pid_t *tasks, int ntasks, struct smpol_sampling *s)
 {
 	int kept = 0;
 
+	t->x = malloc(sizeof(*t->x));
+	if (!t->x)
+		return;         /* out of memory: no sample this time, the next one tries again */
 	for (int i = 0; i < t->nchildren; i++)
 		t->children[i].seen = false;
 	for (int i = 0; i < ntasks; i++)
 		sample_task(t, tasks[i], s);
+	free(t->x);
+	t->x = NULL;
 	for (int i = 0; i < t->nchildren; i++) {
 		if (t->children[i].seen)
 			t->children[kept++] = t->children[i];

@@ -46,22 +46,30 @@ static uint64_t step_mem_kb(spank_t sp)
  */
 static bool cores_cover_node(spank_t sp, const struct mi_step *s, spank_item_t item)
 {
-	struct smpol_bitmap cores, all, sib;
+	struct smpol_cpus cores = { 0 }, sib = { 0 };
 	char *list = NULL, path[4200], text[256];
-	int threads = 1;
+	int ncores, node_cpus = 0, first = -1, threads = 1;
 
 	if (spank_get_item(sp, item, &list) != ESPANK_SUCCESS || !list ||
-	    smpol_bitmap_parse_list(list, SMPOL_MAX_CPUS, &cores, NULL, 0) < 0)
+	    smpol_cpus_parse_list(list, s->topo.cpu_ids, &cores, NULL, 0) < 0)
 		return false;
-	smpol_bitmap_clear(&all);
-	for (int i = 0; i < s->topo.nnodes; i++)
-		smpol_bitmap_or(&all, &s->topo.nodes[i].cpus);
+	ncores = smpol_cpus_count(&cores);
+	smpol_cpus_free(&cores);
+	/* nodes hold disjoint CPUs */
+	for (int i = 0; i < s->topo.nnodes; i++) {
+		int c = smpol_cpus_next(&s->topo.nodes[i].cpus, 0);
+
+		node_cpus += smpol_cpus_count(&s->topo.nodes[i].cpus);
+		if (c >= 0 && (first < 0 || c < first))
+			first = c;
+	}
 	if (smpol_fs_path(s->site.host.fsroot, path, sizeof(path),
-			  "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", smpol_bitmap_next(&all, 0)) == 0 &&
+			  "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", first) == 0 &&
 	    smpol_read_text(path, text, sizeof(text)) == 0 &&
-	    smpol_bitmap_parse_list(text, SMPOL_MAX_CPUS, &sib, NULL, 0) == 0 && smpol_bitmap_count(&sib) > 0)
-		threads = smpol_bitmap_count(&sib);
-	return smpol_bitmap_count(&cores) * threads >= smpol_bitmap_count(&all);
+	    smpol_cpus_parse_list(text, s->topo.cpu_ids, &sib, NULL, 0) == 0 && smpol_cpus_count(&sib) > 0)
+		threads = smpol_cpus_count(&sib);
+	smpol_cpus_free(&sib);
+	return ncores * threads >= node_cpus;
 }
 
 /*
@@ -70,13 +78,13 @@ static bool cores_cover_node(spank_t sp, const struct mi_step *s, spank_item_t i
  * has), so a step that writes its own weights scales them to its sockets' CPUs
  * (placement.h). With several tasks, or fewer cores, each task's CPUs are its own: NULL.
  */
-static const struct smpol_bitmap *span_of_step(spank_t sp, const struct mi_step *s, struct smpol_bitmap *span)
+static const struct smpol_cpus *span_of_step(spank_t sp, const struct mi_step *s, struct smpol_cpus *span)
 {
 	if (s->local_tasks != 1 || !cores_cover_node(sp, s, S_STEP_ALLOC_CORES))
 		return NULL;
-	smpol_bitmap_clear(span);
 	for (int i = 0; i < s->topo.nnodes; i++)
-		smpol_bitmap_or(span, &s->topo.nodes[i].cpus);
+		if (smpol_cpus_or(span, &s->topo.nodes[i].cpus) < 0)
+			return NULL;   /* out of memory: as if unknown */
 	return span;
 }
 
@@ -217,15 +225,37 @@ static bool read_site(struct mi_step *s, const struct mi_option *opt, int ac, ch
 	return false;
 }
 
+/* The decision (with the lease), kept on the node, and the record begun. */
+static int decide(spank_t sp, struct mi_step *s, struct smpol_place_in *in, struct smpol_wi_table *table)
+{
+	struct smpol_lease_try lease;   /* in points into it from here on */
+
+	if (smpol_place_with_lease(in, table, &s->owner, &s->pl, &lease) < 0)
+		return step_fail(s, "", "out of memory while planning");
+	if (lease.refused[0])
+		LOG_STEP(s, slurm_info, "weights not written: %s", lease.refused);
+	s->lease_held = lease.held;
+	if (s->pl.failure[0])
+		return step_fail(s, "", s->pl.failure);
+	if (!s->pl.active) {
+		/* the site's default cannot apply here: the job runs without a policy */
+		LOG_STEP(s, slurm_info, "%s", s->pl.note);
+		return 0;
+	}
+	keep_placement(s, in);
+	begin_accounting(sp, s);
+	return 0;
+}
+
 int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *opt, int ac, char **av)
 {
 	struct smpol_place_in in = { 0 };
 	struct smpol_wi_table table;
-	struct smpol_bitmap span;
-	struct smpol_lease_try lease;   /* in points into it: lives as long as in */
+	struct smpol_cpus span = { 0 };
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
 	bool pmbind = false;
 	uid_t uid = 0;
+	int rc;
 
 	spank_get_item(sp, S_JOB_ID, &s->owner.job_id);
 	spank_get_item(sp, S_JOB_STEPID, &s->owner.step_id);
@@ -270,7 +300,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	in = (struct smpol_place_in){
 		.spec = s->spec,
 		.site_default = s->site_default,
-		.site = &s->site,
+		.site = &s->site.decide,
 		.topo = &s->topo,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = cores_cover_node(sp, s, S_JOB_ALLOC_CORES),
@@ -281,21 +311,9 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
 		.span_cpus = span_of_step(sp, s, &span),
 	};
-	if (smpol_place_with_lease(&in, &table, &s->owner, &s->pl, &lease) < 0)
-		return step_fail(s, "", "out of memory while planning");
-	if (lease.refused[0])
-		LOG_STEP(s, slurm_info, "weights not written: %s", lease.refused);
-	s->lease_held = lease.held;
-	if (s->pl.failure[0])
-		return step_fail(s, "", s->pl.failure);
-	if (!s->pl.active) {
-		/* the site's default cannot apply here: the job runs without a policy */
-		LOG_STEP(s, slurm_info, "%s", s->pl.note);
-		return 0;
-	}
-	keep_placement(s, &in);
-	begin_accounting(sp, s);
-	return 0;
+	rc = decide(sp, s, &in, &table);
+	smpol_cpus_free(&span);
+	return rc;
 }
 
 int step_task_post_fork(spank_t sp, struct mi_step *s)

@@ -47,12 +47,12 @@ static void task_note(const struct mi_step *s, const struct smpol_plan *p, char 
 }
 
 /* One line like --mem-bind=verbose: what this task got, and why when it is less. */
-static void say_verbose(uint32_t taskid, const struct smpol_bitmap *cpus, const struct smpol_plan *p,
+static void say_verbose(uint32_t taskid, const struct smpol_cpus *cpus, const struct smpol_plan *p,
 			const struct smpol_apply_result *res, const char *nodes, const char *weights, const char *note)
 {
 	char list[256] = "", served[256] = "";
 
-	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	smpol_cpus_format_list(cpus, list, sizeof(list));
 	smpol_plan_format_served(p, false, served, sizeof(served));
 	if (res->path == SMPOL_PATH_WEIGHTED)
 		fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): weighted interleave nodes %s weights %s "
@@ -78,7 +78,7 @@ static const char *regions_by_words(const struct mi_step *s)
 }
 
 /* Region-aware: the task's own policy is local, its large allocations get the plan. */
-static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t taskid, const struct smpol_bitmap *cpus,
+static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t taskid, const struct smpol_cpus *cpus,
 			      const struct smpol_plan *p)
 {
 	struct smpol_apply_result res = { .path = s->pl.path };
@@ -107,7 +107,7 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 		snprintf(local, sizeof(local), "local on node %d", node);
 	else
 		snprintf(local, sizeof(local), "local");
-	smpol_bitmap_format_list(cpus, list, sizeof(list));
+	smpol_cpus_format_list(cpus, list, sizeof(list));
 	fprintf(stderr, MI_LOG "task %u (cpus %s, CPU node%s %s): %s; mappings >= %s: %s nodes %s weights %s, %s%s%s%s\n",
 		taskid, list, p->nserved > 1 ? "s" : "", served[0] ? served : "any", local, size,
 		s->pl.path == SMPOL_PATH_WEIGHTED ? "weighted interleave" : "interleave", nodes,
@@ -116,13 +116,35 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 	return 0;
 }
 
+/* The whole task on its plan: the policy set, the environment saying which. */
+static int apply_whole_task(spank_t sp, const struct mi_step *s, uint32_t taskid, const struct smpol_cpus *cpus,
+			    const struct smpol_plan *chosen)
+{
+	struct smpol_apply_result res;
+	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", served[256] = "", note[2 * SMPOL_ERRLEN];
+
+	if (smpol_apply_plan(chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
+		fprintf(stderr, MI_LOG "%s\n", err);
+		return -1;
+	}
+	smpol_plan_format_nodes(chosen, nodes, sizeof(nodes));
+	smpol_plan_format_served(chosen, false, served, sizeof(served));
+	applied_weights(s, chosen, &res, weights, sizeof(weights));
+	task_note(s, chosen, note, sizeof(note));
+	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights, served,
+		   res.fell_back ? res.reason : note);
+	if (s->spec.verbose)
+		say_verbose(taskid, cpus, chosen, &res, nodes, weights, note);
+	return 0;
+}
+
 int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 {
 	struct smpol_plan chosen;
-	struct smpol_apply_result res;
-	struct smpol_bitmap cpus;
-	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", served[256] = "", note[2 * SMPOL_ERRLEN];
+	struct smpol_cpus cpus = { 0 };
+	char err[SMPOL_ERRLEN];
 	uint32_t taskid = 0;
+	int rc;
 
 	if (s->failure[0]) {
 		fprintf(stderr, MI_LOG "%s\n", s->failure);
@@ -141,21 +163,14 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 	if (smpol_task_cpus(0, &cpus, err, sizeof(err)) < 0 ||
 	    smpol_placement_pick(&s->pl, &s->topo, &cpus, &chosen, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
+		smpol_cpus_free(&cpus);
 		return -1;
 	}
 	if (s->pl.min_region_kb)
-		return apply_region_aware(sp, s, taskid, &cpus, &chosen);
-	if (smpol_apply_plan(&chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
-		fprintf(stderr, MI_LOG "%s\n", err);
-		return -1;
-	}
-	smpol_plan_format_nodes(&chosen, nodes, sizeof(nodes));
-	smpol_plan_format_served(&chosen, false, served, sizeof(served));
-	applied_weights(s, &chosen, &res, weights, sizeof(weights));
-	task_note(s, &chosen, note, sizeof(note));
-	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights, served,
-		   res.fell_back ? res.reason : note);
-	if (s->spec.verbose)
-		say_verbose(taskid, &cpus, &chosen, &res, nodes, weights, note);
-	return 0;
+		rc = apply_region_aware(sp, s, taskid, &cpus, &chosen);
+	else
+		rc = apply_whole_task(sp, s, taskid, &cpus, &chosen);
+	smpol_plan_free(&chosen);
+	smpol_cpus_free(&cpus);
+	return rc;
 }

@@ -72,19 +72,20 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	int c;
 
 	smpol_config_default(cfg);
-	cfg->sysfs = SMPOL_SYSFS_NEVER;
+	cfg->decide.sysfs = SMPOL_SYSFS_NEVER;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': {
-			struct smpol_bitmap cpus;
+			struct smpol_cpus cpus = { 0 };
 			cpu_set_t set;
-			if (smpol_bitmap_parse_list(optarg, CPU_SETSIZE, &cpus, err, sizeof(err)) != 0) {
+			if (smpol_cpus_parse_list(optarg, CPU_SETSIZE, &cpus, err, sizeof(err)) != 0) {
 				fprintf(stderr, "mpol-launch: --cpus: %s\n", err);
 				return 2;
 			}
 			CPU_ZERO(&set);
-			for (int i = smpol_bitmap_next(&cpus, 0); i >= 0; i = smpol_bitmap_next(&cpus, i + 1))
+			for (int i = smpol_cpus_next(&cpus, 0); i >= 0; i = smpol_cpus_next(&cpus, i + 1))
 				CPU_SET(i, &set);
+			smpol_cpus_free(&cpus);
 			if (sched_setaffinity(0, sizeof(set), &set) != 0) {
 				fprintf(stderr, "mpol-launch: cannot bind to CPUs %s: %s\n", optarg, strerror(errno));
 				return 1;
@@ -96,9 +97,9 @@ static int parse_args(int argc, char **argv, struct launch *l)
 			break;
 		case 'a':
 			if (!strcmp(optarg, "optimal")) {
-				cfg->algorithm = SMPOL_ALGO_OPTIMAL;
+				cfg->decide.algorithm = SMPOL_ALGO_OPTIMAL;
 			} else if (!strcmp(optarg, "kernel")) {
-				cfg->algorithm = SMPOL_ALGO_KERNEL;
+				cfg->decide.algorithm = SMPOL_ALGO_KERNEL;
 			} else {
 				fprintf(stderr, "mpol-launch: bad --algorithm '%s': use optimal or kernel\n", optarg);
 				return 2;
@@ -109,7 +110,7 @@ static int parse_args(int argc, char **argv, struct launch *l)
 				fprintf(stderr, "mpol-launch: --lease: %s\n", err);
 				return 2;
 			}
-			cfg->sysfs = SMPOL_SYSFS_ALWAYS;
+			cfg->decide.sysfs = SMPOL_SYSFS_ALWAYS;
 			l->lease = true;
 			break;
 		case 'b':
@@ -142,7 +143,7 @@ static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 	static struct smpol_plan picked;
 	const struct smpol_plan *chosen = NULL;
 	struct smpol_apply_result res;
-	struct smpol_bitmap cpus;
+	struct smpol_cpus cpus = { 0 };
 	char nodes[256] = "", weights[256] = "", served[256] = "";
 	int rc;
 
@@ -151,6 +152,7 @@ static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 		rc = smpol_task_cpus(0, &cpus, err, errlen);
 		if (rc == 0)
 			rc = smpol_placement_pick(pl, topo, &cpus, &picked, err, errlen);
+		smpol_cpus_free(&cpus);
 		if (rc == 0)
 			rc = smpol_apply_plan(&picked, pl->path, l->spec.strict, &res, err, errlen);
 		if (rc != 0)
@@ -189,7 +191,7 @@ int main(int argc, char **argv)
 	struct smpol_lease_try lease;
 	struct smpol_bw_table bw = { 0 };
 	struct smpol_bw_origin origin;
-	struct smpol_bitmap span;
+	struct smpol_cpus span = { 0 };   /* held until the launched program replaces this one */
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", warning[SMPOL_ERRLEN + 64];
 	int rc, status;
 	bool held;
@@ -220,7 +222,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	in = (struct smpol_place_in){
-		.spec = l.spec, .site = &l.site, .topo = &topo,
+		.spec = l.spec, .site = &l.site.decide, .topo = &topo,
 		.table_error = table_err[0] ? table_err : NULL, .job_owns_node = true,
 		.lease = SMPOL_LEASE_UNTRIED, .bandwidth = l.bandwidth ? &bw : NULL, .span_cpus = &span,
 	};

@@ -1,0 +1,107 @@
+/* step-state-bench - what mem_interleave.so keeps for one step on a node, measured.
+ *
+ * Builds a step's state as slurmstepd's step.c does (site arguments, the user's
+ * option, topology, bandwidth table, the decision with the weights lease, the kept
+ * placement with one task) in the plugin's own struct mi_step, on the sysfs tree
+ * FSROOT with its state in STATEDIR (both written: the lease writes the tree's weights
+ * table). Prints the struct's size and the heap the step still holds afterwards, by
+ * part, from glibc's allocator counters (mallinfo2) taken between the parts; the
+ * placement record (record_step.c) is not built here.
+ *   step-state-bench FSROOT STATEDIR [OPTION]     (OPTION default "weighted")
+ */
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lease_place.h"
+#include "plugin.h"
+#include "wi.h"
+
+static size_t heap_used(void)
+{
+	return mallinfo2().uordblks;
+}
+
+/* The heap taken since *mark, and a new mark. */
+static size_t heap_since(size_t *mark)
+{
+	size_t now = heap_used(), grown = now - *mark;
+
+	*mark = now;
+	return grown;
+}
+
+static int fail(const char *what, const char *err)
+{
+	fprintf(stderr, "step-state-bench: %s: %s\n", what, err);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct mi_step s;   /* as plugin.c holds it: one per slurmstepd, in .bss */
+	size_t mark, topo_heap, bw_heap, pl_heap, kept_heap;
+	struct smpol_lease_try lease;
+	struct smpol_wi_table table;
+	struct smpol_place_in in;
+	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", fsroot_arg[1100], statedir_arg[1100];
+	char *site_args[] = { fsroot_arg, statedir_arg };
+
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: step-state-bench FSROOT STATEDIR [OPTION]\n");
+		return 2;
+	}
+	snprintf(fsroot_arg, sizeof(fsroot_arg), "fsroot=%s", argv[1]);
+	snprintf(statedir_arg, sizeof(statedir_arg), "statedir=%s", argv[2]);
+	smpol_config_default(&s.site);
+	if (smpol_config_parse(2, site_args, &s.site, err, sizeof(err)) < 0)
+		return fail("site arguments", err);
+	if (smpol_spec_parse(argc > 3 ? argv[3] : "weighted", &s.spec, err, sizeof(err)) < 0)
+		return fail("option", err);
+	s.owner.job_id = 1;
+	s.owner.step_id = 0;
+	s.owner.uid = getuid();
+	s.local_tasks = 1;
+	mark = heap_used();
+	if (smpol_topology_read(&s.site.host, &s.topo, err, sizeof(err)) < 0)
+		return fail("topology", err);
+	s.have_topo = true;
+	topo_heap = heap_since(&mark);
+	if (smpol_bw_resolve(&s.topo, s.site.bandwidth_file, s.site.bandwidth_named, &s.bandwidth,
+			     &(struct smpol_bw_origin){ 0 }) < 0)
+		return fail("bandwidth", "out of memory");
+	bw_heap = heap_since(&mark);
+	smpol_wi_read(&s.site.host, &table, table_err, sizeof(table_err));
+	in = (struct smpol_place_in){
+		.spec = s.spec,
+		.site = &s.site.decide,
+		.topo = &s.topo,
+		.table_error = table_err[0] ? table_err : NULL,
+		.job_owns_node = true,
+		.lease = SMPOL_LEASE_UNTRIED,
+		.bandwidth = &s.bandwidth,
+	};
+	if (smpol_place_with_lease(&in, &table, &s.owner, &s.pl, &lease) < 0)
+		return fail("placement", "out of memory");
+	if (s.pl.failure[0] || !s.pl.active)
+		return fail("placement", s.pl.failure[0] ? s.pl.failure : s.pl.note);
+	s.lease_held = lease.held;
+	pl_heap = heap_since(&mark);
+	if (smpol_step_state_from(&in, &s.pl, s.owner.job_id, s.owner.step_id, s.owner.uid, &s.kept,
+				  err, sizeof(err)) < 0 ||
+	    smpol_step_state_add_task(&s.kept, getpid(), err, sizeof(err)) < 0)
+		return fail("kept placement", err);
+	kept_heap = heap_since(&mark);
+	printf("nodes %d plans %d struct %zu heap %zu (topology %zu bandwidth %zu placement %zu kept %zu) "
+	       "total %zu bytes\n", s.topo.nnodes, s.pl.nplans, sizeof(s),
+	       topo_heap + bw_heap + pl_heap + kept_heap, topo_heap, bw_heap, pl_heap, kept_heap,
+	       sizeof(s) + topo_heap + bw_heap + pl_heap + kept_heap);
+	if (lease.held && smpol_lease_release(&s.site.host, &s.owner, NULL, err, sizeof(err)) < 0)
+		return fail("lease release", err);
+	smpol_step_state_free(&s.kept);
+	smpol_placement_free(&s.pl);
+	smpol_bw_free(&s.bandwidth);
+	smpol_topology_free(&s.topo);
+	return 0;
+}
