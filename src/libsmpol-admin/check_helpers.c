@@ -31,11 +31,18 @@ static const char *file_error_name(int err)
 	return err == EISDIR ? "not a file" : strerror(err);
 }
 
-static void check_dbd_client(const char *path, struct smpol_findings *f)
+static void check_dbd_client(const struct smpol_site_config *cfg, struct smpol_findings *f)
 {
+	const char *path = cfg->dbd_client;
 	struct stat st;
-	int err = file_error(path, X_OK, &st);
+	int err;
 
+	if (cfg->record == SMPOL_RECORD_NONE) {
+		smpol_findings_add(f, SMPOL_SEV_INFO, "dbd-client", -1, "", "record=none: no record is written, so "
+				   "the slurmdbd client %s is not needed", path);
+		return;
+	}
+	err = file_error(path, X_OK, &st);
 	if (err) {
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "dbd-client-missing", -1, "install mem_interleave_dbd (the "
 				   "packages do) or correct the line's dbd_client=", "the slurmdbd client %s cannot run "
@@ -77,6 +84,6 @@ static void check_preload(const char *path, struct smpol_findings *f)
 
 void smpol_check_helpers(const struct smpol_site_config *cfg, struct smpol_findings *f)
 {
-	check_dbd_client(cfg->dbd_client, f);
+	check_dbd_client(cfg, f);
 	check_preload(cfg->preload, f);
 }

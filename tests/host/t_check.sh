@@ -193,6 +193,8 @@ else
 		"dbd_client=$TC_TMP/client preload=$TC_TMP/interposer.so"
 	tc_helpers "a missing client; preload=none" "warning:dbd-client-missing info:preload" \
 		"dbd_client=$TC_TMP/missing preload=none"
+	tc_helpers "record=none needs no client, even a missing one" "info:dbd-client" \
+		"dbd_client=$TC_TMP/missing record=none"
 	tc_helpers "a client that is no program; a directory for the interposer" \
 		"warning:dbd-client-missing warning:preload-missing" "dbd_client=$TC_TMP/interposer.so preload=$TC_TMP"
 	tc_helpers "a client and an interposer anyone may write" "error:dbd-client-unsafe error:preload-unsafe" \
