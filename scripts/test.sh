@@ -28,7 +28,7 @@ export MPOL_BUILD=$build
 
 passed=0 failed=0 skipped=0
 add_counts() { # add_counts TIER P F S
-	printf '== %s: %d passed, %d failed, %d skipped\n' "$1" "$2" "$3" "$4"
+	printf '== %s: %d passed, %d failed, %d skipped (%d s)\n' "$1" "$2" "$3" "$4" $((SECONDS - tier_started))
 	passed=$((passed + $2)) failed=$((failed + $3)) skipped=$((skipped + $4))
 }
 # Counts from automake's test-suite.log (TAP: one line per cmocka case).
@@ -55,6 +55,7 @@ tier_counts() { # tier_counts TIER LOG RC
 
 for tier in "${tiers[@]}"; do
 	echo "== tier $tier"
+	tier_started=$SECONDS
 	case $tier in
 	unit)
 		make -C "$build" check >"$logs/unit.log" 2>&1; rc=$?
@@ -90,5 +91,6 @@ for tier in "${tiers[@]}"; do
 	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm slurm-24.11 slurm-25.11 slurm-26.05 pkg vm)"; add_counts "$tier" 0 1 0 ;;
 	esac
 done
+echo "test.sh: $SECONDS s in all, installing and building included"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
