@@ -11,6 +11,11 @@ t_pass() { T_PASSED=$((T_PASSED + 1)); printf 'PASS: %s: %s\n' "$T_TIER" "$1"; }
 t_fail() { T_FAILED=$((T_FAILED + 1)); printf 'FAIL: %s: %s%s\n' "$T_TIER" "$1" "${2:+ -- $2}"; }
 t_skip() { T_SKIPPED=$((T_SKIPPED + 1)); printf 'SKIP: %s: %s -- %s\n' "$T_TIER" "$1" "$2"; }
 
+# t_file NAME / t_file_done: a tier's file begins and ends; the end says how long it
+# took (CI's time budget is spent by files, and this shows where).
+t_file() { T_FILE=$1 T_FILE_STARTED=$SECONDS; echo "-- $1"; }
+t_file_done() { echo "   ($T_FILE: $((SECONDS - T_FILE_STARTED)) s)"; }
+
 # t_check NAME CMD...: pass when CMD exits 0.
 t_check() {
 	local name=$1; shift
