@@ -24,6 +24,9 @@
 #   MPOL_JOBCOMP_TYPE, MPOL_JOBCOMP_LOC
 #                         slurm.conf's JobCompType and JobCompLoc, written at start
 #                         (default jobcomp/none, no location)
+#   MPOL_JOBACCT_TYPE, MPOL_JOBACCT_PARAMS, MPOL_JOBACCT_FREQ
+#                         slurm.conf's JobAcctGatherType, JobAcctGatherParams and
+#                         JobAcctGatherFrequency (default jobacct_gather/none, none set)
 #
 # What works here (Slurm 22.05.8 from Debian 12, 24.11.5 from Debian 13, 25.11.7 and
 # 26.05.3 built from source, the last three in the root of tests/slurm/run-release; none
@@ -234,7 +237,9 @@ AccountingStorageHost=$HOST
 AccountingStoragePort=$((PORT_BASE + 1))
 # Connections to slurmdbd take their munge socket from here, not from AuthInfo.
 AccountingStoragePass=$DIR/munge/munge.socket
-JobAcctGatherType=jobacct_gather/none
+JobAcctGatherType=${MPOL_JOBACCT_TYPE:-jobacct_gather/none}
+${MPOL_JOBACCT_PARAMS:+JobAcctGatherParams=$MPOL_JOBACCT_PARAMS}
+${MPOL_JOBACCT_FREQ:+JobAcctGatherFrequency=$MPOL_JOBACCT_FREQ}
 JobCompType=${MPOL_JOBCOMP_TYPE:-jobcomp/none}
 ${MPOL_JOBCOMP_LOC:+JobCompLoc=$MPOL_JOBCOMP_LOC}
 PlugStackConfig=$DIR/etc/plugstack.conf

@@ -24,6 +24,17 @@ plugstack() {
 	esac
 }
 
+# restart_cluster [VAR=VALUE...]: the tier's two-node cluster started again with these
+# variables in the daemons' environment (cluster.sh's settings, LD_PRELOAD...): Slurm's
+# daemons read their plugins, plugstack.conf and environment when they start. Without
+# VARs, as the tier started it. Prints cluster.sh's output.
+restart_cluster() {
+	local pid
+	read -r pid <"$MPOL_CLUSTER_DIR/run/slurmd-$HOST.pid" && kill -TERM "$pid" 2>/dev/null
+	wait_until 15 sh -c "! '$CLUSTER' status" || true
+	env MPOL_PLUGSTACK_ARGS="statedir=$STATEDIR" "$@" "$CLUSTER" start --nodes 2 2>&1 9>&-
+}
+
 # "${AS_USER[@]}" CMD...: CMD as the unprivileged test user, in a directory it may use.
 AS_USER=(runuser -u "$TEST_USER" -- env -C /tmp SLURM_CONF="$SLURM_CONF")
 

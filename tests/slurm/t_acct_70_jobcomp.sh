@@ -18,14 +18,6 @@ if [ ! -x "$PY" ]; then
 	return 0
 fi
 
-# jc_restart [ARGS of env]: slurmctld loads its jobcomp plugin when it starts.
-jc_restart() {
-	local pid
-	read -r pid <"$MPOL_CLUSTER_DIR/run/slurmd-$HOST.pid" && kill -TERM "$pid" 2>/dev/null
-	wait_until 15 sh -c "! '$CLUSTER' status" || true
-	env "$@" MPOL_PLUGSTACK_ARGS="statedir=$STATEDIR" "$CLUSTER" start --nodes 2 2>&1 9>&-
-}
-
 # The listener: every POST body one line of the capture file, answered 201 Created as
 # Elasticsearch does; it writes its port to a file first. A plain background job, not a
 # coproc: bash unsets a coproc's variables the moment it reaps it, which set -u turned
@@ -55,7 +47,7 @@ jc_listener=$!
 jc_port=
 wait_until 10 test -s "$jc_portfile" && read -r jc_port <"$jc_portfile"
 
-if [ -z "$jc_port" ] || ! jc_out=$(jc_restart MPOL_JOBCOMP_TYPE=jobcomp/elasticsearch MPOL_JOBCOMP_LOC="http://127.0.0.1:$jc_port/slurm/_doc"); then
+if [ -z "$jc_port" ] || ! jc_out=$(restart_cluster MPOL_JOBCOMP_TYPE=jobcomp/elasticsearch MPOL_JOBCOMP_LOC="http://127.0.0.1:$jc_port/slurm/_doc"); then
 	t_fail "jobcomp: ${jc_cases[0]}" "no listener (port '$jc_port') or the cluster did not start with jobcomp/elasticsearch: $(tail -n 3 <<<"${jc_out:-}")"
 	t_fail "jobcomp: ${jc_cases[1]}" "not run"
 else
@@ -83,7 +75,7 @@ else
 fi
 kill "$jc_listener" 2>/dev/null
 wait "$jc_listener" 2>/dev/null
-if jc_out=$(jc_restart); then
+if jc_out=$(restart_cluster); then
 	t_pass "jobcomp: ${jc_cases[2]}"
 else
 	t_fail "jobcomp: ${jc_cases[2]}" "$(tail -n 3 <<<"$jc_out")"

@@ -26,14 +26,8 @@ fi
 echo "(loading the plugin built for Slurm $rel_built into this Slurm $(slurm_release --full) cluster)"
 rel_line="mem_interleave: built for Slurm $rel_built, this node runs Slurm $rel_running: the administrator must rebuild the plugin; --mem-interleave is unavailable"
 
-# rel_restart BUILD ARGS: slurmd loads plugstack.conf when it starts: restart the
-# cluster with BUILD's plugin and these plugstack arguments.
-rel_restart() {
-	local pid
-	read -r pid <"$MPOL_CLUSTER_DIR/run/slurmd-$HOST.pid" && kill -TERM "$pid" 2>/dev/null
-	wait_until 15 sh -c "! '$CLUSTER' status" || true
-	MPOL_BUILD=$1 MPOL_PLUGSTACK_ARGS=$2 "$CLUSTER" start --nodes 2 2>&1 9>&-
-}
+# rel_restart BUILD ARGS: the cluster with BUILD's plugin and these plugstack arguments.
+rel_restart() { restart_cluster MPOL_BUILD="$1" MPOL_PLUGSTACK_ARGS="$2"; }
 
 rel_mark=$(log_mark "$SLURMD_LOG")
 if ! rel_out=$(rel_restart "$MPOL_OTHER_BUILD" "statedir=$STATEDIR default=weighted"); then

@@ -22,14 +22,8 @@ if ! if_out=$(cc -shared -fPIC -Wall -Wextra -Werror -I"$if_prefix/include" -o "
 	return 0
 fi
 
-# if_restart [PRELOAD]: slurmd reads plugstack.conf and its environment when it starts:
-# restart the cluster, its daemons with PRELOAD.
-if_restart() {
-	local pid
-	read -r pid <"$MPOL_CLUSTER_DIR/run/slurmd-$HOST.pid" && kill -TERM "$pid" 2>/dev/null
-	wait_until 15 sh -c "! '$CLUSTER' status" || true
-	env ${1:+LD_PRELOAD="$1"} MPOL_PLUGSTACK_ARGS="statedir=$STATEDIR" "$CLUSTER" start --nodes 2 2>&1 9>&-
-}
+# if_restart [PRELOAD]: the cluster again, its daemons with PRELOAD.
+if_restart() { restart_cluster ${1:+LD_PRELOAD="$1"}; }
 
 if_mark=$(log_mark "$SLURMD_LOG")
 if ! if_out=$(if_restart "$if_so"); then
