@@ -538,6 +538,35 @@ static void test_step_weighted(void **state)
 	assert_null(c->pl.plans);
 }
 
+/* Once every local task has started, the step keeps what its tasks, sampler, record
+ * and end read: the kept placement is on the node (with the tasks) and no longer in
+ * slurmstepd, and the step's own struct holds the library's parts and a few words, no
+ * buffer of its own (bench/step-state measures the whole against its goal). */
+static void test_step_keeps_little(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct mi_step *c = &step;
+	struct smpol_step_state kept;
+	char err[SMPOL_ERRLEN];
+
+	assert_true(sizeof(*c) <= sizeof(c->site) + sizeof(c->topo) + sizeof(c->pl) + 16 * sizeof(void *));
+	fake.local_tasks = 1;
+	fake.task_pid = getpid();
+	start_step("weighted", 3, argv);
+	assert_true(c->active);
+	assert_non_null(c->kept);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_null(c->kept);
+	assert_true(c->kept_written);
+	assert_int_equal(smpol_step_state_read(&c->site.host, 42, 0, &kept, err, sizeof(err)), 0);
+	assert_int_equal(kept.ntasks, 1);
+	assert_int_equal(kept.tasks[0].pid, getpid());
+	smpol_step_state_free(&kept);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(smpol_step_state_read(&c->site.host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
+}
+
 /* Another step of the same job in this test: the plugin's per-process state anew. */
 static void next_step(void)
 {
@@ -1398,6 +1427,7 @@ int main(void)
 		T(test_local_long_value_keeps_reason),
 		T(test_local_help_exits_zero),
 		T(test_step_weighted),
+		T(test_step_keeps_little),
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
 		T(test_step_region_aware),

@@ -7,7 +7,7 @@ int smpol_place_with_lease(struct smpol_place_in *in, struct smpol_wi_table *tab
 			   struct smpol_lease_owner *owner, struct smpol_placement *pl,
 			   struct smpol_lease_try *lt)
 {
-	const struct smpol_host *h = &in->topo->host;
+	const struct smpol_host *h = in->topo->host;
 	int rc;
 
 	memset(lt, 0, sizeof(*lt));

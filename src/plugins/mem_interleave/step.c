@@ -352,7 +352,7 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 		return 0;
 	if (smpol_step_state_add_task(s->kept, pid, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_info, "%s", err);
-	if ((uint32_t)s->kept->ntasks < s->local_tasks)
+	if ((uint32_t)s->kept->ntasks != s->local_tasks)
 		return 0;
 	/* One more write once every local task runs: mpolctl watch follows them; the
 	 * file is all the step needs of it from here on. */
