@@ -198,7 +198,6 @@ static void begin_accounting(spank_t sp, struct mi_step *s)
 		.sysfs_written = s->lease_held,
 		.site = &s->site,
 		.topo = &s->topo,
-
 		.step_nnodes = s->job_nnodes,
 	};
 	char err[SMPOL_ERRLEN], nodelist[4096], node_name[256];
@@ -312,8 +311,10 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	}
 	s->have_topo = true;
 	recover_dead_steps(s);
-	if (resolve_bandwidth(s, &bandwidth) < 0)
+	if (resolve_bandwidth(s, &bandwidth) < 0) {
+		smpol_bw_free(&bandwidth);
 		return step_fail(s, "", "out of memory while reading the bandwidth sources");
+	}
 	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
 	/* process_mbind where the site names it and it answers: a region-aware step's large
 	 * mappings, and the processes tasks start, take their plan's policy with it */
