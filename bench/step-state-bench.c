@@ -2,10 +2,12 @@
  *
  * Builds a step's state as slurmstepd's step.c does (site arguments, the user's
  * option, topology, bandwidth table, the decision with the weights lease, the kept
- * placement with one task) in the plugin's own struct mi_step, on the sysfs tree
- * FSROOT with its state in STATEDIR (both written: the lease writes the tree's weights
- * table). Prints the struct's size and the heap the step still holds afterwards, by
- * part, from glibc's allocator counters (mallinfo2) taken between the parts; the
+ * placement with one task) in the plugin's own struct mi_step and struct mi_option,
+ * on the sysfs tree FSROOT with its state in STATEDIR (both written: the lease writes
+ * the tree's weights table), and frees what step.c frees once the step's one task has
+ * started (the bandwidth table, the kept placement after its last write). Prints the
+ * structs' size and the heap the step still holds then, by part, from glibc's
+ * allocator counters (mallinfo2) taken between the parts, and what was freed; the
  * placement record (record_step.c) is not built here.
  *   step-state-bench FSROOT STATEDIR [OPTION]     (OPTION default "weighted")
  */
@@ -41,7 +43,9 @@ static int fail(const char *what, const char *err)
 int main(int argc, char **argv)
 {
 	static struct mi_step s;   /* as plugin.c holds it: one per slurmstepd, in .bss */
-	size_t mark, topo_heap, bw_heap, pl_heap, kept_heap;
+	static struct mi_option opt;   /* as options.c holds it */
+	size_t mark, topo_heap, bw_heap, pl_heap, kept_heap, structs, resident;
+	struct smpol_bw_table bandwidth = { 0 };
 	struct smpol_lease_try lease;
 	struct smpol_wi_table table;
 	struct smpol_place_in in;
@@ -57,8 +61,10 @@ int main(int argc, char **argv)
 	smpol_config_default(&s.site);
 	if (smpol_config_parse(2, site_args, &s.site, err, sizeof(err)) < 0)
 		return fail("site arguments", err);
-	if (smpol_spec_parse(argc > 3 ? argv[3] : "weighted", &s.spec, err, sizeof(err)) < 0)
+	if (smpol_spec_parse(argc > 3 ? argv[3] : "weighted", &opt.spec, err, sizeof(err)) < 0)
 		return fail("option", err);
+	opt.given = true;
+	s.spec = &opt.spec;
 	s.owner.job_id = 1;
 	s.owner.step_id = 0;
 	s.owner.uid = getuid();
@@ -68,19 +74,19 @@ int main(int argc, char **argv)
 		return fail("topology", err);
 	s.have_topo = true;
 	topo_heap = heap_since(&mark);
-	if (smpol_bw_resolve(&s.topo, s.site.bandwidth_file, s.site.bandwidth_named, &s.bandwidth,
+	if (smpol_bw_resolve(&s.topo, s.site.bandwidth_file, s.site.bandwidth_named, &bandwidth,
 			     &(struct smpol_bw_origin){ 0 }) < 0)
 		return fail("bandwidth", "out of memory");
 	bw_heap = heap_since(&mark);
 	smpol_wi_read(&s.site.host, &table, table_err, sizeof(table_err));
 	in = (struct smpol_place_in){
-		.spec = s.spec,
+		.spec = *s.spec,
 		.site = &s.site.decide,
 		.topo = &s.topo,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = true,
 		.lease = SMPOL_LEASE_UNTRIED,
-		.bandwidth = &s.bandwidth,
+		.bandwidth = &bandwidth,
 	};
 	if (smpol_place_with_lease(&in, &table, &s.owner, &s.pl, &lease) < 0)
 		return fail("placement", "out of memory");
@@ -88,20 +94,27 @@ int main(int argc, char **argv)
 		return fail("placement", s.pl.failure[0] ? s.pl.failure : s.pl.note);
 	s.lease_held = lease.held;
 	pl_heap = heap_since(&mark);
-	if (smpol_step_state_from(&in, &s.pl, s.owner.job_id, s.owner.step_id, s.owner.uid, &s.kept,
-				  err, sizeof(err)) < 0 ||
-	    smpol_step_state_add_task(&s.kept, getpid(), err, sizeof(err)) < 0)
-		return fail("kept placement", err);
-	kept_heap = heap_since(&mark);
-	printf("nodes %d plans %d struct %zu heap %zu (topology %zu bandwidth %zu placement %zu kept %zu) "
-	       "total %zu bytes\n", s.topo.nnodes, s.pl.nplans, sizeof(s),
-	       topo_heap + bw_heap + pl_heap + kept_heap, topo_heap, bw_heap, pl_heap, kept_heap,
-	       sizeof(s) + topo_heap + bw_heap + pl_heap + kept_heap);
+	s.kept = calloc(1, sizeof(*s.kept));
+	if (!s.kept || smpol_step_state_from(&in, &s.pl, s.owner.job_id, s.owner.step_id, s.owner.uid, s.kept,
+					     err, sizeof(err)) < 0 ||
+	    smpol_step_state_add_task(s.kept, getpid(), err, sizeof(err)) < 0)
+		return fail("kept placement", s.kept ? err : "out of memory");
+	kept_heap = heap_since(&mark);   /* with the struct itself */
+	/* as step.c: the table once the kept placement holds its copy, the kept placement
+	 * once every task is written into it */
+	smpol_bw_free(&bandwidth);
+	smpol_step_state_free(s.kept);
+	free(s.kept);
+	s.kept = NULL;
+	structs = sizeof(s) + sizeof(opt);
+	resident = structs + topo_heap + pl_heap;
+	printf("nodes %d plans %d struct %zu (step %zu option %zu) heap %zu (topology %zu placement %zu) "
+	       "total %zu bytes; freed once the tasks run: bandwidth %zu kept %zu\n", s.topo.nnodes, s.pl.nplans,
+	       structs, sizeof(s), sizeof(opt), topo_heap + pl_heap, topo_heap, pl_heap, resident, bw_heap,
+	       kept_heap);
 	if (lease.held && smpol_lease_release(&s.site.host, &s.owner, NULL, err, sizeof(err)) < 0)
 		return fail("lease release", err);
-	smpol_step_state_free(&s.kept);
 	smpol_placement_free(&s.pl);
-	smpol_bw_free(&s.bandwidth);
 	smpol_topology_free(&s.topo);
 	return 0;
 }

@@ -86,22 +86,22 @@ static void parse(char *text, struct hw_attrs *a)
 static int run_hwloc(const struct smpol_topology *topo, char **out, char *err, size_t errlen)
 {
 	char *argv[] = { HWLOC_PROGRAM, "--memattrs", "-p", NULL };
-	bool other_root = strcmp(topo->host.fsroot, "/") != 0;
+	bool other_root = strcmp(topo->host->fsroot, "/") != 0;
 	char found[SMPOL_ERRLEN - 64];
 	int rc;
 
 	if (other_root) {
-		rc = smpol_tree_find_special(topo->host.fsroot, found, sizeof(found));
+		rc = smpol_tree_find_special(topo->host->fsroot, found, sizeof(found));
 		if (rc > 0)
 			return smpol_fail(err, errlen, SMPOL_ENOTREG, "not run: the tree holds %s, which would block it "
 					  "or feed it without end", found);
 		if (rc < 0)
 			return smpol_fail(err, errlen, -rc, "not run: the tree under %s was not looked over: %s",
-					  topo->host.fsroot, found);
+					  topo->host->fsroot, found);
 	}
 	/* mpolctl runs no other thread: the environment is its own to change briefly */
 	if (other_root) {
-		setenv("HWLOC_FSROOT", topo->host.fsroot, 1);
+		setenv("HWLOC_FSROOT", topo->host->fsroot, 1);
 		setenv("HWLOC_COMPONENTS", "-x86", 1);   /* CPUID would describe this host instead */
 	}
 	rc = smpol_run_capture(argv, -1, OUTPUT_MAX, HWLOC_TIMEOUT_S, out, err, errlen);

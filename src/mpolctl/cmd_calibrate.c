@@ -243,7 +243,7 @@ static int build_table(const struct smpol_topology *topo, const struct calibrate
 	int rc;
 
 	*kept = 0;
-	smpol_machine_identity(&topo->host, f->machine, sizeof(f->machine));
+	smpol_machine_identity(topo->host, f->machine, sizeof(f->machine));
 	if (smpol_bw_file_set_nodes(f, topo))
 		return -ENOMEM;
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

@@ -170,7 +170,7 @@ static int check_node(const struct cli_site *site, const struct smpol_topology *
 	}
 	topology_warnings(topo, f);
 	smpol_check_hmat(topo, &origin, f);
-	smpol_wi_read(&topo->host, &table, table_err, sizeof(table_err));
+	smpol_wi_read(topo->host, &table, table_err, sizeof(table_err));
 	smpol_check_state(&site->cfg.host, f, &lease_live);
 	smpol_check_weights(topo, &table, table_err[0] ? table_err : NULL, &bw, lease_live, f);
 	smpol_check_table(topo, site->cfg.bandwidth_file, site->cfg.bandwidth_named, origin.machine, &hmat, f);

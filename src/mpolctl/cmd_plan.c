@@ -445,7 +445,7 @@ static int print_json(const struct smpol_topology *topo, const struct plan_args 
 	char warning[SMPOL_ERRLEN + 64];
 	int i;
 
-	json_object_object_add(o, "fsroot", json_object_new_string(topo->host.fsroot));
+	json_object_object_add(o, "fsroot", json_object_new_string(topo->host->fsroot));
 	json_object_object_add(o, "scope", json_object_new_string(smpol_scope_name(a->opts.scope)));
 	json_object_object_add(o, "algorithm", json_object_new_string(smpol_algorithm_name(a->opts.algorithm)));
 	json_object_object_add(o, "precision", json_object_new_double(a->opts.weight.precision));

@@ -161,7 +161,7 @@ static void print_text(const struct smpol_topology *topo, const struct kernel_st
 
 	smpol_bitmap_format_list(&topo->online, online, sizeof(online));
 	smpol_bitmap_format_list(&topo->possible, possible, sizeof(possible));
-	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->host.fsroot);
+	printf("nodes online %s, possible %s (sysfs under %s)\n\n", online, possible, topo->host->fsroot);
 	printf("%-4s %-7s %-9s %10s %10s %4s %8s %8s %6s %6s %-10s %6s %8s %-10s\n", "NODE", "KIND", "CPUS",
 	       "MEMTOTAL", "MEMFREE", "TIER", "RD_MB/s", "WR_MB/s", "RD_ns", "WR_ns", "INITIATORS",
 	       "WEIGHT", "PLAN_BW", "SOURCE");
@@ -320,7 +320,7 @@ static int print_json(const struct smpol_topology *topo, const struct kernel_sta
 	char list[256] = "";
 	int i;
 
-	json_object_object_add(o, "fsroot", json_object_new_string(topo->host.fsroot));
+	json_object_object_add(o, "fsroot", json_object_new_string(topo->host->fsroot));
 	smpol_bitmap_format_list(&topo->online, list, sizeof(list));
 	json_object_object_add(o, "online", json_object_new_string(list));
 	smpol_bitmap_format_list(&topo->possible, list, sizeof(list));

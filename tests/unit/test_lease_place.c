@@ -96,6 +96,7 @@ static void test_takes_the_lease(void **state)
 	assert_string_equal(fx->lt.refused, "");
 	assert_int_equal(fx->in.lease, SMPOL_LEASE_HELD);
 	assert_false(fx->pl.lease_wanted);
+	assert_null(fx->pl.want);          /* written: the step keeps no copy of it */
 	assert_string_equal(weights_of(&fx->pl, 0), "4:1");
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node0"), "4");
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node2"), "1");

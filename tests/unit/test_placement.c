@@ -131,8 +131,8 @@ static void test_weighted_takes_the_lease(void **state)
 	assert_int_equal(v->pl.path, SMPOL_PATH_WEIGHTED);
 	assert_true(v->pl.lease_wanted);
 	assert_string_equal(nodes_of(&v->pl, 0), "0,2");
-	assert_int_equal(v->pl.want.weight[0], v->pl.plans[0].weights[0]);
-	assert_true(smpol_bitmap_test(&v->pl.want_nodes, 2));
+	assert_int_equal(v->pl.want->table.weight[0], v->pl.plans[0].weights[0]);
+	assert_true(smpol_bitmap_test(&v->pl.want->nodes, 2));
 	v->in.lease = SMPOL_LEASE_HELD;
 	place(v);
 	assert_false(v->pl.lease_wanted);
@@ -190,8 +190,8 @@ static void test_span_scales_own_weights(void **state)
 	v->in.span_cpus = &span;
 	place(v);
 	assert_true(v->pl.lease_wanted);
-	assert_int_equal(v->pl.want.weight[1], 9);
-	assert_int_equal(v->pl.want.weight[0], 7);
+	assert_int_equal(v->pl.want->table.weight[1], 9);
+	assert_int_equal(v->pl.want->table.weight[0], 7);
 	v->in.lease = SMPOL_LEASE_HELD;
 	place(v);
 	assert_string_equal(weights_of(&v->pl, 1), "9");
@@ -460,9 +460,9 @@ static void test_explicit_weights(void **state)
 	for (int i = 0; i < v->pl.nplans; i++)
 		assert_string_equal(weights_of(&v->pl, v->pl.plans[i].initiator), "5:5:1:1");
 	assert_true(v->pl.lease_wanted);
-	assert_int_equal(v->pl.want.weight[1], 5);
-	assert_int_equal(v->pl.want.weight[3], 1);
-	assert_int_equal(smpol_bitmap_count(&v->pl.want_nodes), 4);
+	assert_int_equal(v->pl.want->table.weight[1], 5);
+	assert_int_equal(v->pl.want->table.weight[3], 1);
+	assert_int_equal(smpol_bitmap_count(&v->pl.want->nodes), 4);
 	view_free(v);
 }
 

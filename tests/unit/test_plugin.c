@@ -65,6 +65,7 @@ static struct {
 	const char *job_env_node_name;     /* SLURMD_NODENAME in the job's environment */
 	const char *job_env_step_nodes;    /* SLURM_STEP_NODELIST in the job's environment */
 	char step_nodes_seen[4096];        /* what the record was handed as the step's nodes */
+	char node_name_seen[256];          /* ... and as this node's name */
 	struct record_step_in placement;
 	bool placement_sysfs;
 	char *slurm_version;       /* S_SLURM_VERSION, NULL = not available */
@@ -214,8 +215,9 @@ int record_step_begin(const struct record_step_in *sp, struct record_step **rec,
 	(void)errlen;
 	fake.step_begins++;
 	fake.placement = *sp;
-	/* the step's node list lives only during the call */
+	/* the step's node list and this node's name live only during the call */
 	snprintf(fake.step_nodes_seen, sizeof(fake.step_nodes_seen), "%s", sp->step_nodelist ? sp->step_nodelist : "");
+	snprintf(fake.node_name_seen, sizeof(fake.node_name_seen), "%s", sp->node_name ? sp->node_name : "");
 	*rec = (struct record_step *)&fake_record;
 	return 0;
 }
@@ -488,13 +490,13 @@ static void test_step_weighted(void **state)
 	fake.job_env_step_nodes = "n[7-9]";
 	start_step("verbose,weighted", 3, argv);
 	assert_true(c->active);
-	assert_string_equal(c->failure, "");
+	assert_false(c->failed);
 	assert_int_equal(c->pl.nplans, 2);        /* one per CPU node of the fixture */
 	assert_int_equal(fake.step_begins, 1);
 	assert_int_equal(fake.placement.job_id, 42);
 	assert_int_equal(fake.placement.pl->nplans, 2);
 	assert_false(fake.placement.sysfs_written);
-	assert_string_equal(fake.placement.node_name, "n7");
+	assert_string_equal(fake.node_name_seen, "n7");
 	assert_string_equal(fake.step_nodes_seen, "n[7-9]");    /* a routing hint, as the job has it */
 	assert_int_equal(fake.placement.node_id, 0);
 	assert_int_equal(fake.placement.step_nnodes, 1);
@@ -536,6 +538,35 @@ static void test_step_weighted(void **state)
 	assert_null(c->pl.plans);
 }
 
+/* Once every local task has started, the step keeps what its tasks, sampler, record
+ * and end read: the kept placement is on the node (with the tasks) and no longer in
+ * slurmstepd, and the step's own struct holds the library's parts and a few words, no
+ * buffer of its own (bench/step-state measures the whole against its goal). */
+static void test_step_keeps_little(void **state)
+{
+	struct fixture *fx = *state = fixture_new(NEW_KERNEL);
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct mi_step *c = &step;
+	struct smpol_step_state kept;
+	char err[SMPOL_ERRLEN];
+
+	assert_true(sizeof(*c) <= sizeof(c->site) + sizeof(c->topo) + sizeof(c->pl) + 16 * sizeof(void *));
+	fake.local_tasks = 1;
+	fake.task_pid = getpid();
+	start_step("weighted", 3, argv);
+	assert_true(c->active);
+	assert_non_null(c->kept);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_null(c->kept);
+	assert_true(c->kept_written);
+	assert_int_equal(smpol_step_state_read(&c->site.host, 42, 0, &kept, err, sizeof(err)), 0);
+	assert_int_equal(kept.ntasks, 1);
+	assert_int_equal(kept.tasks[0].pid, getpid());
+	smpol_step_state_free(&kept);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(smpol_step_state_read(&c->site.host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
+}
+
 /* Another step of the same job in this test: the plugin's per-process state anew. */
 static void next_step(void)
 {
@@ -558,10 +589,10 @@ static void test_step_bandwidth_sources(void **state)
 	snprintf(table_arg, sizeof(table_arg), "bandwidth=%s", table);
 	/* no table: every pair from the raw HMAT, remote DRAM at half */
 	start_step("weighted,scope=all", 3, argv);
-	assert_string_equal(c->failure, "");
+	assert_false(c->failed);
 	assert_int_equal(c->pl.plans[0].bw_source, SMPOL_BW_ACPI);
 	assert_int_equal(c->pl.plans[0].bandwidth[1], 112000);
-	assert_true(c->kept.bandwidth.nentries >= 6);
+	assert_true(c->kept->bandwidth.nentries >= 6);
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
 	/* the table: DRAM and CXL measured the other way round, so the plan turns round */
 	fake_tree_write(fx->root, "/mem_interleave.bw",
@@ -570,7 +601,7 @@ static void test_step_bandwidth_sources(void **state)
 			"measured 1 2 10000 10000\n");
 	next_step();
 	start_step("weighted", 4, argv);
-	assert_string_equal(c->failure, "");
+	assert_false(c->failed);
 	assert_int_equal(c->pl.plans[0].bw_source, SMPOL_BW_MEASURED);
 	/* the target shares follow (sysfs=never: the weights stay the table's) */
 	assert_true(c->pl.plans[0].shares[0] < c->pl.plans[0].shares[1]);
@@ -580,7 +611,7 @@ static void test_step_bandwidth_sources(void **state)
 	fake_tree_write(fx->root, "/mem_interleave.bw", "smpol-bandwidth 1\nnode 0 cpus=0-63 memory=yes\n");
 	next_step();
 	start_step("weighted", 4, argv);
-	assert_string_equal(c->failure, "");
+	assert_false(c->failed);
 	assert_int_equal(c->pl.plans[0].bw_source, SMPOL_BW_ACPI);
 	assert_non_null(strstr(fake.log, "node 0 has other CPUs here than where the table was measured; HMAT is used "
 				 "instead"));
@@ -622,7 +653,7 @@ static void test_step_region_aware(void **state)
 	int rc;
 
 	start_step("verbose,weighted,min_region=64M", 5, argv);
-	assert_string_equal(step.failure, "");
+	assert_false(step.failed);
 	assert_int_equal(step.pl.min_region_kb, 65536);
 	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
 	assert_non_null(strstr(step.pl.note, "syscall 500 is not implemented by this kernel (no process_mbind)"));
@@ -1065,7 +1096,7 @@ static void test_task_spanning_sockets(void **state)
 	/* a step on one of the job's cores: its task's CPUs are not known to span */
 	fake.step_cores = "0";
 	start_step("verbose,weighted", 2, argv);
-	assert_false(c->kept.has_span);
+	assert_false(c->kept->has_span);
 	assert_string_not_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "9");
 	slurm_spank_exit(NULL, 0, NULL);
 
@@ -1076,7 +1107,7 @@ static void test_task_spanning_sockets(void **state)
 	start_step("verbose,weighted", 2, argv);
 	assert_true(c->lease_held);
 	assert_string_equal(fake_tree_read(fx->root, FAKE_WI_DIR "/node1"), "9");
-	assert_true(c->kept.has_span);
+	assert_true(c->kept->has_span);
 	err = with_stderr(slurm_spank_task_init, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(env_of("SLURM_MEM_INTERLEAVE_CPU_NODES"), "0,1");
@@ -1396,6 +1427,7 @@ int main(void)
 		T(test_local_long_value_keeps_reason),
 		T(test_local_help_exits_zero),
 		T(test_step_weighted),
+		T(test_step_keeps_little),
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
 		T(test_step_region_aware),

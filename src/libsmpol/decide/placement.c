@@ -113,9 +113,10 @@ static void run_on_table(const struct smpol_place_in *in, struct smpol_placement
 /* A weighted step: its own weights when the table has them or it holds the lease. */
 static void settle_weighted(const struct smpol_place_in *in, struct smpol_placement *out)
 {
+	struct smpol_wanted_table want;
 	char err[SMPOL_ERRLEN];
 
-	if (smpol_wi_from_plans(out->plans, out->nplans, &out->want, &out->want_nodes, err, sizeof(err)) < 0) {
+	if (smpol_wi_from_plans(out->plans, out->nplans, &want.table, &want.nodes, err, sizeof(err)) < 0) {
 		set_note(out->note, "%s; running on the node's current weights", err);
 		run_on_table(in, out);
 		return;
@@ -127,7 +128,7 @@ static void settle_weighted(const struct smpol_place_in *in, struct smpol_placem
 		run_on_table(in, out);
 		return;
 	}
-	if (smpol_wi_holds(in->table, &out->want, &out->want_nodes))
+	if (smpol_wi_holds(in->table, &want.table, &want.nodes))
 		return;         /* the kernel already uses these weights: nothing to write */
 	if (in->lease == SMPOL_LEASE_NOT_HELD)
 		set_note(out->note, "%s", in->lease_note ? in->lease_note : "the step does not hold the weights lease; "
@@ -137,10 +138,13 @@ static void settle_weighted(const struct smpol_place_in *in, struct smpol_placem
 			 "system weights");
 	else if (in->site->sysfs == SMPOL_SYSFS_EXCLUSIVE && !in->job_owns_node)
 		set_note(out->note, "the job shares the node (sysfs=exclusive); running on the node's system weights");
-	else {
+	else if ((out->want = malloc(sizeof(*out->want)))) {
+		*out->want = want;
 		out->lease_wanted = true;
 		return;
-	}
+	} else
+		set_note(out->note, "out of memory for the weights table this step needs; running on the node's "
+			 "system weights");
 	run_on_table(in, out);
 }
 
@@ -200,6 +204,9 @@ void smpol_placement_free(struct smpol_placement *pl)
 	smpol_plans_free(pl->plans, pl->nplans);
 	pl->plans = NULL;
 	pl->nplans = 0;
+	free(pl->want);
+	pl->want = NULL;
+	pl->lease_wanted = false;
 	pl->active = false;
 	pl->path = SMPOL_PATH_NONE;
 	pl->min_region_kb = 0;

@@ -50,8 +50,9 @@
  * per-socket sums, and its plan's efficiency and notes say so.
  *
  * The lease: with lease UNTRIED, a weighted step whose weights the table lacks and
- * whose site lets it write them gets lease_wanted with the table to write (want,
- * want_nodes); the caller tries the lease and decides again with HELD or NOT_HELD.
+ * whose site lets it write them gets lease_wanted with the table to write (want); the
+ * caller tries the lease and decides again with HELD or NOT_HELD, whose placement holds
+ * no want: a step keeps its placement to its end, the wanted table only this long.
  * Weights equal to what the kernel already uses (a 0 file counts as the kernel's
  * default 1) are never written.
  */
@@ -102,6 +103,12 @@ enum smpol_regions_by {
 	SMPOL_REGIONS_MOVE,            /* their pages move onto the plan at each sample */
 };
 
+/* The table a step's weights need, and the nodes whose weights it sets. */
+struct smpol_wanted_table {
+	struct smpol_wi_table table;
+	struct smpol_bitmap nodes;
+};
+
 struct smpol_placement {
 	bool active;                   /* tasks set a policy */
 	enum smpol_kernel_path path;   /* what they set (the syscall may still fall back) */
@@ -111,8 +118,7 @@ struct smpol_placement {
 	                                * combined plans whose weights are apportioned afresh */
 	bool weights_known;            /* the plans' weights are those in force */
 	bool lease_wanted;             /* lease UNTRIED: take it and write `want` */
-	struct smpol_wi_table want;    /* the table this step's weights need */
-	struct smpol_bitmap want_nodes;
+	struct smpol_wanted_table *want;   /* lease_wanted: what to write; malloc'ed, else NULL */
 	uint64_t min_region_kb;        /* region-aware: the smallest mapping planned, 0 = not */
 	enum smpol_regions_by regions_by;
 	char note[SMPOL_ERRLEN];       /* why the tasks get less than asked, or "" */

@@ -41,14 +41,21 @@ int smpol_plan_alloc(struct smpol_plan *plan, int n)
 
 int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src)
 {
+	size_t left_bytes = sizeof(*src->left_out) * (size_t)src->nleft_out;
 	int n = src->nnodes;
 
 	*dst = *src;
 	dst->shares = NULL;
-	if (smpol_plan_alloc(dst, n) < 0) {
+	dst->left_out = NULL;
+	dst->nleft_out = 0;
+	if (smpol_plan_alloc(dst, n) < 0 || (left_bytes && !(dst->left_out = malloc(left_bytes)))) {
+		smpol_plan_free(dst);
 		memset(dst, 0, sizeof(*dst));
 		return -ENOMEM;
 	}
+	if (left_bytes)
+		memcpy(dst->left_out, src->left_out, left_bytes);
+	dst->nleft_out = src->nleft_out;
 	dst->nnodes = n;
 	memcpy(dst->nodes, src->nodes, sizeof(*dst->nodes) * (size_t)n);
 	memcpy(dst->weights, src->weights, sizeof(*dst->weights) * (size_t)n);
@@ -67,6 +74,26 @@ void smpol_plan_free(struct smpol_plan *plan)
 	plan->bandwidth = NULL;
 	plan->sources = NULL;
 	plan->nnodes = 0;
+	free(plan->left_out);
+	plan->left_out = NULL;
+	plan->nleft_out = 0;
+}
+
+void smpol_plan_leave_out(struct smpol_plan *plan, int node, const char *reason)
+{
+	struct smpol_left_out *grown;
+
+	for (int i = 0; i < plan->nleft_out; i++)
+		if (plan->left_out[i].node == node)
+			return;
+	/* rarely more than one or two: grown by one */
+	grown = realloc(plan->left_out, sizeof(*grown) * (size_t)(plan->nleft_out + 1));
+	if (!grown)
+		return;
+	plan->left_out = grown;
+	grown[plan->nleft_out].node = node;
+	snprintf(grown[plan->nleft_out].reason, sizeof(grown->reason), "%s", reason);
+	plan->nleft_out++;
 }
 
 void smpol_plans_free(struct smpol_plan *plans, int nplans)
@@ -110,23 +137,6 @@ static void add_note(struct smpol_plan *plan, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void add_left_out(struct smpol_plan *plan, int node, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add_left_out(struct smpol_plan *plan, int node, const char *fmt, ...)
-{
-	const int max = (int)(sizeof(plan->left_out) / sizeof(plan->left_out[0]));
-	struct smpol_left_out *l;
-	va_list ap;
-
-	if (plan->nleft_out >= max)
-		return;
-	l = &plan->left_out[plan->nleft_out++];
-	l->node = node;
-	va_start(ap, fmt);
-	vsnprintf(l->reason, sizeof(l->reason), fmt, ap);
-	va_end(ap);
-}
 
 /* Every named node must be online with memory. */
 static int check_named(const struct smpol_topology *topo, const struct smpol_bitmap *named,
@@ -332,8 +342,11 @@ static void drop_seatless(struct smpol_plan *plan)
 		sum += plan->weights[i];
 	for (int i = 0; i < plan->nnodes; i++) {
 		if (!plan->weights[i]) {
-			add_left_out(plan, plan->nodes[i], "no seat at weight sum %u (share %.1f%%)", sum,
-				     100 * plan->shares[i]);
+			char reason[sizeof(plan->left_out->reason)];
+
+			snprintf(reason, sizeof(reason), "no seat at weight sum %u (share %.1f%%)", sum,
+				 100 * plan->shares[i]);
+			smpol_plan_leave_out(plan, plan->nodes[i], reason);
 			continue;
 		}
 		plan->nodes[kept] = plan->nodes[i];

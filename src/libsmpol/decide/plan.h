@@ -82,8 +82,9 @@ struct smpol_plan {
 	enum smpol_algorithm algorithm;
 	bool capacity_capped;         /* water-filling changed the shares */
 	bool bandwidth_known;         /* false: no HMAT, equal shares were used */
+	struct smpol_left_out *left_out;  /* the nodes given no seat, nleft_out of them, each
+	                               * once; the plan's (malloc'ed, freed with it) */
 	int nleft_out;
-	struct smpol_left_out left_out[16];
 	/* Possible nodes without memory yet (scope=all only: before a node has memory its
 	 * socket is unknown). The task's policy names them with MPOL_F_STATIC_NODES, so
 	 * memory hot-added there later takes new allocations without a relaunch. */
@@ -112,15 +113,19 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
  * left out, weight sum and efficiency set. 0 or -errno with a sentence. */
 int smpol_plan_weigh(struct smpol_plan *plan, const struct smpol_plan_opts *opts, char *err, size_t errlen);
 
-/* Room for n nodes in plan's per-node arrays, zeroed (what they held is freed); nnodes
- * is set to 0. 0 or -ENOMEM. */
+/* Room for n nodes in plan's per-node arrays, zeroed (what they and the left-out
+ * reasons held is freed); nnodes is set to 0. 0 or -ENOMEM. */
 int smpol_plan_alloc(struct smpol_plan *plan, int n);
 
 /* dst = src with arrays of its own (dst holds nothing before). 0 or -ENOMEM (dst empty). */
 int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src);
 
-/* Free a plan's arrays (the plan itself is the caller's), or a malloc'ed list of plans
- * (NULL: nothing, whatever nplans says). */
+/* Say why node was left out of plan (once per node). A reason memory cannot hold is
+ * not said: the node is left out all the same. */
+void smpol_plan_leave_out(struct smpol_plan *plan, int node, const char *reason);
+
+/* Free a plan's arrays and left-out reasons (the plan itself is the caller's), or a
+ * malloc'ed list of plans (NULL: nothing, whatever nplans says). */
 void smpol_plan_free(struct smpol_plan *plan);
 void smpol_plans_free(struct smpol_plan *plans, int nplans);
 

@@ -88,17 +88,6 @@ static void append_note(struct smpol_plan *p, const char *text)
 	snprintf(p->notes + used, sizeof(p->notes) - used, "%s%s", used ? " " : "", text);
 }
 
-static void add_left_out(struct smpol_plan *p, const struct smpol_left_out *l)
-{
-	const int max = (int)(sizeof(p->left_out) / sizeof(p->left_out[0]));
-
-	for (int i = 0; i < p->nleft_out; i++)
-		if (p->left_out[i].node == l->node)
-			return;
-	if (p->nleft_out < max)
-		p->left_out[p->nleft_out++] = *l;
-}
-
 /* Where the combined plan's candidates come from: each plan naming node j, and its index there. */
 static int index_in(const struct smpol_plan *p, int node)
 {
@@ -211,7 +200,7 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 		out->bandwidth_known &= from[i]->bandwidth_known;
 		smpol_bitmap_or(&out->standby, &from[i]->standby);
 		for (int l = 0; l < from[i]->nleft_out; l++)
-			add_left_out(out, &from[i]->left_out[l]);
+			smpol_plan_leave_out(out, from[i]->left_out[l].node, from[i]->left_out[l].reason);
 		append_note(out, from[i]->notes);
 	}
 	agree = combine_nodes(from, s, &all, out);

@@ -7,7 +7,7 @@ int smpol_place_with_lease(struct smpol_place_in *in, struct smpol_wi_table *tab
 			   struct smpol_lease_owner *owner, struct smpol_placement *pl,
 			   struct smpol_lease_try *lt)
 {
-	const struct smpol_host *h = &in->topo->host;
+	const struct smpol_host *h = in->topo->host;
 	int rc;
 
 	memset(lt, 0, sizeof(*lt));
@@ -17,7 +17,7 @@ int smpol_place_with_lease(struct smpol_place_in *in, struct smpol_wi_table *tab
 		return rc;
 	in->lease = SMPOL_LEASE_HELD;
 	if (smpol_lease_owner_self(owner, lt->refused, sizeof(lt->refused)) < 0 ||
-	    smpol_lease_acquire(h, owner, &pl->want, &pl->want_nodes, lt->refused, sizeof(lt->refused)) < 0) {
+	    smpol_lease_acquire(h, owner, &pl->want->table, &pl->want->nodes, lt->refused, sizeof(lt->refused)) < 0) {
 		in->lease = SMPOL_LEASE_NOT_HELD;
 		in->lease_note = lt->refused;
 		smpol_wi_read(h, table, lt->table_error, sizeof(lt->table_error));

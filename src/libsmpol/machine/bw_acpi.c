@@ -67,13 +67,13 @@ static int check_blocks(const struct smpol_topology *topo, const struct smpol_sr
 	uint64_t size;
 	int blocks = 0, rc;
 
-	if (block_size(topo->host.fsroot, &size))
+	if (block_size(topo->host->fsroot, &size))
 		return smpol_fail(why, whylen, ESTALE, "no usable /sys/devices/system/memory/block_size_bytes: the "
 				  "SRAT's proximity domains cannot be checked against the nodes, so the raw HMAT is not used");
 	for (int i = 0; i < topo->nnodes; i++) {
 		if (!topo->nodes[i].has_memory)
 			continue;
-		rc = check_node_blocks(topo->host.fsroot, srat, topo->nodes[i].id, size, &blocks, why, whylen);
+		rc = check_node_blocks(topo->host->fsroot, srat, topo->nodes[i].id, size, &blocks, why, whylen);
 		if (rc)
 			return rc;
 	}
@@ -143,9 +143,9 @@ int smpol_bw_from_acpi(const struct smpol_topology *topo, struct smpol_bw_table 
 	size_t hlen, slen;
 	int rc;
 
-	rc = read_table(topo->host.fsroot, "HMAT", &hbuf, &hlen, why, whylen);
+	rc = read_table(topo->host->fsroot, "HMAT", &hbuf, &hlen, why, whylen);
 	if (!rc)
-		rc = read_table(topo->host.fsroot, "SRAT", &sbuf, &slen, why, whylen);
+		rc = read_table(topo->host->fsroot, "SRAT", &sbuf, &slen, why, whylen);
 	if (!rc)
 		rc = smpol_hmat_parse(hbuf, hlen, &hmat, why, whylen);
 	if (!rc)

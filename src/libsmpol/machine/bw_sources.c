@@ -60,7 +60,7 @@ int smpol_bw_resolve(const struct smpol_topology *topo, const char *table_path, 
 	memset(origin, 0, sizeof(*origin));
 	origin->table_rc = -ENOENT;
 	origin->table_named = named;
-	smpol_machine_identity(&topo->host, origin->machine, sizeof(origin->machine));
+	smpol_machine_identity(topo->host, origin->machine, sizeof(origin->machine));
 	rc = put_sysfs(topo, out);
 	if (!rc) {
 		origin->acpi_rc = smpol_bw_from_acpi(topo, out, origin->acpi_why, sizeof(origin->acpi_why));

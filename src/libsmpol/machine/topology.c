@@ -53,7 +53,7 @@ static int add_warning(struct smpol_topology *topo, const char *fmt, ...)
 /* buf (PATH_MAX) = fsroot + NODE_DIR/nodeID/name */
 static int node_file(const struct smpol_topology *topo, char *buf, int id, const char *name)
 {
-	return smpol_fs_path(topo->host.fsroot, buf, PATH_MAX, NODE_DIR "/node%d/%s", id, name);
+	return smpol_fs_path(topo->host->fsroot, buf, PATH_MAX, NODE_DIR "/node%d/%s", id, name);
 }
 
 /* Read a node-list file ("0-3"). *found is false when the file is absent. */
@@ -218,7 +218,7 @@ static int read_cpu_ids(struct smpol_topology *topo)
 	int rc, last = -1;
 
 	topo->cpu_ids = SMPOL_MAX_CPUS;
-	if (smpol_fs_path(topo->host.fsroot, path, sizeof(path), "/sys/devices/system/cpu/possible"))
+	if (smpol_fs_path(topo->host->fsroot, path, sizeof(path), "/sys/devices/system/cpu/possible"))
 		return 0;
 	rc = smpol_read_text(path, text, sizeof(text));
 	if (rc == -ENOENT)
@@ -307,7 +307,7 @@ static int read_tiers(struct smpol_topology *topo)
 	DIR *d;
 	int rc = 0;
 
-	if (smpol_fs_path(topo->host.fsroot, dir, sizeof(dir), TIER_DIR))
+	if (smpol_fs_path(topo->host->fsroot, dir, sizeof(dir), TIER_DIR))
 		return 0;
 	d = opendir(dir);
 	if (!d)
@@ -422,7 +422,7 @@ int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo,
 	const char *fsroot = h->fsroot;
 
 	memset(topo, 0, sizeof(*topo));
-	topo->host = *h;
+	topo->host = h;
 
 	if (smpol_fs_path(fsroot, path, sizeof(path), NODE_DIR "/online"))
 		return smpol_fail(err, errlen, ENAMETOOLONG, "the filesystem root '%s' is too long", fsroot);

@@ -51,7 +51,7 @@ struct smpol_node {
 };
 
 struct smpol_topology {
-	struct smpol_host host;     /* where it was read */
+	const struct smpol_host *host;   /* where it was read: the caller's, which outlives it */
 	struct smpol_node *nodes;   /* online nodes, ascending id */
 	int nnodes;
 	struct smpol_bitmap possible;
@@ -64,13 +64,15 @@ struct smpol_topology {
 
 /*
  * smpol_topology_read - read the topology under the host's fsroot.
- * On success the caller owns topo and frees it with smpol_topology_free.
+ * On success the caller owns topo and frees it with smpol_topology_free; topo points
+ * to h (its sources and the lease read the same tree), so h must outlive it.
  * Returns 0, or -errno when not even the node list can be read.
  */
 int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo, char *err, size_t errlen);
 void smpol_topology_free(struct smpol_topology *topo);
 
-/* A deep copy without the warnings (free it with smpol_topology_free). 0 or -ENOMEM. */
+/* A deep copy without the warnings, of the same host (free it with smpol_topology_free).
+ * 0 or -ENOMEM. */
 int smpol_topology_copy(const struct smpol_topology *src, struct smpol_topology *dst);
 
 /* The node with this id, or NULL when it is not online. */

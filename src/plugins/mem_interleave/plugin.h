@@ -47,25 +47,27 @@ struct mi_option {
 	char text[512];                /* canonical form, to accept the same value twice */
 };
 
-/* slurmstepd: what this step does on this node. */
+/* slurmstepd: what this step keeps on this node from its decision to its end
+ * (bench/step-state measures it). What only the decision reads (the bandwidth table,
+ * the weights table, the job's cores) lives in step_init_post_opt; the kept placement
+ * until every local task has started (its last write names them all). */
 struct mi_step {
 	struct smpol_site_config site;
 	struct smpol_lease_owner owner;        /* job, step, uid; pid once the lease is tried */
 	bool active;                           /* the tasks get a placement (or its failure) */
-	char failure[2 * SMPOL_ERRLEN];        /* asked for placement but cannot have it: tasks fail */
-	struct smpol_spec spec;                /* the option, else the site's default */
-	bool site_default;
+	bool failed;                           /* asked for placement but cannot have it: tasks fail */
+	char *failure;                         /* failed: why (malloc'ed; NULL when memory ran out) */
+	const struct smpol_spec *spec;         /* the option (options.c's), else the site's default */
 	struct smpol_topology topo;
 	bool have_topo;
-	struct smpol_bw_table bandwidth;       /* every source resolved (bw_sources.h) */
 	struct smpol_placement pl;
 	bool pmbind;                           /* process_mbind named by the site and probed */
 	bool lease_held;
-	struct smpol_step_state kept;          /* the kept placement (step_state.h) */
-	bool kept_written;
+	struct smpol_step_state *kept;         /* the kept placement (step_state.h) until its last
+	                                        * write; malloc'ed */
+	bool kept_written;                     /* its file is on the node: removed at step end */
 	uint32_t local_tasks;                  /* tasks of this step on this node */
 	uint32_t job_nnodes;                   /* S_JOB_NNODES: the step's nodes, for the record */
-	char node_name[256];                   /* this node as slurmd names it, for the record */
 	struct record_step *record;            /* the placement record (record_step.h) */
 };
 

@@ -287,7 +287,8 @@ int record_step_begin(const struct record_step_in *sp, struct record_step **acct
 	if (record_slurm_check(sp->site->record, err, errlen) < 0)
 		slurm_error(MI_LOG "job %u step %s: placement record: %s", sp->job_id, a->step, err);
 	choose_writer(a);
-	a->in.step_nodelist = NULL;     /* the caller's buffer */
+	a->in.step_nodelist = NULL;     /* the caller's buffers */
+	a->in.node_name = NULL;
 	rc = pthread_create(&a->thread, NULL, sampler, a);
 	if (rc) {
 		record_free(a);

@@ -27,7 +27,8 @@
 #include "topology.h"
 
 /* What the record needs of a step. Everything pointed to must live until
- * record_step_end (the step's context in plugin.c does). */
+ * record_step_end (the step's context in plugin.c does), but node_name and
+ * step_nodelist: they are read during record_step_begin only. */
 struct record_step_in {
 	uint32_t job_id;
 	uint32_t step_id;

@@ -23,8 +23,13 @@
 /* Remember why the step cannot have the placement it asked for; its tasks fail with it. */
 static int step_fail(struct mi_step *s, const char *what, const char *err)
 {
-	snprintf(s->failure, sizeof(s->failure), "%s%s", what, err);
-	LOG_STEP(s, slurm_error, "%s", s->failure);
+	char text[2 * SMPOL_ERRLEN];
+
+	snprintf(text, sizeof(text), "%s%s", what, err);
+	LOG_STEP(s, slurm_error, "%s", text);
+	s->failed = true;
+	free(s->failure);
+	s->failure = strdup(text);
 	return 0;
 }
 
@@ -119,15 +124,31 @@ static void recover_dead_steps(struct mi_step *s)
 		LOG_STEP(s, slurm_info, "metrics: removed %d file(s) of steps that died", removed);
 }
 
-/* Keep the decision on the node for mpolctl rebalance and watch. */
+/* The kept placement's memory, once nothing writes it again. */
+static void drop_kept(struct mi_step *s)
+{
+	if (!s->kept)
+		return;
+	smpol_step_state_free(s->kept);
+	free(s->kept);
+	s->kept = NULL;
+}
+
+/* Keep the decision on the node for mpolctl rebalance and watch; the step holds it
+ * until its tasks have started and are written into it. */
 static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 {
 	char err[SMPOL_ERRLEN];
 
-	if (smpol_step_state_from(in, &s->pl, s->owner.job_id, s->owner.step_id, s->owner.uid, &s->kept,
+	s->kept = calloc(1, sizeof(*s->kept));
+	if (!s->kept)
+		snprintf(err, sizeof(err), "out of memory");
+	if (!s->kept ||
+	    smpol_step_state_from(in, &s->pl, s->owner.job_id, s->owner.step_id, s->owner.uid, s->kept,
 				  err, sizeof(err)) < 0 ||
-	    smpol_step_state_write(&s->site.host, &s->kept, err, sizeof(err)) < 0) {
+	    smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0) {
 		LOG_STEP(s, slurm_error, "placement not kept (mpolctl rebalance will use defaults): %s", err);
+		drop_kept(s);
 		return;
 	}
 	s->kept_written = true;
@@ -154,34 +175,6 @@ static uint32_t job_run(spank_t sp)
 	return 0;
 }
 
-static void begin_accounting(spank_t sp, struct mi_step *s)
-{
-	struct record_step_in in = {
-		.job_id = s->owner.job_id,
-		.step_id = s->owner.step_id,
-		.uid = s->owner.uid,
-		.pmbind = s->pmbind,
-		.spec = &s->spec,
-		.pl = &s->pl,
-		.sysfs_written = s->lease_held,
-		.site = &s->site,
-		.topo = &s->topo,
-		.node_name = s->node_name[0] ? s->node_name : NULL,
-		.step_nnodes = s->job_nnodes,
-	};
-	char err[SMPOL_ERRLEN], nodelist[4096];
-
-	if (spank_get_item(sp, S_JOB_NODEID, &in.node_id) != ESPANK_SUCCESS)
-		in.node_id = 0;
-	in.run = job_run(sp);
-	in.started = (int64_t)time(NULL);
-	/* where the step's first node is: the job's copy, used only to route to it */
-	if (spank_getenv(sp, "SLURM_STEP_NODELIST", nodelist, sizeof(nodelist)) == ESPANK_SUCCESS)
-		in.step_nodelist = nodelist;
-	if (record_step_begin(&in, &s->record, err, sizeof(err)) < 0)
-		LOG_STEP(s, slurm_error, "placement record: %s", err);
-}
-
 /* This node's name as slurmd knows it: slurmstepd sets SLURMD_NODENAME in its own
  * environment from slurmd's configuration (22.05 to 24.11). The job's environment
  * (spank_getenv) is the user's to write, and inside a batch job carries the batch
@@ -193,14 +186,43 @@ static void daemon_node_name(char *buf, size_t len)
 	snprintf(buf, len, "%s", name ? name : "");
 }
 
+static void begin_accounting(spank_t sp, struct mi_step *s)
+{
+	struct record_step_in in = {
+		.job_id = s->owner.job_id,
+		.step_id = s->owner.step_id,
+		.uid = s->owner.uid,
+		.pmbind = s->pmbind,
+		.spec = s->spec,
+		.pl = &s->pl,
+		.sysfs_written = s->lease_held,
+		.site = &s->site,
+		.topo = &s->topo,
+		.step_nnodes = s->job_nnodes,
+	};
+	char err[SMPOL_ERRLEN], nodelist[4096], node_name[256];
+
+	daemon_node_name(node_name, sizeof(node_name));
+	in.node_name = node_name[0] ? node_name : NULL;
+	if (spank_get_item(sp, S_JOB_NODEID, &in.node_id) != ESPANK_SUCCESS)
+		in.node_id = 0;
+	in.run = job_run(sp);
+	in.started = (int64_t)time(NULL);
+	/* where the step's first node is: the job's copy, used only to route to it */
+	if (spank_getenv(sp, "SLURM_STEP_NODELIST", nodelist, sizeof(nodelist)) == ESPANK_SUCCESS)
+		in.step_nodelist = nodelist;
+	if (record_step_begin(&in, &s->record, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "placement record: %s", err);
+}
+
 /* The bandwidth table the step decides with; a source the site asked for that cannot
  * be used is logged, and the next one serves. */
-static int resolve_bandwidth(struct mi_step *s)
+static int resolve_bandwidth(const struct mi_step *s, struct smpol_bw_table *bandwidth)
 {
 	struct smpol_bw_origin origin;
 	char warning[SMPOL_ERRLEN + 64];
 
-	if (smpol_bw_resolve(&s->topo, s->site.bandwidth_file, s->site.bandwidth_named, &s->bandwidth, &origin) < 0)
+	if (smpol_bw_resolve(&s->topo, s->site.bandwidth_file, s->site.bandwidth_named, bandwidth, &origin) < 0)
 		return -1;
 	smpol_bw_origin_warning(&origin, warning, sizeof(warning));
 	if (warning[0])
@@ -251,9 +273,10 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 {
 	struct smpol_place_in in = { 0 };
 	struct smpol_wi_table table;
+	struct smpol_bw_table bandwidth = { 0 };
 	struct smpol_cpus span = { 0 };
 	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
-	bool pmbind = false;
+	bool pmbind = false, site_default;
 	uid_t uid = 0;
 	int rc;
 
@@ -261,6 +284,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	spank_get_item(sp, S_JOB_STEPID, &s->owner.step_id);
 	spank_get_item(sp, S_JOB_UID, &uid);
 	s->owner.uid = uid;
+	s->spec = opt->given ? &opt->spec : &s->site.default_spec;
 	/* Another Slurm release: no Slurm call but SPANK; only jobs that asked fail. */
 	if (release_mismatch())
 		return opt->given ? step_fail(s, "", release_mismatch()) : 0;
@@ -268,18 +292,16 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		s->job_nnodes = 0;
 	if (spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &s->local_tasks) != ESPANK_SUCCESS)
 		s->local_tasks = 0;
-	daemon_node_name(s->node_name, sizeof(s->node_name));
 	if (!read_site(s, opt, ac, av))
 		return 0;
-	s->spec = opt->given ? opt->spec : s->site.default_spec;
-	s->site_default = !opt->given;
+	site_default = !opt->given;
 	/* The extern step runs no user tasks. */
-	if (s->owner.step_id == SMPOL_STEP_EXTERN || s->spec.mode == SMPOL_MODE_NONE ||
-	    s->spec.mode == SMPOL_MODE_UNSET || s->spec.mode == SMPOL_MODE_HELP)
+	if (s->owner.step_id == SMPOL_STEP_EXTERN || s->spec->mode == SMPOL_MODE_NONE ||
+	    s->spec->mode == SMPOL_MODE_UNSET || s->spec->mode == SMPOL_MODE_HELP)
 		return 0;
 	s->active = true;
 	if (smpol_topology_read(&s->site.host, &s->topo, err, sizeof(err)) < 0) {
-		if (!s->site_default)
+		if (!site_default)
 			return step_fail(s, "", err);
 		/* the site's default never fails a job: it runs without a policy, and says so */
 		snprintf(s->pl.note, sizeof(s->pl.note), "the site's default cannot apply on this node: %.400s; "
@@ -289,8 +311,10 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	}
 	s->have_topo = true;
 	recover_dead_steps(s);
-	if (resolve_bandwidth(s) < 0)
+	if (resolve_bandwidth(s, &bandwidth) < 0) {
+		smpol_bw_free(&bandwidth);
 		return step_fail(s, "", "out of memory while reading the bandwidth sources");
+	}
 	smpol_wi_read(&s->site.host, &table, table_err, sizeof(table_err));
 	/* process_mbind where the site names it and it answers: a region-aware step's large
 	 * mappings, and the processes tasks start, take their plan's policy with it */
@@ -298,21 +322,22 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		pmbind = smpol_pmbind_probe(s->site.process_mbind_nr, pmbind_err, sizeof(pmbind_err)) == 0;
 	s->pmbind = pmbind;
 	in = (struct smpol_place_in){
-		.spec = s->spec,
-		.site_default = s->site_default,
+		.spec = *s->spec,
+		.site_default = site_default,
 		.site = &s->site.decide,
 		.topo = &s->topo,
 		.table_error = table_err[0] ? table_err : NULL,
 		.job_owns_node = cores_cover_node(sp, s, S_JOB_ALLOC_CORES),
 		.lease = SMPOL_LEASE_UNTRIED,
 		.mem_kb = step_mem_kb(sp),
-		.bandwidth = &s->bandwidth,
+		.bandwidth = &bandwidth,
 		.pmbind = pmbind,
 		.pmbind_note = !pmbind && pmbind_err[0] ? pmbind_err : NULL,
 		.span_cpus = span_of_step(sp, s, &span),
 	};
 	rc = decide(sp, s, &in, &table);
 	smpol_cpus_free(&span);
+	smpol_bw_free(&bandwidth);   /* the kept placement holds its copy */
 	return rc;
 }
 
@@ -321,17 +346,20 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 	char err[SMPOL_ERRLEN];
 	pid_t pid;
 
-	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
+	if (!s->pl.active || s->failed || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
 	record_step_task_begin(s->record, pid);
-	if (!s->kept_written)
+	if (!s->kept)
 		return 0;
-	if (smpol_step_state_add_task(&s->kept, pid, err, sizeof(err)) < 0)
+	if (smpol_step_state_add_task(s->kept, pid, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_info, "%s", err);
-	/* One more write once every local task runs: mpolctl watch follows them. */
-	if ((uint32_t)s->kept.ntasks == s->local_tasks &&
-	    smpol_step_state_write(&s->site.host, &s->kept, err, sizeof(err)) < 0)
+	if ((uint32_t)s->kept->ntasks != s->local_tasks)
+		return 0;
+	/* One more write once every local task runs: mpolctl watch follows them; the
+	 * file is all the step needs of it from here on. */
+	if (smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_error, "%s", err);
+	drop_kept(s);
 	return 0;
 }
 
@@ -339,7 +367,7 @@ int step_task_exit(spank_t sp, struct mi_step *s)
 {
 	pid_t pid;
 
-	if (!s->pl.active || s->failure[0] || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
+	if (!s->pl.active || s->failed || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
 	record_step_task_end(s->record, pid);
 	return 0;
@@ -361,10 +389,12 @@ int step_exit(struct mi_step *s)
 						       err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_error, "%s", err);
 	s->kept_written = false;
-	smpol_step_state_free(&s->kept);
+	drop_kept(s);
 	record_step_end(&s->record);
 	smpol_placement_free(&s->pl);
-	smpol_bw_free(&s->bandwidth);
+	free(s->failure);
+	s->failure = NULL;
+	s->failed = false;
 	if (s->have_topo)
 		smpol_topology_free(&s->topo);
 	s->have_topo = false;

@@ -99,9 +99,9 @@ static int apply_region_aware(spank_t sp, const struct mi_step *s, uint32_t task
 	smpol_plan_format_served(p, false, served, sizeof(served));
 	applied_weights(s, p, &res, weights, sizeof(weights));
 	smpol_format_size_exact(s->pl.min_region_kb, size, sizeof(size));
-	export_env(sp, smpol_applied_mode_name(s->spec.mode, s->pl.path), nodes, weights, served, note);
+	export_env(sp, smpol_applied_mode_name(s->spec->mode, s->pl.path), nodes, weights, served, note);
 	spank_setenv(sp, "SLURM_MEM_INTERLEAVE_MIN_REGION", size, 1);
-	if (!s->spec.verbose)
+	if (!s->spec->verbose)
 		return 0;
 	if (node >= 0)
 		snprintf(local, sizeof(local), "local on node %d", node);
@@ -123,7 +123,7 @@ static int apply_whole_task(spank_t sp, const struct mi_step *s, uint32_t taskid
 	struct smpol_apply_result res;
 	char err[SMPOL_ERRLEN], nodes[1024] = "", weights[1024] = "", served[256] = "", note[2 * SMPOL_ERRLEN];
 
-	if (smpol_apply_plan(chosen, s->pl.path, s->spec.strict, &res, err, sizeof(err)) < 0) {
+	if (smpol_apply_plan(chosen, s->pl.path, s->spec->strict, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, MI_LOG "%s\n", err);
 		return -1;
 	}
@@ -131,9 +131,9 @@ static int apply_whole_task(spank_t sp, const struct mi_step *s, uint32_t taskid
 	smpol_plan_format_served(chosen, false, served, sizeof(served));
 	applied_weights(s, chosen, &res, weights, sizeof(weights));
 	task_note(s, chosen, note, sizeof(note));
-	export_env(sp, smpol_applied_mode_name(s->spec.mode, res.path), nodes, weights, served,
+	export_env(sp, smpol_applied_mode_name(s->spec->mode, res.path), nodes, weights, served,
 		   res.fell_back ? res.reason : note);
-	if (s->spec.verbose)
+	if (s->spec->verbose)
 		say_verbose(taskid, cpus, chosen, &res, nodes, weights, note);
 	return 0;
 }
@@ -146,8 +146,8 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 	uint32_t taskid = 0;
 	int rc;
 
-	if (s->failure[0]) {
-		fprintf(stderr, MI_LOG "%s\n", s->failure);
+	if (s->failed) {
+		fprintf(stderr, MI_LOG "%s\n", s->failure ? s->failure : "out of memory while deciding the placement");
 		return -1;
 	}
 	if (!s->pl.active || !s->pl.min_region_kb)
@@ -155,7 +155,7 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 	if (!s->pl.active) {
 		/* Asked for none, or the site's default cannot apply here: say so, as
 		 * --mem-bind=none would be visible too. */
-		if ((opt->given && s->spec.mode == SMPOL_MODE_NONE) || s->pl.note[0])
+		if ((opt->given && opt->spec.mode == SMPOL_MODE_NONE) || s->pl.note[0])
 			export_env(sp, "none", "", "", "", s->pl.note);
 		return 0;
 	}
