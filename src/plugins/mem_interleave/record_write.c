@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "mi_log.h"
+#include "record_ended.h"
+#include "record_recheck.h"
 #include "record_slurm.h"
 #include "record_spool.h"
 #include "record_write.h"
@@ -47,11 +49,27 @@ static double ms_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* Keep a copy of job's whole record, just written into AdminComment, to look at again
+ * after the job's end (record_recheck.h): jobstats may put its summary over it. */
+static void keep_for_recheck(const struct record_write *w, uint32_t job, const struct smpol_store_result *res)
+{
+	char err[SMPOL_ERRLEN];
+
+	if (w->site->record != SMPOL_RECORD_ADMIN_COMMENT || !res->record || res->beside_jobstats)
+		return;
+	if (smpol_recheck_put(&w->site->host, job, res->record, (int64_t)time(NULL) + SMPOL_RECHECK_FIRST_S,
+			      err, sizeof(err)) < 0)
+		slurm_error(MI_LOG "job %u: the placement record is not looked at again after the job's end (%s): "
+			    "a jobstats summary written after it would replace it", job, err);
+}
+
 /* Store entries ({NODE:ENTRY}) of job/step into the record field, under the node
- * lock. 0 or -errno (record_slurm_store's); *through as it says. */
+ * lock, and keep the copy to look at again. 0 or -errno (record_slurm_store's);
+ * *through as it says. */
 static int store_entries(const struct record_write *w, uint32_t job, const char *step, json_object *entries,
 			 bool sole_writer, struct smpol_store_result *res, const char **through, char *err, size_t errlen)
 {
+	struct smpol_store_result local = { 0 };
 	int rc, lock_fd = lock_node_writers(w);
 	/* under the node lock, the steps of a one-node step's job all take turns here;
 	 * without it, this node's other steps may race even a step's only writer */
@@ -60,9 +78,16 @@ static int store_entries(const struct record_write *w, uint32_t job, const char 
 	/* the only writer reads its write back at once; others pause between reads so a
 	 * racing writer of another node has written by then */
 	rc = record_slurm_store(w->site->record, w->site->dbd_client, job, step, entries, sole,
-			      !sole && (lock_fd < 0 || w->step_nnodes > 1), res, through, err, errlen);
+			      !sole && (lock_fd < 0 || w->step_nnodes > 1), &local, through, err, errlen);
+	/* under the lock: the node's later write of the job keeps the later copy */
+	if (rc == 0)
+		keep_for_recheck(w, job, &local);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
+	json_object_put(local.record);
+	local.record = NULL;
+	if (res)
+		*res = local;
 	return rc;
 }
 
@@ -173,4 +198,67 @@ void record_write_retry_own(const struct record_write *w)
 		sleep(SPOOL_RETRY_S);
 		rc = deliver_spooled(w, own);
 	}
+}
+
+/* One look at job's record after its end: what the client found decides what becomes
+ * of the entry. -ECONNREFUSED when slurmdbd did not answer (the entry waits), else 0. */
+static int recheck_one(const struct record_write *w, uint32_t job, int64_t now)
+{
+	struct smpol_recheck r;
+	struct record_recheck_seen seen;
+	char err[SMPOL_ERRLEN];
+	int64_t due = 0;
+	bool again = false;
+	int rc = smpol_recheck_get(&w->site->host, job, &r, err, sizeof(err));
+
+	if (rc < 0) {
+		if (rc != -ENOENT)
+			slurm_error(MI_LOG "%s; removed", err);
+		smpol_recheck_remove(&w->site->host, job, NULL, 0);
+		return 0;
+	}
+	rc = record_ended_recheck(w->site->dbd_client, job, r.record, &seen, err, sizeof(err));
+	if (rc == -ECONNREFUSED) {
+		json_object_put(r.record);
+		return rc;
+	}
+	if (rc < 0)
+		slurm_error(MI_LOG "job %u: the placement record cannot be looked at after the job's end: %s", job, err);
+	else if (seen.outcome == RECHECK_MOVED)
+		slurm_info(MI_LOG "job %u: a jobstats summary replaced the placement record in AdminComment; the "
+			   "record is in SystemComment now (%d reads, %d writes, %d lost to other writers)", job,
+			   seen.res.reads, seen.res.writes, seen.res.losses);
+	else if (seen.outcome == RECHECK_GONE)
+		slurm_info(MI_LOG "job %u: other text replaced the placement record in AdminComment after the "
+			   "job's end; it is left as it is", job);
+	else {
+		r.tries += seen.outcome == RECHECK_PENDING;
+		r.ended = seen.ended;
+		again = smpol_recheck_next(&r, now, &due);
+	}
+	if (!again || smpol_recheck_update(&w->site->host, &r, due, err, sizeof(err)) < 0)
+		smpol_recheck_remove(&w->site->host, job, NULL, 0);
+	json_object_put(r.record);
+	return 0;
+}
+
+int record_write_recheck(const struct record_write *w, int64_t *next)
+{
+	int64_t now = (int64_t)time(NULL);
+	uint32_t *jobs = NULL;
+	int n = 0, rc = 0;
+
+	*next = 0;
+	if (smpol_recheck_due(&w->site->host, now, &jobs, &n, next, NULL, 0) < 0)
+		return 0;
+	/* no EpilogSlurmctld, no jobstats: nothing will be put over the record */
+	for (int i = 0; i < n && !record_slurm_ctld_epilog(); i++)
+		smpol_recheck_remove(&w->site->host, jobs[i], NULL, 0);
+	for (int i = 0; i < n && rc == 0 && record_slurm_ctld_epilog(); i++)
+		rc = recheck_one(w, jobs[i], now);
+	free(jobs);
+	/* slurmdbd away: what is due stays due, for the next round */
+	if (rc == -ECONNREFUSED)
+		*next = 0;
+	return rc;
 }

@@ -1,0 +1,23 @@
+/* dbd_recheck.h - mem_interleave_dbd --recheck: a job's AdminComment looked at again,
+ * after its end, with a copy of our record that a node kept (record_recheck.h).
+ *
+ * One line on standard output says what was found, for the plugin's courier:
+ *   pending                  slurmdbd has not recorded the job's end yet
+ *   kept END                 AdminComment (or SystemComment) still holds our record
+ *   moved END R W L          a jobstats summary had replaced it: the copy is now in
+ *                            SystemComment (R reads, W writes, L losses), read back
+ *   gone END                 other text replaced it, which is left as it is
+ *   failed ERRNO SENTENCE
+ * END is the job's end (Unix time) as slurmdbd has it.
+ */
+#ifndef MEM_INTERLEAVE_DBD_RECHECK_H
+#define MEM_INTERLEAVE_DBD_RECHECK_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* Look at job's record fields with record, the copy, and print the line. */
+void dbd_recheck(uint32_t job, json_object *record);
+
+#endif
