@@ -39,7 +39,7 @@ static void usage(FILE *out)
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
 		"                          of it (1234.0, 1234.batch, folded or not); one job\n"
 		"                          per run\n"
-		"  --json                  print the record as JSON ({\"job\":..., \"mempolicy\":...}):\n"
+		"  --json                  print the record as JSON ({\"job\":..., \"field\":..., \"mempolicy\":...}):\n"
 		"                          as stored (pages of unit_kib KiB, t in Unix seconds),\n"
 		"                          and per entry last_bytes, peak_bytes and time (ISO 8601)\n"
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
