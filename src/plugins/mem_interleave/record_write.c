@@ -200,6 +200,23 @@ void record_write_retry_own(const struct record_write *w)
 	}
 }
 
+/* After a look with r: keep it to look again at `due`, or remove it. Under the node
+ * lock, where the job's writers on this node put their copies: a copy put since r was
+ * read is newer and stays as it was put (looked at soon). */
+static void settle(const struct record_write *w, const struct smpol_recheck *r, bool again, int64_t due)
+{
+	struct smpol_recheck now_kept;
+	int lock_fd = lock_node_writers(w);
+
+	if (smpol_recheck_get(&w->site->host, r->job, &now_kept, NULL, 0) == 0 &&
+	    json_object_equal(now_kept.record, r->record) &&
+	    (!again || smpol_recheck_update(&w->site->host, r, due, NULL, 0) < 0))
+		smpol_recheck_remove(&w->site->host, r->job, NULL, 0);
+	json_object_put(now_kept.record);
+	if (lock_fd >= 0)
+		close(lock_fd);
+}
+
 /* One look at job's record after its end: what the client found decides what becomes
  * of the entry. -ECONNREFUSED when slurmdbd did not answer (the entry waits), else 0. */
 static int recheck_one(const struct record_write *w, uint32_t job, int64_t now)
@@ -236,8 +253,7 @@ static int recheck_one(const struct record_write *w, uint32_t job, int64_t now)
 		r.ended = seen.ended;
 		again = smpol_recheck_next(&r, now, &due);
 	}
-	if (!again || smpol_recheck_update(&w->site->host, &r, due, err, sizeof(err)) < 0)
-		smpol_recheck_remove(&w->site->host, job, NULL, 0);
+	settle(w, &r, again, due);
 	json_object_put(r.record);
 	return 0;
 }
