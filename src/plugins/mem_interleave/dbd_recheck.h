@@ -3,7 +3,7 @@
  *
  * One line on standard output says what was found, for the plugin's courier:
  *   pending                  slurmdbd has not recorded the job's end yet
- *   kept END                 AdminComment (or SystemComment) still holds our record
+ *   kept END                 AdminComment still holds our record
  *   moved END R W L          a jobstats summary had replaced it: the copy is now in
  *                            SystemComment (R reads, W writes, L losses), read back
  *   gone END                 other text replaced it, which is left as it is
