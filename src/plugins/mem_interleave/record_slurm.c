@@ -163,7 +163,7 @@ int record_slurm_store(enum smpol_record_target target, const char *dbd_client, 
 		     json_object *entries, bool sole_writer, bool pause, struct smpol_store_result *res,
 		     const char **through, char *err, size_t errlen)
 {
-	struct field f = { target, job };
+	struct field f = { .target = target, .job = job };
 	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f };
 	int rc = record_slurm_check(target, err, errlen);
 
