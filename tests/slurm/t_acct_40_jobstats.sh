@@ -30,6 +30,12 @@ print(sorted(json.loads(gzip.decompress(base64.b64decode(d[4:])))["nodes"]))' "$
 js1_decodes=0
 grep -q '^AccountingStoreFlags=.*job_extra' "$SLURM_CONF" && js1_decodes=1
 
+# slurmd_marks: where every slurmd's log stands now; slurmd_since MARKS: what they
+# gained since (the node's two slurmd share the state directory, so either one's
+# courier may deliver or look again).
+slurmd_marks() { local f; for f in "$MPOL_CLUSTER_DIR"/log/slurmd-*.log; do echo "$f $(log_mark "$f")"; done; }
+slurmd_since() { local f m; while read -r f m; do log_since "$f" "$m"; done <<<"$1"; }
+
 # The record as the job's SystemComment holds it, read back from slurmdbd, once it is
 # there (up to SECONDS): "STEP NODE..." per step, or nothing.
 system_record() {
@@ -44,7 +50,7 @@ system_record() {
 # takes no SystemComment), on the default configuration.
 plugstack
 js1=JS1:$(printf '{"nodes":{"%s":{"cpus":1}},"total_time":1}' "$HOST" | gzip -c | base64 -w0)
-mark=$(log_mark "$SLURMD_LOG")
+mark=$(slurmd_marks)
 run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
 	'echo JOB=$SLURM_JOB_ID; scontrol update JobId=$SLURM_JOB_ID AdminComment='"$js1"
 job=$(acct_job "$OUT")
@@ -55,10 +61,10 @@ if [ $RC -eq 0 ] && [ "$got" = "$js1" ] && [ "$(js1_nodes "$got")" = "['$HOST']"
 	t_pass "a JS1: summary in AdminComment is left byte for byte and decodes; the record is in SystemComment"
 else
 	t_fail "a JS1: summary in AdminComment is left byte for byte and decodes; the record is in SystemComment" \
-		"job '$job' exit $RC: $got; $(js1_nodes "$got"); SystemComment record: '$sys'; log: $(log_since "$SLURMD_LOG" "$mark" | grep mem_interleave | tail -n 3)"
+		"job '$job' exit $RC: $got; $(js1_nodes "$got"); SystemComment record: '$sys'; log: $(slurmd_since "$mark" | grep mem_interleave | tail -n 3)"
 fi
 t_expect_match "slurmd's log says the record went to SystemComment beside the summary" \
-	"job $job step 0: .*placement record .*into SystemComment" "$(log_since "$SLURMD_LOG" "$mark")"
+	"job $job step 0: .*placement record .*into SystemComment" "$(slurmd_since "$mark")"
 out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "^job $job: placement record from its SystemComment (its AdminComment holds a jobstats summary)" <<<"$out" &&
 	grep -q "^job $job step 0" <<<"$out"; then
@@ -98,7 +104,7 @@ HOOK
 }
 install_jobstats_hook
 plugstack
-mark=$(log_mark "$SLURMD_LOG")
+mark=$(slurmd_marks)
 run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
 	'echo JOB=$SLURM_JOB_ID; exec '"$PY"' -c "'"$(toucher 16 1.5)"'"'
 job=$(acct_job "$OUT")
@@ -108,7 +114,7 @@ if [ $RC -eq 0 ] && [ "$sys" = "0:$HOST" ] && grep -qi '^JS1:' <<<"$admin"; then
 	t_pass "jobstats after the job's end, default configuration: its summary in AdminComment, the record in SystemComment (read back from slurmdbd)"
 else
 	t_fail "jobstats after the job's end, default configuration: its summary in AdminComment, the record in SystemComment (read back from slurmdbd)" \
-		"job '$job' exit $RC; SystemComment record: '$sys'; AdminComment: ${admin:0:80}; the hook: $(tail -n 2 "$hook_log" 2>/dev/null || echo 'never ran'); log: $(log_since "$SLURMD_LOG" "$mark" | grep mem_interleave | tail -n 3)"
+		"job '$job' exit $RC; SystemComment record: '$sys'; AdminComment: ${admin:0:80}; the hook: $(tail -n 2 "$hook_log" 2>/dev/null || echo 'never ran'); log: $(slurmd_since "$mark" | grep mem_interleave | tail -n 3)"
 fi
 if [ $js1_decodes -eq 1 ]; then
 	t_expect_match "jobstats after the job's end: its JS1: summary decodes (base64, gzip, JSON)" "^\['$HOST'\]$" \
@@ -119,7 +125,7 @@ else
 fi
 t_expect_match "slurmd's log says the record moved to SystemComment" \
 	"job $job: a jobstats summary replaced the placement record in AdminComment; the record is in SystemComment now" \
-	"$(log_since "$SLURMD_LOG" "$mark")"
+	"$(slurmd_since "$mark")"
 out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "^job $job: placement record from its SystemComment" <<<"$out" && grep -Eq "^$HOST +0 " <<<"$out"; then
 	t_pass "jobstats after the job's end: mpolctl report reads the record from SystemComment"
