@@ -123,9 +123,11 @@ else
 	t_expect_match "jobstats after the job's end: AdminComment is the hook's summary as sacctmgr stored it ($(slurm_release) lower-cases it)" \
 		"^js1:h4si" "$admin"
 fi
+# (the courier logs once its confirming reads are done, after sacct may show the move)
+moved_line="job $job: a jobstats summary replaced the placement record in AdminComment; the record is in SystemComment now"
+wait_until 15 sh -c 'grep -qF "$1" "$2"/log/slurmd-*.log' sh "$moved_line" "$MPOL_CLUSTER_DIR"
 t_expect_match "slurmd's log says the record moved to SystemComment" \
-	"job $job: a jobstats summary replaced the placement record in AdminComment; the record is in SystemComment now" \
-	"$(slurmd_since "$mark")"
+	"$moved_line" "$(slurmd_since "$mark")"
 out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "^job $job: placement record from its SystemComment" <<<"$out" && grep -Eq "^$HOST +0 " <<<"$out"; then
 	t_pass "jobstats after the job's end: mpolctl report reads the record from SystemComment"
