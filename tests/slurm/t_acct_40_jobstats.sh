@@ -63,8 +63,10 @@ else
 	t_fail "a JS1: summary in AdminComment is left byte for byte and decodes; the record is in SystemComment" \
 		"job '$job' exit $RC: $got; $(js1_nodes "$got"); SystemComment record: '$sys'; log: $(slurmd_since "$mark" | grep mem_interleave | tail -n 3)"
 fi
+beside_line="job $job step 0: .*placement record .*into SystemComment"
+wait_until 15 sh -c 'grep -q "$1" "$2"/log/slurmd-*.log' sh "$beside_line" "$MPOL_CLUSTER_DIR"
 t_expect_match "slurmd's log says the record went to SystemComment beside the summary" \
-	"job $job step 0: .*placement record .*into SystemComment" "$(slurmd_since "$mark")"
+	"$beside_line" "$(slurmd_since "$mark")"
 out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "^job $job: placement record from its SystemComment (its AdminComment holds a jobstats summary)" <<<"$out" &&
 	grep -q "^job $job step 0" <<<"$out"; then
