@@ -45,6 +45,18 @@ system_record() {
 	[ -n "$c" ] && acct_py "$c" '" ".join(s + ":" + ",".join(step_nodes(r, s)) for s in sorted(r["steps"]))' 2>&1
 }
 
+# report_from JOB FIELD NAME: mpolctl report on JOB reads the record of its step 0 from
+# FIELD and says so on its first line.
+report_from() {
+	local out rc
+	out=$("$MPOLCTL" report -j "$1" 2>&1); rc=$?
+	if [ $rc -eq 0 ] && grep -q "^job $1: placement record from its $2" <<<"$out" && grep -q "^job $1 step 0" <<<"$out"; then
+		t_pass "$3"
+	else
+		t_fail "$3" "exit $rc: $out"
+	fi
+}
+
 # 1. A jobstats summary already in AdminComment is never written into: the record
 # goes to SystemComment beside it (through slurmdbd once the job has ended: slurmctld
 # takes no SystemComment), on the default configuration.
@@ -67,13 +79,8 @@ beside_line="job $job step 0: .*placement record .*into SystemComment"
 wait_until 15 sh -c 'grep -q "$1" "$2"/log/slurmd-*.log' sh "$beside_line" "$MPOL_CLUSTER_DIR"
 t_expect_match "slurmd's log says the record went to SystemComment beside the summary" \
 	"$beside_line" "$(slurmd_since "$mark")"
-out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
-if [ $rc -eq 0 ] && grep -q "^job $job: placement record from its SystemComment (its AdminComment holds a jobstats summary)" <<<"$out" &&
-	grep -q "^job $job step 0" <<<"$out"; then
-	t_pass "report on a job whose AdminComment is jobstats': the record from SystemComment, and says so"
-else
-	t_fail "report on a job whose AdminComment is jobstats': the record from SystemComment, and says so" "exit $rc: $out"
-fi
+report_from "$job" "SystemComment (its AdminComment holds a jobstats summary)" \
+	"report on a job whose AdminComment is jobstats': the record from SystemComment, and says so"
 
 # 2. The usual order, on the default configuration: our record first, then jobstats'
 # EpilogSlurmctld puts its summary over AdminComment after the job's end. The node
@@ -130,12 +137,7 @@ moved_line="job $job: a jobstats summary replaced the placement record in AdminC
 wait_until 15 sh -c 'grep -qF "$1" "$2"/log/slurmd-*.log' sh "$moved_line" "$MPOL_CLUSTER_DIR"
 t_expect_match "slurmd's log says the record moved to SystemComment" \
 	"$moved_line" "$(slurmd_since "$mark")"
-out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
-if [ $rc -eq 0 ] && grep -q "^job $job: placement record from its SystemComment" <<<"$out" && grep -Eq "^$HOST +0 " <<<"$out"; then
-	t_pass "jobstats after the job's end: mpolctl report reads the record from SystemComment"
-else
-	t_fail "jobstats after the job's end: mpolctl report reads the record from SystemComment" "exit $rc: $out"
-fi
+report_from "$job" SystemComment "jobstats after the job's end: mpolctl report reads the record from SystemComment"
 rm -f "$hook"
 
 if ! grep -q '^AccountingStoreFlags=.*job_extra' "$SLURM_CONF"; then
@@ -163,13 +165,8 @@ run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c \
 job=$(acct_job "$OUT")
 wait_until 60 sh -c "sacct -n -P -X -o AdminComment -j '$job' | grep -q '^JS1:'"
 admin=$(sacct -n -P -X -o JobID,AdminComment -j "$job" 2>/dev/null | sed -n "s/^$job|//p")
-extra=$(acct_comment "$job" Extra)
+acct_comment "$job" Extra >/dev/null
 t_expect_match "jobstats: its JS1: summary decodes (base64, gzip, JSON)" "^\['$HOST'\]$" \
 	"$(js1_nodes "$admin")"$'\n'"the hook: $(tail -n 3 "$hook_log" 2>/dev/null || echo 'never ran')"
-out=$("$MPOLCTL" report -j "$job" 2>&1); rc=$?
-if [ $rc -eq 0 ] && grep -q "^job $job step 0" <<<"$out" && grep -Eq "^$HOST +0 " <<<"$out"; then
-	t_pass "jobstats: mpolctl report reads the same job's record from Extra"
-else
-	t_fail "jobstats: mpolctl report reads the same job's record from Extra" "exit $rc: $out; Extra: $extra"
-fi
+report_from "$job" Extra "jobstats: mpolctl report reads the same job's record from Extra"
 rm -f "$hook"
