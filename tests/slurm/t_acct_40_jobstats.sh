@@ -123,7 +123,7 @@ if [ $RC -eq 0 ] && [ "$sys" = "0:$HOST" ] && grep -qi '^JS1:' <<<"$admin"; then
 	t_pass "jobstats after the job's end, default configuration: its summary in AdminComment, the record in SystemComment (read back from slurmdbd)"
 else
 	t_fail "jobstats after the job's end, default configuration: its summary in AdminComment, the record in SystemComment (read back from slurmdbd)" \
-		"job '$job' exit $RC; SystemComment record: '$sys'; AdminComment: ${admin:0:80}; the hook: $(tail -n 2 "$hook_log" 2>/dev/null || echo 'never ran'); log: $(slurmd_since "$mark" | grep mem_interleave | tail -n 3)"
+		"job '$job' exit $RC ($(tail -c 300 <<<"$OUT")); SystemComment record: '$sys'; AdminComment: ${admin:0:80}; the hook: $(tail -n 2 "$hook_log" 2>/dev/null || echo 'never ran'); log: $(slurmd_since "$mark" | grep mem_interleave | tail -n 3)"
 fi
 if [ $js1_decodes -eq 1 ]; then
 	t_expect_match "jobstats after the job's end: its JS1: summary decodes (base64, gzip, JSON)" "^\['$HOST'\]$" \
