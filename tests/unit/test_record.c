@@ -524,6 +524,7 @@ static void *writer_run(void *arg)
 	char err[SMPOL_ERRLEN];
 
 	w->rc = smpol_record_store(&store, "0", w->node, w->entry, SMPOL_RECORD_BUDGET, 20, &w->res, err, sizeof(err));
+	json_object_put(w->res.record);
 	return NULL;
 }
 
@@ -574,6 +575,7 @@ static void test_store_repairs_losses(void **state)
 	f.text = strdup("x");
 	f.clobber_base = base;
 	assert_int_equal(smpol_record_store(&store, "0", "mine", mine, SMPOL_RECORD_BUDGET, 8, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
 	assert_true(smpol_record_contains(f.text, 0, "0", "mine", mine));
@@ -650,7 +652,13 @@ static void test_jobstats_summary_untouched(void **state)
 	assert_int_equal(smpol_record_merge("JS1:H4sIAAAAAAAAA6tWyk", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
 					    sizeof(err)), -EEXIST);
 	assert_null(out);
-	assert_non_null(strstr(err, "record=extra"));
+	assert_non_null(strstr(err, "SystemComment"));
+	/* as 22.05's sacctmgr stores it, lower-cased */
+	assert_true(smpol_record_is_jobstats("js1:h4siaaaaaaaaa6twyk"));
+	assert_int_equal(smpol_record_merge("js1:h4siaaaaaaaaa6twyk", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
+					    sizeof(err)), -EEXIST);
+	assert_false(smpol_record_is_jobstats("JS2:x"));
+	assert_false(smpol_record_is_jobstats(NULL));
 	/* "JS1:" elsewhere than at the start is someone's text like any other */
 	assert_int_equal(smpol_record_merge("see JS1:x", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_memory_equal(out, "see JS1:x mempolicy={", 21);
@@ -753,6 +761,7 @@ static void test_store_nodes_sole_writer(void **state)
 		json_object_object_add(entries, name, make_entry((uint64_t)i + 1, 3, NULL));
 	}
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.reads, 2);
 	assert_int_equal(res.writes, 1);
 	json_object_object_foreach(entries, node, entry)
@@ -760,6 +769,7 @@ static void test_store_nodes_sole_writer(void **state)
 	assert_memory_equal(f.text, "keep me ", 8);
 	/* already there: one read, no write */
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.reads, 1);
 	assert_int_equal(res.writes, 0);
 	/* a write that does not hold (slurmdbd took it and a slower writer undid it) is
@@ -770,6 +780,7 @@ static void test_store_nodes_sole_writer(void **state)
 	f.clobber_writes = 1;
 	f.clobber_base = "keep me";
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
 	assert_int_equal(res.reads, 3);
@@ -1117,6 +1128,160 @@ static void test_version_1_read_and_kept(void **state)
 	json_object_put(e);
 }
 
+/* A copy of the whole record, put into another field (SystemComment): the field's own
+ * text stays as the merge rules keep it, a record of ours there is replaced, jobstats'
+ * summary and what is no record are refused. */
+static void test_put_copy(void **state)
+{
+	json_object *e = make_entry(1, 2, NULL), *rec, *got, *empty = json_object_new_object();
+	char err[SMPOL_ERRLEN], *with = NULL, *out = NULL;
+	const char *old = "{\"v\":1,\"unit_kib\":4,\"steps\":{}}";
+	size_t len;
+
+	(void)state;
+	assert_int_equal(smpol_record_merge("", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &with, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(with, &rec, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_put(NULL, rec, &out, err, sizeof(err)), 0);
+	assert_string_equal(out, with);
+	free(out);
+	/* Slurm's own SystemComment text */
+	assert_int_equal(smpol_record_put("slurm_cred_create failure, holding job.", rec, &out, err, sizeof(err)), 0);
+	assert_memory_equal(out, "slurm_cred_create failure, holding job. mempolicy={", 51);
+	assert_int_equal(smpol_record_find(out, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, rec));
+	json_object_put(got);
+	free(out);
+	/* an older record of ours in a JSON object: replaced, the other keys kept */
+	{
+		char obj[256];
+
+		snprintf(obj, sizeof(obj), "{\"site\":1,\"mempolicy\":%s}", old);
+		assert_int_equal(smpol_record_put(obj, rec, &out, err, sizeof(err)), 0);
+	}
+	assert_non_null(strstr(out, "\"site\":1"));
+	assert_int_equal(smpol_record_find(out, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, rec));
+	json_object_put(got);
+	free(out);
+	/* a marked one in text: replaced in place, the text after it kept */
+	{
+		char text[256];
+
+		snprintf(text, sizeof(text), "a mempolicy=%s b", old);
+		assert_int_equal(smpol_record_put(text, rec, &out, err, sizeof(err)), 0);
+	}
+	len = strlen(out);
+	assert_memory_equal(out, "a mempolicy={", 13);
+	assert_string_equal(out + len - 2, " b");
+	free(out);
+	assert_int_equal(smpol_record_put("JS1:H4sI", rec, &out, err, sizeof(err)), -EEXIST);
+	assert_null(out);
+	assert_int_equal(smpol_record_put("", empty, &out, err, sizeof(err)), -EINVAL);
+	json_object_put(empty);
+	json_object_put(rec);
+	free(with);
+	json_object_put(e);
+}
+
+/* The tasks a record counts: every entry's, folded or not; folding keeps the count. */
+static void test_record_tasks(void **state)
+{
+	char *comment = write_steps(150, 3000, two_nodes), err[SMPOL_ERRLEN];
+	json_object *rec;
+
+	(void)state;
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	assert_non_null(path_get(rec, "folded", NULL, NULL));
+	/* 150 steps of two nodes, two tasks each */
+	assert_int_equal(smpol_record_tasks(rec), 600);
+	json_object_put(rec);
+	free(comment);
+	comment = write_steps(3, SMPOL_RECORD_BUDGET, one_node);
+	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
+	assert_null(path_get(rec, "folded", NULL, NULL));
+	assert_int_equal(smpol_record_tasks(rec), 6);
+	json_object_put(rec);
+	free(comment);
+}
+
+/* Copies of one job's record put into SystemComment by several nodes: the most
+ * complete one of the run stays, written once and read back; other text is kept. */
+static void test_store_copy(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	char *small_text = write_steps(2, SMPOL_RECORD_BUDGET, one_node);
+	char *big_text = write_steps(5, SMPOL_RECORD_BUDGET, one_node), err[SMPOL_ERRLEN];
+	struct smpol_store_result res;
+	json_object *small, *big, *got, *later;
+
+	(void)state;
+	assert_int_equal(smpol_record_find(small_text, &small, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(big_text, &big, err, sizeof(err)), 0);
+	f.text = strdup("burst buffer: stage-in done");
+	assert_int_equal(smpol_record_store_copy(&store, small, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_int_equal(res.reads, 3);
+	assert_true(json_object_equal(res.record, small));
+	json_object_put(res.record);
+	assert_memory_equal(f.text, "burst buffer: stage-in done mempolicy={", 39);
+	/* a more complete copy replaces it */
+	assert_int_equal(smpol_record_store_copy(&store, big, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
+	assert_int_equal(smpol_record_find(f.text, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, big));
+	json_object_put(got);
+	/* a less complete one does not: read twice, nothing written */
+	assert_int_equal(smpol_record_store_copy(&store, small, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 0);
+	assert_int_equal(res.reads, 2);
+	assert_true(json_object_equal(res.record, big));
+	json_object_put(res.record);
+	/* the copy of a later run (requeued) replaces another run's record, however
+	 * complete: that one is the other run's row's, carried over by slurmctld */
+	later = NULL;
+	assert_int_equal(json_object_deep_copy(small, &later, NULL), 0);
+	json_object_object_add(later, "run", json_object_new_int(1));
+	assert_int_equal(smpol_record_store_copy(&(struct smpol_comment_store){ fake_read, fake_write, fake_pause, &f,
+										 1 }, later, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_true(json_object_equal(res.record, later));
+	json_object_put(res.record);
+	json_object_put(later);
+	/* jobstats' summary is never written into */
+	free(f.text);
+	f.text = strdup("JS1:H4sI");
+	assert_int_equal(smpol_record_store_copy(&store, big, &res, err, sizeof(err)), -EEXIST);
+	assert_string_equal(f.text, "JS1:H4sI");
+	free(f.text);
+	json_object_put(small);
+	json_object_put(big);
+	free(small_text);
+	free(big_text);
+}
+
+/* The store hands back our record as its confirming read had it. */
+static void test_store_hands_back_record(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	json_object *e = make_entry(3, 4, NULL), *rec;
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	f.text = strdup("x");
+	assert_int_equal(smpol_record_store(&store, "2", "n9", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
+	assert_non_null(res.record);
+	assert_true(json_object_equal(res.record, rec));
+	json_object_put(res.record);
+	json_object_put(rec);
+	free(f.text);
+	json_object_put(e);
+}
+
 /* A node late for its step's collector writes into a summary whose names were dropped:
  * that summary neither shows nor denies its entry, so it is folded in once (it used
  * to count as there already, and the node was lost). */
@@ -1133,6 +1298,7 @@ static void test_store_into_nameless_summary(void **state)
 	assert_false(smpol_record_contains(f.text, 0, "7", "late", e));
 	assert_true(smpol_record_names_dropped(f.text, 0, "7", "late"));
 	assert_int_equal(smpol_record_store(&store, "7", "late", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.losses, 0);
 	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
@@ -1211,6 +1377,10 @@ int main(void)
 		cmocka_unit_test(test_fold_to_job_total),
 		cmocka_unit_test(test_version_1_read_and_kept),
 		cmocka_unit_test(test_store_into_nameless_summary),
+		cmocka_unit_test(test_put_copy),
+		cmocka_unit_test(test_record_tasks),
+		cmocka_unit_test(test_store_copy),
+		cmocka_unit_test(test_store_hands_back_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

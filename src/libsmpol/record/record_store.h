@@ -40,6 +40,10 @@ struct smpol_store_result {
 	int reads;
 	int writes;
 	int losses;             /* times our entry had vanished after we wrote it */
+	json_object *record;    /* on success: our record as the confirming read had it
+	                         * (a new reference, NULL when none; json_object_put it) */
+	bool beside_jobstats;   /* set by the plugin's writers: the record went to
+	                         * SystemComment, AdminComment holding a jobstats summary */
 };
 
 /*
@@ -60,6 +64,16 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
 			     size_t budget, int max_attempts, int confirmations,
 			     struct smpol_store_result *res, char *err, size_t errlen);
+
+/*
+ * smpol_record_store_copy - make the comment hold a record at least as complete as
+ * record, a whole copy of the job's record kept from another field (record_recheck.h):
+ * a record there that counts as many tasks or more (smpol_record_tasks) stays, else
+ * record takes its place (smpol_record_put). Confirmed by two reads, as nodes of one
+ * job may each put their copy at once; the most complete one stays.
+ */
+int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record,
+			    struct smpol_store_result *res, char *err, size_t errlen);
 
 /* A store's pause for writers that the node lock already orders: none. */
 void smpol_record_no_pause(void *ctx, int attempt);
