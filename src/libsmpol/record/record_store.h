@@ -68,9 +68,10 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 /*
  * smpol_record_store_copy - make the comment hold a record at least as complete as
  * record, a whole copy of the job's record kept from another field (record_recheck.h):
- * a record there that counts as many tasks or more (smpol_record_tasks) stays, else
- * record takes its place (smpol_record_put). Confirmed by two reads, as nodes of one
- * job may each put their copy at once; the most complete one stays.
+ * a record there of the copy's run that counts as many tasks or more
+ * (smpol_record_tasks) stays, else record takes its place (smpol_record_put).
+ * Confirmed by two reads, as nodes of one job may each put their copy at once; the
+ * most complete one stays.
  */
 int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record,
 			    struct smpol_store_result *res, char *err, size_t errlen);

@@ -54,11 +54,11 @@ int record_dbd_write(void *dbd, const char *comment, char *err, size_t errlen);
 /* The field's name as sacct and sacctmgr spell it: "AdminComment", "Extra", "SystemComment". */
 const char *record_dbd_field_name(enum smpol_record_target target);
 
-/* Read and write another field of the same job from now on (AdminComment, then
+/* Read and write another field of the same row from now on (AdminComment, then
  * SystemComment when AdminComment holds a jobstats summary). */
 void record_dbd_set_target(struct record_dbd *dbd, enum smpol_record_target target);
 
-/* The job's end as the last successful read had it (0: none yet). */
+/* The run's end as the last successful read had it (0: none yet). */
 time_t record_dbd_end(const struct record_dbd *dbd);
 
 #endif
