@@ -1,6 +1,8 @@
 /* test_recheck.c - records kept to look at again after their job's end
  * (record_recheck.h): kept, replaced, listed when due, rescheduled, bounded, each run
- * of a requeued job kept apart, and the times of the looks before and after the end. */
+ * of a requeued job kept apart, and the times of the looks before and after the end;
+ * a copy that keeps what the field lost, and its entries merged back where the field
+ * lost them (record_missing.h). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,8 @@
 
 #include "error.h"
 #include "fake_tree.h"
+#include "record.h"
+#include "record_missing.h"
 #include "record_recheck.h"
 
 struct fixture {
@@ -221,6 +225,130 @@ static void test_damaged_entry(void **state)
 	json_object_put(one);
 }
 
+static json_object *parse(const char *text)
+{
+	json_object *obj = json_tokener_parse(text);
+
+	assert_non_null(obj);
+	return obj;
+}
+
+/* The tasks of step's entry on node in comment's record (-1: none there). */
+static int64_t tasks_in(const char *comment, const char *step, const char *node)
+{
+	json_object *rec = NULL, *steps, *nodes, *entry, *tasks;
+	int64_t n = -1;
+
+	if (smpol_record_find(comment, &rec, NULL, 0) == 0 && json_object_object_get_ex(rec, "steps", &steps) &&
+	    json_object_object_get_ex(steps, step, &nodes) && json_object_object_get_ex(nodes, node, &entry) &&
+	    json_object_object_get_ex(entry, "tasks", &tasks))
+		n = json_object_get_int64(tasks);
+	json_object_put(rec);
+	return n;
+}
+
+/* A later write whose read had lost an entry of an earlier one: the copy keeps both,
+ * and a node's newer entry for a step takes the place of its older one. */
+static void test_copy_keeps_lost(void **state)
+{
+	struct fixture *fx = *state;
+	json_object *first = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"n1\":{\"tasks\":1}}}}");
+	json_object *second = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"n1\":{\"tasks\":2}},"
+				    "\"2\":{\"n2\":{\"tasks\":3}}}}");
+	json_object *third = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"n1\":{\"tasks\":7}}}}");
+	struct smpol_recheck r;
+	char err[SMPOL_ERRLEN], *text = NULL;
+
+	assert_int_equal(smpol_recheck_put(&fx->host, run0(5), first, 1030, err, sizeof(err)), 0);
+	assert_int_equal(smpol_recheck_put(&fx->host, run0(5), second, 1060, err, sizeof(err)), 0);
+	assert_int_equal(smpol_recheck_get(&fx->host, run0(5), &r, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_put("", r.record, &text, err, sizeof(err)), 0);
+	assert_int_equal(tasks_in(text, "0", "n1"), 1);
+	assert_int_equal(tasks_in(text, "1", "n1"), 2);
+	assert_int_equal(tasks_in(text, "2", "n2"), 3);
+	free(text);
+	json_object_put(r.record);
+	assert_int_equal(smpol_recheck_put(&fx->host, run0(5), third, 1090, err, sizeof(err)), 0);
+	assert_int_equal(smpol_recheck_get(&fx->host, run0(5), &r, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_put("", r.record, &text, err, sizeof(err)), 0);
+	assert_int_equal(tasks_in(text, "0", "n1"), 7);
+	assert_int_equal(tasks_in(text, "1", "n1"), 2);
+	free(text);
+	json_object_put(r.record);
+	json_object_put(first);
+	json_object_put(second);
+	json_object_put(third);
+}
+
+/* The copy's entries the field lost are merged back; what the field holds of a step
+ * and node (another entry, a summary naming the node or one whose names were dropped)
+ * stays as it is; a copy's own summary is not taken apart; other text is kept. */
+static void test_merge_missing(void **state)
+{
+	const char *field = "ops mempolicy={\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"a\":{\"tasks\":1}},"
+			    "\"1\":{\"b\":{\"tasks\":2}},\"4\":{\"*\":{\"n\":2,\"tasks\":2}},"
+			    "\"5\":{\"*\":{\"n\":2,\"hosts\":[\"a\",\"x\"],\"tasks\":2}}}} tail";
+	json_object *copy = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"a\":{\"tasks\":9}},"
+				  "\"2\":{\"a\":{\"tasks\":3}},\"3\":{\"*\":{\"n\":2,\"hosts\":[\"a\",\"c\"]}},"
+				  "\"4\":{\"a\":{\"tasks\":1}},\"5\":{\"a\":{\"tasks\":1}}}}");
+	char err[SMPOL_ERRLEN], *merged = NULL, *again = NULL;
+	int count = 0;
+
+	(void)state;
+	assert_false(smpol_record_has_all(field, copy));
+	assert_int_equal(smpol_record_merge_missing(field, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+						    sizeof(err)), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(tasks_in(merged, "2", "a"), 3);
+	assert_int_equal(tasks_in(merged, "0", "a"), 1);       /* the field's entry stays */
+	assert_int_equal(tasks_in(merged, "1", "b"), 2);
+	assert_int_equal(tasks_in(merged, "3", "*"), -1);      /* the copy's summary is not merged */
+	assert_int_equal(tasks_in(merged, "4", "a"), -1);      /* nameless summary: not counted twice */
+	assert_int_equal(tasks_in(merged, "5", "a"), -1);      /* named in a summary */
+	assert_memory_equal(merged, "ops mempolicy={", 15);
+	assert_string_equal(merged + strlen(merged) - 5, " tail");
+	assert_true(smpol_record_has_all(merged, copy));
+	/* nothing missing: the field as it was */
+	assert_int_equal(smpol_record_merge_missing(merged, copy, SMPOL_RECORD_BUDGET, &again, &count, err,
+						    sizeof(err)), 0);
+	assert_int_equal(count, 0);
+	assert_string_equal(again, merged);
+	free(again);
+	free(merged);
+	json_object_put(copy);
+}
+
+/* A field with no record of the copy's run gets the copy whole; jobstats' summary is
+ * never written into. */
+static void test_merge_missing_no_record(void **state)
+{
+	json_object *copy = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"a\":{\"tasks\":9}}}}"), *got;
+	const char *other_run = "{\"mempolicy\":{\"v\":1,\"unit_kib\":4,\"run\":1,\"steps\":{\"0\":{\"b\":{}}}}}";
+	char err[SMPOL_ERRLEN], *merged = NULL;
+	int count = 0;
+
+	(void)state;
+	assert_false(smpol_record_has_all("burst buffer: done", copy));
+	assert_int_equal(smpol_record_merge_missing("burst buffer: done", copy, SMPOL_RECORD_BUDGET, &merged, &count,
+						    err, sizeof(err)), 0);
+	assert_int_equal(count, -1);
+	assert_int_equal(smpol_record_find(merged, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, copy));
+	json_object_put(got);
+	free(merged);
+	assert_false(smpol_record_has_all(other_run, copy));
+	assert_int_equal(smpol_record_merge_missing(other_run, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+						    sizeof(err)), 0);
+	assert_int_equal(count, -1);
+	assert_int_equal(tasks_in(merged, "0", "a"), 9);
+	assert_int_equal(tasks_in(merged, "0", "b"), -1);
+	free(merged);
+	assert_int_equal(smpol_record_merge_missing("JS1:H4sI", copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+						    sizeof(err)), -EEXIST);
+	assert_null(merged);
+	json_object_put(copy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +357,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bounded, setup, teardown),
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test_setup_teardown(test_damaged_entry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_keeps_lost, setup, teardown),
+		cmocka_unit_test(test_merge_missing),
+		cmocka_unit_test(test_merge_missing_no_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

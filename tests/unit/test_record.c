@@ -1183,29 +1183,9 @@ static void test_put_copy(void **state)
 	json_object_put(e);
 }
 
-/* The tasks a record counts: every entry's, folded or not; folding keeps the count. */
-static void test_record_tasks(void **state)
-{
-	char *comment = write_steps(150, 3000, two_nodes), err[SMPOL_ERRLEN];
-	json_object *rec;
-
-	(void)state;
-	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
-	assert_non_null(path_get(rec, "folded", NULL, NULL));
-	/* 150 steps of two nodes, two tasks each */
-	assert_int_equal(smpol_record_tasks(rec), 600);
-	json_object_put(rec);
-	free(comment);
-	comment = write_steps(3, SMPOL_RECORD_BUDGET, one_node);
-	assert_int_equal(smpol_record_find(comment, &rec, err, sizeof(err)), 0);
-	assert_null(path_get(rec, "folded", NULL, NULL));
-	assert_int_equal(smpol_record_tasks(rec), 6);
-	json_object_put(rec);
-	free(comment);
-}
-
-/* Copies of one job's record put into SystemComment by several nodes: the most
- * complete one of the run stays, written once and read back; other text is kept. */
+/* Copies of one job's record merged into SystemComment by several nodes: the first
+ * put whole beside other text, the next adding only what is missing, written once and
+ * read back. */
 static void test_store_copy(void **state)
 {
 	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -1219,21 +1199,21 @@ static void test_store_copy(void **state)
 	assert_int_equal(smpol_record_find(small_text, &small, err, sizeof(err)), 0);
 	assert_int_equal(smpol_record_find(big_text, &big, err, sizeof(err)), 0);
 	f.text = strdup("burst buffer: stage-in done");
-	assert_int_equal(smpol_record_store_copy(&store, small, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_store_copy(&store, small, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.reads, 3);
 	assert_true(json_object_equal(res.record, small));
 	json_object_put(res.record);
 	assert_memory_equal(f.text, "burst buffer: stage-in done mempolicy={", 39);
-	/* a more complete copy replaces it */
-	assert_int_equal(smpol_record_store_copy(&store, big, &res, err, sizeof(err)), 0);
+	/* a copy with more steps adds them */
+	assert_int_equal(smpol_record_store_copy(&store, big, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
 	json_object_put(res.record);
 	assert_int_equal(smpol_record_find(f.text, &got, err, sizeof(err)), 0);
 	assert_true(json_object_equal(got, big));
 	json_object_put(got);
-	/* a less complete one does not: read twice, nothing written */
-	assert_int_equal(smpol_record_store_copy(&store, small, &res, err, sizeof(err)), 0);
+	/* one with nothing missing: read twice, nothing written */
+	assert_int_equal(smpol_record_store_copy(&store, small, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.writes, 0);
 	assert_int_equal(res.reads, 2);
 	assert_true(json_object_equal(res.record, big));
@@ -1244,7 +1224,8 @@ static void test_store_copy(void **state)
 	assert_int_equal(json_object_deep_copy(small, &later, NULL), 0);
 	json_object_object_add(later, "run", json_object_new_int(1));
 	assert_int_equal(smpol_record_store_copy(&(struct smpol_comment_store){ fake_read, fake_write, fake_pause, &f,
-										 1 }, later, &res, err, sizeof(err)), 0);
+										 1 }, later, SMPOL_RECORD_BUDGET,
+						 &res, err, sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
 	assert_true(json_object_equal(res.record, later));
 	json_object_put(res.record);
@@ -1252,13 +1233,69 @@ static void test_store_copy(void **state)
 	/* jobstats' summary is never written into */
 	free(f.text);
 	f.text = strdup("JS1:H4sI");
-	assert_int_equal(smpol_record_store_copy(&store, big, &res, err, sizeof(err)), -EEXIST);
+	assert_int_equal(smpol_record_store_copy(&store, big, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), -EEXIST);
 	assert_string_equal(f.text, "JS1:H4sI");
 	free(f.text);
 	json_object_put(small);
 	json_object_put(big);
 	free(small_text);
 	free(big_text);
+}
+
+struct copy_writer {
+	struct fake_comment *fake;
+	json_object *copy;
+	int rc;
+};
+
+static void *copy_writer_run(void *arg)
+{
+	struct copy_writer *w = arg;
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, w->fake };
+	char err[SMPOL_ERRLEN];
+
+	w->rc = smpol_record_store_copy(&store, w->copy, SMPOL_RECORD_BUDGET, NULL, err, sizeof(err));
+	return NULL;
+}
+
+/* Two nodes look again at once, each with a copy holding an entry the field lost: each
+ * reads back and merges again after a loss, so both entries are there at the end. */
+static void test_store_copies_racing(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER, .rmw_delay_us = 3000, .pause_ms = 10 };
+	struct copy_writer w[2] = { { &f, NULL, 0 }, { &f, NULL, 0 } };
+	json_object *e0 = make_entry(1, 2, NULL), *ea = make_entry(3, 4, NULL), *eb = make_entry(5, 6, NULL);
+	char *base = NULL, *a = NULL, *b = NULL, err[SMPOL_ERRLEN];
+	pthread_t th[2];
+
+	(void)state;
+	/* the field: step 0 alone; node a's copy adds step 1, node b's step 2 */
+	assert_int_equal(smpol_record_merge("", 0, "0", "a", e0, SMPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(base, 0, "1", "a", ea, SMPOL_RECORD_BUDGET, &a, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(base, 0, "2", "b", eb, SMPOL_RECORD_BUDGET, &b, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(a, &w[0].copy, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(b, &w[1].copy, err, sizeof(err)), 0);
+	for (int round = 0; round < 10; round++) {
+		f.text = strdup(base);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pthread_create(&th[i], NULL, copy_writer_run, &w[i]), 0);
+		for (int i = 0; i < 2; i++) {
+			pthread_join(th[i], NULL);
+			assert_int_equal(w[i].rc, 0);
+		}
+		assert_true(smpol_record_contains(f.text, 0, "0", "a", e0));
+		assert_true(smpol_record_contains(f.text, 0, "1", "a", ea));
+		assert_true(smpol_record_contains(f.text, 0, "2", "b", eb));
+		free(f.text);
+	}
+	for (int i = 0; i < 2; i++)
+		json_object_put(w[i].copy);
+	free(base);
+	free(a);
+	free(b);
+	json_object_put(e0);
+	json_object_put(ea);
+	json_object_put(eb);
 }
 
 /* The store hands back our record as its confirming read had it. */
@@ -1378,8 +1415,8 @@ int main(void)
 		cmocka_unit_test(test_version_1_read_and_kept),
 		cmocka_unit_test(test_store_into_nameless_summary),
 		cmocka_unit_test(test_put_copy),
-		cmocka_unit_test(test_record_tasks),
 		cmocka_unit_test(test_store_copy),
+		cmocka_unit_test(test_store_copies_racing),
 		cmocka_unit_test(test_store_hands_back_record),
 	};
 

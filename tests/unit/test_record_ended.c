@@ -90,8 +90,8 @@ static void test_stored(void **state)
 static int recheck(struct record_recheck_seen *got, char *err)
 {
 	json_object *copy = json_tokener_parse("{\"v\":1,\"steps\":{}}");
-	int rc = record_ended_recheck(client, &(struct smpol_record_run){ 42, 2, 1700000000 }, copy, got, err,
-				      SMPOL_ERRLEN);
+	int rc = record_ended_recheck(client, SMPOL_RECORD_EXTRA, &(struct smpol_record_run){ 42, 2, 1700000000 }, copy,
+				      got, err, SMPOL_ERRLEN);
 
 	json_object_put(copy);
 	return rc;
@@ -108,8 +108,9 @@ static void test_recheck_outcomes(void **state)
 	assert_int_equal(recheck(&got, err), 0);
 	assert_int_equal(got.outcome, RECHECK_PENDING);
 	assert_int_equal(got.ended, 0);
-	/* the run's row: its run and the step's start, as the store names them */
-	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --recheck\n{\"v\":1,\"steps\":{}}");
+	/* the run's row: its run and the step's start, as the store names them; the field record= names */
+	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --field Extra --recheck\n"
+			    "{\"v\":1,\"steps\":{}}");
 	write_client("echo kept 1700000000");
 	assert_int_equal(recheck(&got, err), 0);
 	assert_int_equal(got.outcome, RECHECK_KEPT);
@@ -119,6 +120,11 @@ static void test_recheck_outcomes(void **state)
 	assert_int_equal(got.outcome, RECHECK_MOVED);
 	assert_int_equal(got.res.reads, 3);
 	assert_int_equal(got.res.writes, 1);
+	write_client("echo merged 1700000000 4 2 1");
+	assert_int_equal(recheck(&got, err), 0);
+	assert_int_equal(got.outcome, RECHECK_MERGED);
+	assert_int_equal(got.res.writes, 2);
+	assert_int_equal(got.res.losses, 1);
 	write_client("echo gone 1700000000");
 	assert_int_equal(recheck(&got, err), 0);
 	assert_int_equal(got.outcome, RECHECK_GONE);

@@ -476,7 +476,7 @@ bool smpol_record_contains(const char *comment, uint32_t run, const char *step, 
 	if (summary)
 		found = smpol_rec_names(summary, node);
 	else if ((mine = smpol_rec_get(nodes, node)))
-		found = json_object_equal(mine, entry);
+		found = !entry || json_object_equal(mine, entry);
 	else
 		found = record && smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
 	json_object_put(record);

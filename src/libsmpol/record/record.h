@@ -186,7 +186,8 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 
 /*
  * smpol_record_contains - whether comment holds this entry for step/node of run (equal
- * content), or a summary or folded part that lists the step and names the node.
+ * content; entry NULL: any entry of the node), or a summary or folded part that lists
+ * the step and names the node.
  */
 bool smpol_record_contains(const char *comment, uint32_t run, const char *step, const char *node,
 			   json_object *entry);

@@ -564,34 +564,3 @@ enum smpol_folded smpol_record_folded_has(json_object *record, const char *step,
 	}
 	return found;
 }
-
-/* The tasks the entries of {NODE:ENTRY} count (a step's summary "*" among them). */
-static int64_t entries_tasks(json_object *entries)
-{
-	int64_t n = 0;
-
-	if (!json_object_is_type(entries, json_type_object))
-		return 0;
-	json_object_object_foreach(entries, node, entry) {
-		(void)node;
-		n += smpol_rec_count(entry, SMPOL_REC_TASKS);
-	}
-	return n;
-}
-
-int64_t smpol_record_tasks(json_object *record)
-{
-	json_object *steps = get(record, SMPOL_REC_STEPS), *same = folded_part(record, SMPOL_REC_SAME);
-	int64_t n = smpol_rec_count(folded_part(record, SMPOL_REC_JOB), SMPOL_REC_TASKS) +
-		    entries_tasks(get(folded_part(record, SMPOL_REC_BY_NODE), SMPOL_REC_ENTRIES));
-
-	if (json_object_is_type(steps, json_type_object)) {
-		json_object_object_foreach(steps, step, nodes) {
-			(void)step;
-			n += entries_tasks(nodes);
-		}
-	}
-	for (size_t i = 0; json_object_is_type(same, json_type_array) && i < json_object_array_length(same); i++)
-		n += entries_tasks(get(json_object_array_get_idx(same, i), SMPOL_REC_ENTRIES));
-	return n;
-}

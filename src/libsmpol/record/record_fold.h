@@ -49,12 +49,4 @@ enum smpol_folded {
 
 enum smpol_folded smpol_record_folded_has(json_object *record, const char *step, const char *node);
 
-/*
- * smpol_record_tasks - the tasks record counts, its steps' entries and folded parts
- * together. Merging an entry adds its tasks and folding adds them up, so the count
- * only grows as a job's record does: of two copies of one job's record, the one that
- * counts more is the later.
- */
-int64_t smpol_record_tasks(json_object *record);
-
 #endif

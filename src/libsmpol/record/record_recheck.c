@@ -14,6 +14,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_json.h"
+#include "record_missing.h"
 #include "record_recheck.h"
 #include "statedir.h"
 
@@ -167,15 +168,37 @@ static bool same_key(const struct smpol_record_run *a, const struct smpol_record
 	return a->job == b->job && a->run == b->run;
 }
 
+/* record with what the run's copy kept so far holds and record lacks (a new reference):
+ * an entry the field lost before this write is kept for the look after the end. */
+static json_object *with_kept(const struct smpol_host *h, const struct smpol_record_run *run, json_object *record)
+{
+	struct smpol_recheck kept;
+	json_object *joined = NULL;
+	char *text = NULL, *merged = NULL;
+
+	if (smpol_recheck_get(h, run, &kept, NULL, 0) < 0)
+		return json_object_get(record);
+	if (smpol_record_run_of(kept.record) == smpol_record_run_of(record) &&
+	    smpol_record_put("", record, &text, NULL, 0) == 0 &&
+	    smpol_record_merge_missing(text, kept.record, SMPOL_RECORD_BUDGET, &merged, NULL, NULL, 0) == 0 &&
+	    smpol_record_find(merged, &joined, NULL, 0) < 0)
+		joined = NULL;
+	free(text);
+	free(merged);
+	json_object_put(kept.record);
+	return joined ? joined : json_object_get(record);
+}
+
 int smpol_recheck_put(const struct smpol_host *h, const struct smpol_record_run *run, json_object *record,
 		      int64_t due, char *err, size_t errlen)
 {
-	struct smpol_recheck r = { .run = *run, .record = record };
+	struct smpol_recheck r = { .run = *run, .record = with_kept(h, run, record) };
 	struct listed *all = NULL;
 	int n = 0, rc = smpol_statedir_mkdir(h, RECHECK_DIR, err, errlen);
 
 	if (rc == 0)
 		rc = write_entry(h, &r, due, err, errlen);
+	json_object_put(r.record);
 	/* bounded: those due first go */
 	if (rc == 0 && list_entries(h, &all, &n, NULL, 0) == 0)
 		for (int i = 0; n - i > SMPOL_RECHECK_MAX; i++)

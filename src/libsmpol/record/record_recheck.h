@@ -43,8 +43,9 @@ struct smpol_recheck {
 };
 
 /* Keep run's record (a copy of our whole record) to look at again from `due` on
- * (Unix time), replacing what was kept for that run of the job. 0 or -errno with a
- * sentence. */
+ * (Unix time), in place of what was kept for that run of the job but for the entries
+ * record lacks (record_missing.h): an entry the field lost before this write stays in
+ * the copy. 0 or -errno with a sentence. */
 int smpol_recheck_put(const struct smpol_host *h, const struct smpol_record_run *run, json_object *record,
 		      int64_t due, char *err, size_t errlen);
 

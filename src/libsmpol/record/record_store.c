@@ -11,6 +11,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_fold.h"
+#include "record_missing.h"
 #include "record_store.h"
 
 /* Reads that must see our entry, one pause apart, before we trust it stays. */
@@ -43,7 +44,7 @@ struct wanted {
 	const char *step;               /* store_nodes: the step, entries and budget */
 	json_object *entries;
 	size_t budget;
-	json_object *record;            /* store_copy: the record */
+	json_object *record;            /* store_copy: the copy */
 	uint32_t run;                   /* the job's run whose field it is (store->run) */
 };
 
@@ -133,31 +134,23 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 	return store_loop(store, &want, max_attempts, confirmations, res, err, errlen);
 }
 
-/* Whether comment holds our record of the copy's run counting as many tasks as w's
- * copy, or more (another run's record there is that run's, carried over: replaced). */
+/* Whether comment holds our record of the copy's run with every entry of the copy
+ * (record_missing.h). */
 static bool holds_copy(const struct wanted *w, const char *comment, bool written)
 {
-	json_object *there = NULL;
-	bool held;
-
 	(void)written;
-	if (smpol_record_find(comment, &there, NULL, 0) < 0)
-		return false;
-	held = smpol_record_run_of(there) == smpol_record_run_of(w->record) &&
-	       smpol_record_tasks(there) >= smpol_record_tasks(w->record);
-	json_object_put(there);
-	return held;
+	return smpol_record_has_all(comment, w->record);
 }
 
-static int put_copy(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
+static int merge_copy(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
 {
-	return smpol_record_put(comment, w->record, merged, err, errlen);
+	return smpol_record_merge_missing(comment, w->record, w->budget, merged, NULL, err, errlen);
 }
 
-int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record,
+int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record, size_t budget,
 			    struct smpol_store_result *res, char *err, size_t errlen)
 {
-	struct wanted want = { holds_copy, put_copy, NULL, NULL, 0, record, store->run };
+	struct wanted want = { holds_copy, merge_copy, NULL, NULL, budget, record, store->run };
 
 	return store_loop(store, &want, FIELD_ATTEMPTS, CONFIRMATIONS, res, err, errlen);
 }
@@ -181,11 +174,15 @@ void smpol_record_no_pause(void *ctx, int attempt)
 	(void)attempt;
 }
 
+size_t smpol_record_budget(enum smpol_record_target target)
+{
+	return target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET;
+}
+
 int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
 			     const char *step, json_object *entries, bool sole_writer,
 			     struct smpol_store_result *res, char *err, size_t errlen)
 {
-	return smpol_record_store_nodes(store, step, entries,
-					target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET,
-					FIELD_ATTEMPTS, sole_writer ? 1 : CONFIRMATIONS, res, err, errlen);
+	return smpol_record_store_nodes(store, step, entries, smpol_record_budget(target), FIELD_ATTEMPTS,
+					sole_writer ? 1 : CONFIRMATIONS, res, err, errlen);
 }

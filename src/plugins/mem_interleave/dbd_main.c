@@ -5,7 +5,8 @@
  *   mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP
  *                      [--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause]
  *                      < ENTRIES
- *   mem_interleave_dbd --job JOB [--run RUN --started TIME] --recheck < RECORD
+ *   mem_interleave_dbd --job JOB [--run RUN --started TIME] [--field AdminComment|Extra]
+ *                      --recheck < RECORD
  *
  * ENTRIES is the JSON object {NODE: ENTRY, ...} of that step of the job's run RUN
  * (Slurm's restart count: 0 unless requeued), whose step started at TIME (Unix
@@ -18,9 +19,10 @@
  *   stored READS WRITES LOSSES FIELD
  *   failed ERRNO SENTENCE
  * and after "stored", a second line with our whole record as the confirming read had
- * it. --recheck looks at the run's AdminComment again with a copy RECORD of our record
- * (record_recheck.h; dbd_recheck.h has its lines). The exit status is 0 for all of
- * them; 2 for a usage error (the sentence on stderr).
+ * it. --recheck looks at the run's field again with a copy RECORD of our record
+ * (record_recheck.h) and merges back what the field lost (dbd_recheck.h has its
+ * lines). The exit status is 0 for all of them; 2 for a usage error (the sentence on
+ * stderr).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -54,11 +56,12 @@ static void usage(FILE *to)
 {
 	fprintf(to, "usage: mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP "
 		"[--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause] < ENTRIES\n"
-		"       mem_interleave_dbd --job JOB [--run RUN --started TIME] --recheck < RECORD\n"
+		"       mem_interleave_dbd --job JOB [--run RUN --started TIME] [--field AdminComment|Extra] "
+		"--recheck < RECORD\n"
 		"Puts the placement record of a step of a job that has ended into the job's field in slurmdbd:\n"
 		"the row of its run RUN (0 unless requeued) that was running at TIME, when the step started;\n"
-		"or moves a copy of it to that row's SystemComment where a jobstats summary replaced it in\n"
-		"AdminComment.\n"
+		"or, with --recheck, merges back the entries of a copy of it that the field lost (into that\n"
+		"row's SystemComment where a jobstats summary replaced it in AdminComment).\n"
 		"Run by the mem_interleave SPANK plugin; see mem_interleave(8).\n");
 }
 
@@ -197,7 +200,7 @@ int main(int argc, char **argv)
 	}
 	rc = read_entries(&entries, err, sizeof(err));
 	if (rc == 0 && r.recheck) {
-		dbd_recheck(&r.run, entries);
+		dbd_recheck(&r.run, r.target, entries);
 		json_object_put(entries);
 		return 0;
 	}

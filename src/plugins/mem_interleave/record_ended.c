@@ -109,6 +109,12 @@ static void run_options(const struct smpol_record_run *run, struct run_options *
 	snprintf(o->started, sizeof(o->started), "%" PRId64, run->started);
 }
 
+static char *field_option(enum smpol_record_target target)
+{
+	return target == SMPOL_RECORD_EXTRA ? "Extra" : target == SMPOL_RECORD_SYSTEM_COMMENT ? "SystemComment"
+											       : "AdminComment";
+}
+
 int record_ended_store(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
 		       const char *step, json_object *entries, bool sole_writer, bool pause,
 		       struct smpol_store_result *res, char *err, size_t errlen)
@@ -116,8 +122,7 @@ int record_ended_store(const char *client, enum smpol_record_target target, cons
 	struct run_options o;
 	char why[SMPOL_ERRLEN], *out = NULL;
 	char *argv[14] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--step",
-			   (char *)step, "--field", target == SMPOL_RECORD_EXTRA ? "Extra"
-			   : target == SMPOL_RECORD_SYSTEM_COMMENT ? "SystemComment" : "AdminComment" };
+			   (char *)step, "--field", field_option(target) };
 	int n = 11, rc, fd = entries_file(entries, err, errlen);
 
 	if (fd < 0)
@@ -138,15 +143,17 @@ int record_ended_store(const char *client, enum smpol_record_target target, cons
 	return rc;
 }
 
-int record_ended_recheck(const char *client, const struct smpol_record_run *run, json_object *record,
-			 struct record_recheck_seen *seen, char *err, size_t errlen)
+int record_ended_recheck(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
+			 json_object *record, struct record_recheck_seen *seen, char *err, size_t errlen)
 {
 	static const char *const words[] = {
-		[RECHECK_PENDING] = "pending", [RECHECK_KEPT] = "kept", [RECHECK_MOVED] = "moved", [RECHECK_GONE] = "gone",
+		[RECHECK_PENDING] = "pending", [RECHECK_KEPT] = "kept", [RECHECK_MERGED] = "merged",
+		[RECHECK_MOVED] = "moved", [RECHECK_GONE] = "gone",
 	};
 	struct run_options o;
 	char why[SMPOL_ERRLEN], word[16] = "", *out = NULL;
-	char *argv[] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--recheck", NULL };
+	char *argv[] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--field",
+			 field_option(target), "--recheck", NULL };
 	long long end = 0;
 	int rc, e = 0, at = 0, fd = entries_file(record, err, errlen);
 

@@ -58,6 +58,7 @@ struct field {
 	enum smpol_record_target target;
 	const struct smpol_record_run *run;
 	bool ended;             /* at the last read, slurmctld had the job in a final state */
+	uint32_t nodes;         /* the job's node count at the last read, 0: none read */
 };
 
 /* Whether slurmctld's job is still the run the step belongs to: requeued, it is
@@ -153,6 +154,7 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 	}
 	if (msg->record_count > 0) {
 		f->ended = (msg->job_array[0].job_state & JOB_STATE_BASE) >= JOB_COMPLETE;
+		f->nodes = msg->job_array[0].num_nodes;
 #if RECORD_HAVE_JOB_EXTRA
 		if (f->target == SMPOL_RECORD_EXTRA)
 			text = msg->job_array[0].extra;
@@ -183,13 +185,15 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	return 0;
 }
 
-int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
-		     const char *step, json_object *entries, bool sole_writer, bool pause,
-		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+/* record_slurm_store through f, read at least once when the target is one. */
+static int store_through(struct field *f, const char *dbd_client, const char *step, json_object *entries,
+			 bool sole_writer, bool pause, struct smpol_store_result *res, const char **through, char *err,
+			 size_t errlen)
 {
-	struct field f = { .target = target, .run = run };
+	enum smpol_record_target target = f->target;
+	const struct smpol_record_run *run = f->run;
 	struct smpol_comment_store store = { .read = field_read, .write = field_write,
-					     .pause = pause ? NULL : smpol_record_no_pause, .ctx = &f, .run = run->run };
+					     .pause = pause ? NULL : smpol_record_no_pause, .ctx = f, .run = run->run };
 	int rc = record_slurm_check(target, err, errlen);
 
 	*through = "";
@@ -200,7 +204,7 @@ int record_slurm_store(enum smpol_record_target target, const char *dbd_client, 
 		/* slurmctld takes no SystemComment: slurmdbd does, once the job has ended; the
 		 * spool keeps the record until then, with no retries at the step's end */
 		*through = " into SystemComment through slurmdbd (AdminComment holds a jobstats summary)";
-		if (!f.ended)
+		if (!f->ended)
 			return smpol_fail(err, errlen, ECONNREFUSED, "the AdminComment of job %u holds a jobstats "
 					 "summary; the record goes to SystemComment once the job has ended", run->job);
 		rc = record_ended_store(dbd_client, SMPOL_RECORD_SYSTEM_COMMENT, run, step, entries, sole_writer,
@@ -216,6 +220,18 @@ int record_slurm_store(enum smpol_record_target target, const char *dbd_client, 
 	if (rc == 0 && res && res->beside_jobstats)
 		*through = " into SystemComment through slurmdbd (the job had ended; AdminComment holds a jobstats "
 			   "summary)";
+	return rc;
+}
+
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
+		     const char *step, json_object *entries, bool sole_writer, bool pause,
+		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+{
+	struct field f = { .target = target, .run = run };
+	int rc = store_through(&f, dbd_client, step, entries, sole_writer, pause, res, through, err, errlen);
+
+	if (res)
+		res->job_nodes = f.nodes;
 	return rc;
 }
 

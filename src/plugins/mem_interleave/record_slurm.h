@@ -32,7 +32,8 @@ int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen
  * says so (else ""). Where AdminComment holds a jobstats summary, the record goes to
  * the run's SystemComment, which only slurmdbd takes (once the run has ended): *through
  * says so and res->beside_jobstats is set. res may be NULL; res->record is our record
- * as the confirming read had it (json_object_put it). 0 or -errno with a sentence:
+ * as the confirming read had it (json_object_put it), res->job_nodes the job's node
+ * count as slurmctld answered the last read (0: none answered). 0 or -errno with a sentence:
  * -ECONNREFUSED neither answered (try later; a running job's record for SystemComment
  * too), others refused for good.
  */

@@ -49,19 +49,28 @@ static double ms_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Keep a copy of the run's whole record, just written into AdminComment, to look at
- * again after the run's end (record_recheck.h): jobstats may put its summary over it. */
+/* Whether jobstats may yet put its summary over the record in AdminComment: slurm.conf
+ * names an EpilogSlurmctld (jobstats' is one). */
+static bool jobstats_may_follow(const struct record_write *w)
+{
+	return w->site->record == SMPOL_RECORD_ADMIN_COMMENT && record_slurm_ctld_epilog();
+}
+
+/* Keep a copy of the run's whole record, just written, to look at again after the
+ * run's end (record_recheck.h): jobstats may put its summary over it, and in a job of
+ * several nodes a writer on another node may have dropped our entries (record_missing.h). */
 static void keep_for_recheck(const struct record_write *w, const struct smpol_record_run *run,
 			     const struct smpol_store_result *res)
 {
 	char err[SMPOL_ERRLEN];
 
-	if (w->site->record != SMPOL_RECORD_ADMIN_COMMENT || !res->record || res->beside_jobstats)
+	if (!res->record || !(res->job_nodes > 1 || (jobstats_may_follow(w) && !res->beside_jobstats)))
 		return;
 	if (smpol_recheck_put(&w->site->host, run, res->record, (int64_t)time(NULL) + SMPOL_RECHECK_FIRST_S,
 			      err, sizeof(err)) < 0)
 		slurm_error(MI_LOG "job %u: the placement record is not looked at again after the job's end (%s): "
-			    "a jobstats summary written after it would replace it", run->job, err);
+			    "a jobstats summary written after it, or another node's write, may replace it", run->job,
+			    err);
 }
 
 /* Store entries ({NODE:ENTRY}) of run/step into the record field, under the node
@@ -219,6 +228,20 @@ static void settle(const struct record_write *w, const struct smpol_recheck *r, 
 		close(lock_fd);
 }
 
+/* Whether to look again after a look that found seen: while the end is not known; while
+ * jobstats may still put its summary over the record; after a write, to see that no
+ * other node's look dropped it. */
+static bool look_again(const struct record_write *w, const struct record_recheck_seen *seen)
+{
+	switch (seen->outcome) {
+	case RECHECK_PENDING: return true;
+	case RECHECK_KEPT: return jobstats_may_follow(w);
+	case RECHECK_MERGED:
+	case RECHECK_MOVED: return seen->res.writes > 0;
+	default: return false;
+	}
+}
+
 /* One look at the record of a job's run after its end: what the client found decides
  * what becomes of the entry. -ECONNREFUSED when slurmdbd did not answer (the entry
  * waits), else 0. */
@@ -238,21 +261,25 @@ static int recheck_one(const struct record_write *w, const struct smpol_record_r
 		smpol_recheck_remove(&w->site->host, key, NULL, 0);
 		return 0;
 	}
-	rc = record_ended_recheck(w->site->dbd_client, &r.run, r.record, &seen, err, sizeof(err));
+	rc = record_ended_recheck(w->site->dbd_client, w->site->record, &r.run, r.record, &seen, err, sizeof(err));
 	if (rc == -ECONNREFUSED) {
 		json_object_put(r.record);
 		return rc;
 	}
 	if (rc < 0)
 		slurm_error(MI_LOG "job %u: the placement record cannot be looked at after the job's end: %s", job, err);
-	else if (seen.outcome == RECHECK_MOVED)
+	else if (seen.outcome == RECHECK_MOVED && seen.res.writes > 0)
 		slurm_info(MI_LOG "job %u: a jobstats summary replaced the placement record in AdminComment; the "
 			   "record is in SystemComment now (%d reads, %d writes, %d lost to other writers)", job,
 			   seen.res.reads, seen.res.writes, seen.res.losses);
+	else if (seen.outcome == RECHECK_MERGED && seen.res.writes > 0)
+		slurm_info(MI_LOG "job %u: entries of this node that another node's write had dropped from the "
+			   "placement record are merged back (%d reads, %d writes, %d lost to other writers)", job,
+			   seen.res.reads, seen.res.writes, seen.res.losses);
 	else if (seen.outcome == RECHECK_GONE)
-		slurm_info(MI_LOG "job %u: other text replaced the placement record in AdminComment after the "
-			   "job's end; it is left as it is", job);
-	else {
+		slurm_info(MI_LOG "job %u: other text replaced the placement record after the job's end; it is left "
+			   "as it is", job);
+	if (rc == 0 && look_again(w, &seen)) {
 		r.tries += seen.outcome == RECHECK_PENDING;
 		r.ended = seen.ended;
 		again = smpol_recheck_next(&r, now, &due);
@@ -271,10 +298,7 @@ int record_write_recheck(const struct record_write *w, int64_t *next)
 	*next = 0;
 	if (smpol_recheck_due(&w->site->host, now, &runs, &n, next, NULL, 0) < 0)
 		return 0;
-	/* no EpilogSlurmctld, no jobstats: nothing will be put over the record */
-	for (int i = 0; i < n && !record_slurm_ctld_epilog(); i++)
-		smpol_recheck_remove(&w->site->host, &runs[i], NULL, 0);
-	for (int i = 0; i < n && rc == 0 && record_slurm_ctld_epilog(); i++)
+	for (int i = 0; i < n && rc == 0; i++)
 		rc = recheck_one(w, &runs[i], now);
 	free(runs);
 	/* slurmdbd away: what is due stays due, for the next round */
