@@ -1,10 +1,13 @@
 /* record_recheck.h - a job's record looked at again after the job has ended, for
- * jobstats' summary may have been put over it.
+ * jobstats' summary may have been put over it, or another node's write may have
+ * dropped entries of it.
  *
  * Princeton's jobstats sets the whole AdminComment to "JS1:" + its summary from its
  * EpilogSlurmctld, a few seconds after the job ended (its script waits 5 s, then asks
- * Prometheus): over our record, which was written first. A node that wrote a job's
- * record into AdminComment therefore keeps a copy of the whole record, as its write's
+ * Prometheus): over our record, which was written first. And in a job of several
+ * nodes, a writer on another node may drop our entries (record_missing.h). A node
+ * that wrote a job's record into AdminComment where an EpilogSlurmctld runs, or into
+ * a job of several nodes, therefore keeps a copy of the whole record, as its write's
  * confirming read had it, in STATEDIR/recheck/JOB.json (JOB.runR.json for run R > 0
  * of a requeued job: each run's record is its own row's in accounting) holding
  * {"job":J,"run":R,"started":T,"tries":N,"ended":E,"record":{...}} (record.h:
@@ -12,11 +15,11 @@
  * courier (the plugin's record_courier.h) reads the run's AdminComment from slurmdbd
  * then: while slurmdbd has no end of the run, 30 s after the write and then after
  * waits doubling up to 10 min; once it has the end E, at E + 30 s, 1, 2, 4, 8 and 10
- * min (smpol_recheck_next). Where jobstats' summary has replaced our record, the copy
- * goes to the run's SystemComment (smpol_record_store_copy) and the entry goes; after
- * the look at E + 10 min it goes too. A later write of the same run on this node
- * replaces the copy. At most SMPOL_RECHECK_MAX entries: those due first are dropped
- * first.
+ * min (smpol_recheck_next). Entries of the copy that the field lost are merged back,
+ * into the run's SystemComment where jobstats' summary has replaced our record
+ * (smpol_record_store_copy); after the look at E + 10 min the entry goes. A later
+ * write of the same run on this node replaces the copy but for what the field had
+ * lost. At most SMPOL_RECHECK_MAX entries: those due first are dropped first.
  */
 #ifndef SMPOL_RECORD_RECHECK_H
 #define SMPOL_RECORD_RECHECK_H
