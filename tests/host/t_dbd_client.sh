@@ -42,6 +42,8 @@ else
 	dc_usage "--recheck: a run that is no number is refused" "--run x: " --job 7 --run x --recheck
 	dc_entries "--recheck: a copy that is no JSON object" '[1]' --recheck
 	dc_entries "--recheck of a run: a copy that is no JSON object" '[1]' --run 1 --started 1700000000 --recheck
+	dc_entries "--recheck of a field: a copy that is no JSON object" '[1]' --field AdminComment --recheck
+	dc_usage "--recheck of a field this Slurm lacks is refused" "--field Nope: " --job 7 --field Nope --recheck
 	dc_entries "no input" ""
 	dc_entries "malformed JSON" '{"n1":'
 	dc_entries "a JSON array" '[{"n1":{}}]'
@@ -49,4 +51,6 @@ else
 	help=$("$DBD_CLIENT" --help 2>&1)
 	t_expect_match "dbd client: --help says what it does and exits 0" "^0 usage: mem_interleave_dbd --job JOB" \
 		"$? $help"
+	t_expect_match "dbd client: --help names --recheck's field and its merge back" \
+		"--field AdminComment\|Extra\] --recheck.*merges back the entries of a copy" "$(tr '\n' ' ' <<<"$help")"
 fi
