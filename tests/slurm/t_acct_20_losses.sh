@@ -2,7 +2,8 @@
 # before its fix: whose node an entry is (slurmd's name, never the job's environment),
 # names printed escaped, 50 two-node steps that all keep both nodes, a record of
 # another version left alone, 150 one-node steps all counted, two steps at once on
-# disjoint nodes (20 rounds) all kept.
+# disjoint nodes (20 rounds) all kept, an entry dropped by another node's write merged
+# back after the job's end.
 
 if [ ! -x "$PY" ]; then
 	t_skip "record loss cases" "$PY is missing (install python3)"
@@ -176,4 +177,27 @@ if [ $RC -eq 0 ] && [ "$got" = "([], [], [])" ] && [ "$left" = 0 ]; then
 else
 	t_fail "two nodes deliver spooled records at once, 20 rounds: all 40 and the 20 steps' own are kept, the spools emptied" \
 		"job '$job' exit $RC: missing (steps, node a, node b): ${got:0:400}; $left left in the spools"
+fi
+
+# 9. The same loss made on purpose: in a two-node job, after a one-node step on this
+# node wrote its entry, "another node's writer" whose read was older writes the field
+# with only its own entry (step 9 on node2), dropping ours. After the job's end the
+# writing node's look merges step 0 back, and step 9 stays.
+JOB_TIMEOUT=120 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
+	'srun -N 1 -n 1 -w '"$HOST"' --mem-interleave=weighted true || exit 1
+	scontrol update JobId=$SLURM_JOB_ID AdminComment='"'"'{"mempolicy":{"v":1,"unit_kib":4,"steps":{"9":{"node2":{"req":"weighted","mode":"weighted","tasks":1,"samples":0}}}}}'"'"
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+want="(['$HOST'], ['node2'])"
+for ((waited = 0; waited <= 120; waited += 5)); do
+	comment=$(acct_comment "$job")
+	got=$(acct_py "$comment" 'step_nodes(r, "0"), step_nodes(r, "9")')
+	[ "$got" = "$want" ] && break
+	sleep 5
+done
+if [ $RC -eq 0 ] && [ "$got" = "$want" ] &&
+	grep -qF "job $job: entries of this node that another node's write had dropped from the placement record are merged back" "$SLURMD_LOG"; then
+	t_pass "an entry another node's write dropped while the job ran is merged back after its end, the other's kept"
+else
+	t_fail "an entry another node's write dropped while the job ran is merged back after its end, the other's kept" \
+		"job '$job' exit $RC after ${waited}s: (step 0, step 9) $got; $(grep -F "job $job" "$SLURMD_LOG" | tail -n 3)"
 fi
