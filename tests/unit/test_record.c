@@ -712,12 +712,14 @@ static void test_runs_of_a_requeued_job(void **state)
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err,
 						  sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
 	assert_string_equal(f.text, run1);
 	/* and a store of run 0 into run 1's record puts run 0's back, not run 1's kept */
 	store.run = 0;
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err,
 						  sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
 	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
 	assert_null(path_get(rec, "run", NULL, NULL));
 	json_object_put(rec);
