@@ -16,6 +16,20 @@ step_nodes() {
 	acct_py "$1" 'step_nodes(r, "'"$2"'")'
 }
 
+# await_record JOB EXPR WANT: JOB's record, read again for up to 2 min until acct_py's
+# EXPR on it gives WANT (an entry a racing write dropped comes back at the writing
+# node's first look after the job's end, 30 s after its last write). Sets comment, got
+# and waited.
+await_record() {
+	for ((waited = 0; waited <= 120; waited += 5)); do
+		comment=$(acct_comment "$1")
+		got=$(acct_py "$comment" "$2")
+		[ "$got" = "$3" ] && return 0
+		sleep 5
+	done
+	return 1
+}
+
 # 1. A step started by srun inside a two-node batch job: the job's environment names
 # the batch host on both nodes; the record must name each node.
 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap "srun --mem-interleave=weighted sleep 1.5"
@@ -136,15 +150,8 @@ JOB_TIMEOUT=300 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
 		wait $a && wait $b || exit 1
 	done'
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
-# An entry a racing write dropped comes back at the writing node's first look after the
-# job's end (30 s after its last write, slurmd's courier): up to 2 min for both nodes.
 want="(40, [], $(printf "['%s', '%s']" $(printf '%s\n' "$HOST" node2 | sort)))"
-for ((waited = 0; waited <= 120; waited += 5)); do
-	comment=$(acct_comment "$job")
-	got=$(acct_py "$comment" 'counted(r), sorted(s for s in map(str, range(40)) if len(step_nodes(r, s)) != 1), sorted(set(n for s in map(str, range(40)) for n in step_nodes(r, s)))')
-	[ "$got" = "$want" ] && break
-	sleep 5
-done
+await_record "$job" 'counted(r), sorted(s for s in map(str, range(40)) if len(step_nodes(r, s)) != 1), sorted(set(n for s in map(str, range(40)) for n in step_nodes(r, s)))' "$want"
 if [ $RC -eq 0 ] && [ "$got" = "$want" ]; then
 	t_pass "two steps at once on disjoint nodes, 20 rounds: all 40 counted, each under one node, both nodes there"
 else
@@ -188,12 +195,7 @@ JOB_TIMEOUT=120 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
 	scontrol update JobId=$SLURM_JOB_ID AdminComment='"'"'{"mempolicy":{"v":1,"unit_kib":4,"steps":{"9":{"node2":{"req":"weighted","mode":"weighted","tasks":1,"samples":0}}}}}'"'"
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
 want="(['$HOST'], ['node2'])"
-for ((waited = 0; waited <= 120; waited += 5)); do
-	comment=$(acct_comment "$job")
-	got=$(acct_py "$comment" 'step_nodes(r, "0"), step_nodes(r, "9")')
-	[ "$got" = "$want" ] && break
-	sleep 5
-done
+await_record "$job" 'step_nodes(r, "0"), step_nodes(r, "9")' "$want"
 if [ $RC -eq 0 ] && [ "$got" = "$want" ] &&
 	grep -qF "job $job: entries of this node that another node's write had dropped from the placement record are merged back" "$SLURMD_LOG"; then
 	t_pass "an entry another node's write dropped while the job ran is merged back after its end, the other's kept"
