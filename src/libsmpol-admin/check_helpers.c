@@ -46,7 +46,9 @@ static void check_dbd_client(const struct smpol_site_config *cfg, struct smpol_f
 	if (err) {
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "dbd-client-missing", -1, "install mem_interleave_dbd (the "
 				   "packages do) or correct the line's dbd_client=", "the slurmdbd client %s cannot run "
-				   "(%s): the records of jobs that end during a step wait in the node's spool until it can",
+				   "(%s): the records of jobs that end during a step wait in the node's spool until it can, "
+				   "a record that jobstats' summary replaces in AdminComment is not moved to "
+				   "SystemComment, and entries another node's write drops are not merged back",
 				   path, file_error_name(err));
 	} else if (smpol_file_unsafe(&st)) {
 		smpol_findings_add(f, SMPOL_SEV_ERROR, "dbd-client-unsafe", -1, "chown root and chmod go-w it",

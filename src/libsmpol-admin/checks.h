@@ -77,6 +77,16 @@ void smpol_check_hwloc(const struct smpol_topology *topo, struct smpol_findings 
  */
 void smpol_check_helpers(const struct smpol_site_config *cfg, struct smpol_findings *f);
 
+/*
+ * smpol_check_record_field - whether the field record= names (cfg) keeps the record,
+ * from slurm_conf: record=extra needs AccountingStoreFlags=job_extra (a warning
+ * without it); record=admincomment is shared with jobstats by moving the record to
+ * SystemComment, which the finding names where slurm.conf has an EpilogSlurmctld
+ * (whether that is jobstats cannot be told).
+ */
+void smpol_check_record_field(const struct smpol_site_config *cfg, const char *slurm_conf,
+			      struct smpol_findings *f);
+
 /* A file only root may change: owned by root, not writable by group or others. */
 bool smpol_file_unsafe(const struct stat *st);
 

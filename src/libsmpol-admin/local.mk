@@ -20,4 +20,5 @@ src_libsmpol_admin_libsmpol_admin_la_SOURCES = \
 	src/libsmpol-admin/check_state.c \
 	src/libsmpol-admin/check_table.c \
 	src/libsmpol-admin/check_hwloc.c \
-	src/libsmpol-admin/check_helpers.c
+	src/libsmpol-admin/check_helpers.c \
+	src/libsmpol-admin/check_record.c

@@ -51,19 +51,19 @@ static char *next_line(char **pos)
 	return line;
 }
 
-/* slurm.conf's PlugStackConfig= value, or "" (keys are case-insensitive there; an
- * unreadable slurm.conf has none). */
-static void plugstack_config_key(const char *slurm_conf, char *buf, size_t len)
+int smpol_slurm_conf_value(const char *slurm_conf, const char *key, char *buf, size_t len)
 {
+	size_t keylen = strlen(key);
 	char *text, *pos, *line;
+	bool found = false;
 
 	buf[0] = '\0';
 	if (read_conf(slurm_conf, &text, NULL, 0) < 0)
-		return;
+		return -ENOENT;
 	for (pos = text; (line = next_line(&pos));) {
 		char *p = line + strspn(line, " \t"), *end;
 
-		if (strncasecmp(p, "PlugStackConfig", 15) || (p[15] != '=' && p[15] != ' ' && p[15] != '\t'))
+		if (strncasecmp(p, key, keylen) || (p[keylen] != '=' && p[keylen] != ' ' && p[keylen] != '\t'))
 			continue;
 		p = strchr(p, '=');
 		if (!p)
@@ -71,19 +71,25 @@ static void plugstack_config_key(const char *slurm_conf, char *buf, size_t len)
 		p += 1 + strspn(p + 1, " \t");
 		end = p + strcspn(p, " \t\r#");
 		snprintf(buf, len, "%.*s", (int)(end - p), p);
+		found = true;
 	}
 	free(text);
+	return found ? 0 : -ENOENT;
+}
+
+const char *smpol_slurm_conf_path(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+
+	return conf && *conf ? conf : "/etc/slurm/slurm.conf";
 }
 
 void smpol_plugstack_default(char *buf, size_t len)
 {
-	const char *conf = getenv("SLURM_CONF");
+	const char *conf = smpol_slurm_conf_path();
 	char copy[PATH_MAX];
 
-	if (!conf || !*conf)
-		conf = "/etc/slurm/slurm.conf";
-	plugstack_config_key(conf, buf, len);
-	if (buf[0])
+	if (smpol_slurm_conf_value(conf, "PlugStackConfig", buf, len) == 0 && buf[0])
 		return;
 	snprintf(copy, sizeof(copy), "%s", conf);
 	snprintf(buf, len, "%s/plugstack.conf", dirname(copy));

@@ -28,6 +28,16 @@ struct smpol_plugstack_line {
 	char text[4096];
 };
 
+/* The slurm.conf Slurm's commands read: $SLURM_CONF, else /etc/slurm/slurm.conf. */
+const char *smpol_slurm_conf_path(void);
+
+/*
+ * smpol_slurm_conf_value - the value of key (case-insensitive, as Slurm reads its
+ * keys; the last line naming it) in slurm_conf into buf ("" when empty). -ENOENT when
+ * the file cannot be read or does not name key. Included files are not read.
+ */
+int smpol_slurm_conf_value(const char *slurm_conf, const char *key, char *buf, size_t len);
+
 /*
  * smpol_plugstack_default - the plugstack.conf Slurm reads (see above) into buf.
  */

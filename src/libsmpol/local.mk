@@ -72,9 +72,11 @@ smpol_record = \
 	src/libsmpol/record/record_json.c src/libsmpol/record/record_json.h \
 	src/libsmpol/record/record.c src/libsmpol/record/record.h \
 	src/libsmpol/record/record_fold.c src/libsmpol/record/record_fold.h \
+	src/libsmpol/record/record_missing.c src/libsmpol/record/record_missing.h \
 	src/libsmpol/record/record_store.c src/libsmpol/record/record_store.h \
 	src/libsmpol/record/record_gather.c src/libsmpol/record/record_gather.h \
 	src/libsmpol/record/record_spool.c src/libsmpol/record/record_spool.h \
+	src/libsmpol/record/record_recheck.c src/libsmpol/record/record_recheck.h \
 	src/libsmpol/record/step_name.c src/libsmpol/record/step_name.h \
 	src/libsmpol/record/sampling.c src/libsmpol/record/sampling.h \
 	src/libsmpol/record/prom_textfile.c src/libsmpol/record/prom_textfile.h

@@ -9,6 +9,7 @@
 #include "checks.h"
 #include "cli.h"
 #include "commands.h"
+#include "plugstack.h"
 #include "site.h"
 
 #define VERB "check"
@@ -210,8 +211,10 @@ int cmd_check(int argc, char **argv)
 	cli_site_read(&c, &site);
 	check_plugstack(&c, &site, &f);
 	/* the line's programs are this host's files: another machine's tree has none */
-	if (!site.line_rc && !strcmp(c.host.fsroot, "/"))
+	if (!site.line_rc && !strcmp(c.host.fsroot, "/")) {
 		smpol_check_helpers(&site.cfg, &f);
+		smpol_check_record_field(&site.cfg, smpol_slurm_conf_path(), &f);
+	}
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) == 0) {
 		if (check_node(&site, &topo, &f) < 0)
 			f.oom = 1;

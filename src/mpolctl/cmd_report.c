@@ -1,5 +1,5 @@
 /* cmd_report.c - `mpolctl report -j JOBID[.STEP]`: how a job's memory was placed,
- * read back from its AdminComment in accounting (record.h has the format,
+ * read back from its AdminComment (or SystemComment, Extra) in accounting (record.h has the format,
  * record_print.h the tables). */
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +25,8 @@ static void usage(FILE *out)
 		"usage: mpolctl report -j JOBID[.STEP] [--json] [--fsroot DIR]\n"
 		"\n"
 		"Show how a finished job's memory was placed, from the record mem_interleave.so\n"
-		"wrote into its AdminComment (or its Extra, with record=extra): per step and\n"
+		"wrote into its AdminComment (its SystemComment where a jobstats summary took\n"
+		"AdminComment, its Extra with record=extra; the first line says which): per step and\n"
 		"node, the mode asked for and applied, the kernel path, the weights, and per NUMA\n"
 		"node (with its kind: DRAM, CXL, HBM) the target share, the share achieved at\n"
 		"the last sample, and the pages at the last sample and at the peak. A job of\n"
@@ -38,7 +39,7 @@ static void usage(FILE *out)
 		"  -j, --job JOBID[.STEP]  the job (1234, 1234_7 for an array task), one step\n"
 		"                          of it (1234.0, 1234.batch, folded or not); one job\n"
 		"                          per run\n"
-		"  --json                  print the record as JSON ({\"job\":..., \"mempolicy\":...}):\n"
+		"  --json                  print the record as JSON ({\"job\":..., \"field\":..., \"mempolicy\":...}):\n"
 		"                          as stored (pages of unit_kib KiB, t in Unix seconds),\n"
 		"                          and per entry last_bytes, peak_bytes and time (ISO 8601)\n"
 		"  --fsroot DIR            the topology read for node kinds the record lacks, when\n"
@@ -138,16 +139,17 @@ static struct smpol_topology *local_topology(json_object *record, const struct s
 	return topo;
 }
 
-/* The record in the job's Extra (record=extra, Slurm 23.02 on; an sacct without the
- * field fails quietly). 0 with *record, or -ENOENT. */
-static int find_in_extra(const char *job, json_object **record)
+/* The record in another field of the job: SystemComment (where the plugin puts it
+ * beside a jobstats summary in AdminComment) or Extra (record=extra, Slurm 23.02 on; an
+ * sacct without the field fails quietly). 0 with *record, or -ENOENT. */
+static int find_in(const char *job, const char *field, json_object **record)
 {
-	char err[SMPOL_ERRLEN], *extra = NULL;
-	int rc = job_record_field(job, "Extra", &extra, err, sizeof(err));
+	char err[SMPOL_ERRLEN], *text = NULL;
+	int rc = job_record_field(job, field, &text, err, sizeof(err));
 
 	if (rc == 0)
-		rc = smpol_record_find(extra, record, err, sizeof(err));
-	free(extra);
+		rc = smpol_record_find(text, record, err, sizeof(err));
+	free(text);
 	return rc == 0 ? 0 : -ENOENT;
 }
 
@@ -162,7 +164,8 @@ int cmd_report(int argc, char **argv)
 	struct smpol_topology topo, *local;
 	struct job_id id;
 	char err[SMPOL_ERRLEN], host[256], *comment = NULL, *job = id.job_text, *step = id.step;
-	const char *jobarg = NULL;
+	static const char *const other_fields[] = { "SystemComment", "Extra" };
+	const char *jobarg = NULL, *field = "AdminComment";
 	json_object *record = NULL, *steps;
 	struct record_print print = { .job = job, .local_host = host };
 	int opt, rc;
@@ -186,13 +189,16 @@ int cmd_report(int argc, char **argv)
 	rc = job_record_field(job, "AdminComment", &comment, err, sizeof(err));
 	if (rc == 0)
 		rc = smpol_record_find(comment, &record, err, sizeof(err));
-	if (rc == -ENOENT && comment && find_in_extra(job, &record) == 0)
-		rc = 0;
+	for (size_t i = 0; rc == -ENOENT && comment && i < sizeof(other_fields) / sizeof(other_fields[0]); i++)
+		if (find_in(job, other_fields[i], &record) == 0) {
+			field = other_fields[i];
+			rc = 0;
+		}
 	if (rc < 0) {
-		if (comment && !strncmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK)) && rc == -ENOENT)
+		if (smpol_record_is_jobstats(comment) && rc == -ENOENT)
 			cli_error("report", "job %s has no placement record; its AdminComment holds a jobstats summary "
-				  "(" SMPOL_JOBSTATS_MARK "...), and Extra none (where record=extra puts it beside "
-				  "jobstats)", job);
+				  "(" SMPOL_JOBSTATS_MARK "...), and neither SystemComment (where the plugin puts it "
+				  "beside jobstats) nor Extra (record=extra) holds one", job);
 		else if (comment && *comment && rc == -ENOENT)
 			cli_error("report", "job %s has no placement record; its AdminComment holds "
 				  "other text (%zu bytes), left as it is. Was it run with --mem-interleave?",
@@ -231,9 +237,12 @@ int cmd_report(int argc, char **argv)
 			record_keep_step(record, step);
 		json_decode_entries(record, print.unit_kib);
 		json_object_object_add(out, "job", json_object_new_string(job));
+		json_object_object_add(out, "field", json_object_new_string(field));
 		json_object_object_add(out, SMPOL_RECORD_KEY, record);
 		return cli_print_json(out);
 	}
+	printf("job %s: placement record from its %s%s\n\n", job, field,
+	       strcmp(field, "SystemComment") ? "" : " (its AdminComment holds a jobstats summary)");
 	print.local = local = local_topology(record, &c.host, &topo, host, sizeof(host));
 	record_print(&print, record, step);
 	if (local)

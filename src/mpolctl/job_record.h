@@ -1,4 +1,4 @@
-/* job_record.h - a job's AdminComment (or Extra) as accounting holds it, through sacct.
+/* job_record.h - a job's AdminComment (or SystemComment, Extra) as accounting holds it, through sacct.
  *
  * sacct applies Slurm's visibility rules (a user sees their own jobs, an operator or
  * admin every job), so mpolctl needs no privilege of its own to report. Accounting

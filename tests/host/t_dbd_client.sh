@@ -15,12 +15,15 @@ dc_usage() {
 	t_expect_match "dbd client: $name" "^2 .*$re" "$rc $err"
 }
 
-# dc_entries NAME TEXT: TEXT on stdin is refused on the report line, exit 0.
+# dc_entries NAME TEXT [ARGS...]: TEXT on stdin is refused on the report line, exit 0
+# (ARGS: the mode, --step 0 unless given).
 dc_entries() {
-	local out rc
-	out=$(printf '%s' "$2" | "$DBD_CLIENT" --job 7 --step 0 2>&1)
+	local out rc name=$1 text=$2
+	shift 2
+	[ $# -gt 0 ] || set -- --step 0
+	out=$(printf '%s' "$text" | "$DBD_CLIENT" --job 7 "$@" 2>&1)
 	rc=$?
-	t_expect_match "dbd client: $1" "^0 failed 22 the entries on standard input are no JSON object of nodes$" "$rc $out"
+	t_expect_match "dbd client: $name" "^0 failed 22 standard input holds no JSON object \(of nodes, or a record\)$" "$rc $out"
 }
 
 if [ ! -x "$DBD_CLIENT" ]; then
@@ -28,13 +31,19 @@ if [ ! -x "$DBD_CLIENT" ]; then
 else
 	dc_usage "job 0 is refused" "--job 0: " --job 0 --step 0
 	dc_usage "a job that is no number is refused" "--job 12x: " --job 12x --step 0
-	dc_usage "a field other than AdminComment or Extra is refused" "--field Comment: AdminComment" \
-		--job 7 --step 0 --field Comment
+	dc_usage "a field other than AdminComment, SystemComment or Extra is refused" \
+		"--field Comment: AdminComment, SystemComment" --job 7 --step 0 --field Comment
 	dc_usage "a run that is no number is refused" "--run -1: " --job 7 --run -1 --step 0
 	dc_usage "a start time 0 is refused" "--started 0: " --job 7 --run 1 --started 0 --step 0
-	dc_usage "no step is refused" "--job and --step are needed" --job 7
-	dc_usage "an empty step is refused" "--job and --step are needed" --job 7 --step ''
-	dc_usage "an extra argument is refused" "--job and --step are needed" --job 7 --step 0 extra
+	dc_usage "no step is refused" "--job and --step \(or --recheck\) are needed" --job 7
+	dc_usage "an empty step is refused" "--job and --step \(or --recheck\) are needed" --job 7 --step ''
+	dc_usage "an extra argument is refused" "--job and --step \(or --recheck\) are needed" --job 7 --step 0 extra
+	dc_usage "--recheck without a job is refused" "--job and --step \(or --recheck\) are needed" --recheck
+	dc_usage "--recheck: a run that is no number is refused" "--run x: " --job 7 --run x --recheck
+	dc_entries "--recheck: a copy that is no JSON object" '[1]' --recheck
+	dc_entries "--recheck of a run: a copy that is no JSON object" '[1]' --run 1 --started 1700000000 --recheck
+	dc_entries "--recheck of a field: a copy that is no JSON object" '[1]' --field AdminComment --recheck
+	dc_usage "--recheck of a field this Slurm lacks is refused" "--field Nope: " --job 7 --field Nope --recheck
 	dc_entries "no input" ""
 	dc_entries "malformed JSON" '{"n1":'
 	dc_entries "a JSON array" '[{"n1":{}}]'
@@ -42,4 +51,6 @@ else
 	help=$("$DBD_CLIENT" --help 2>&1)
 	t_expect_match "dbd client: --help says what it does and exits 0" "^0 usage: mem_interleave_dbd --job JOB" \
 		"$? $help"
+	t_expect_match "dbd client: --help names --recheck's field and its merge back" \
+		"--field AdminComment\|Extra\] --recheck.*merges back the entries of a copy" "$(tr '\n' ' ' <<<"$help")"
 fi

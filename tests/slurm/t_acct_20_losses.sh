@@ -1,7 +1,9 @@
 # t_acct_20_losses.sh - records that were lost or wrong (issues 12 and 21), each case failing
 # before its fix: whose node an entry is (slurmd's name, never the job's environment),
 # names printed escaped, 50 two-node steps that all keep both nodes, a record of
-# another version left alone, 150 one-node steps all counted.
+# another version left alone, 150 one-node steps all counted, two steps at once on
+# disjoint nodes (20 rounds) all kept, an entry dropped by another node's write merged
+# back after the job's end.
 
 if [ ! -x "$PY" ]; then
 	t_skip "record loss cases" "$PY is missing (install python3)"
@@ -12,6 +14,20 @@ fi
 # (a summary that lost its names: n=N), sorted, one line.
 step_nodes() {
 	acct_py "$1" 'step_nodes(r, "'"$2"'")'
+}
+
+# await_record JOB EXPR WANT: JOB's record, read again for up to 2 min until acct_py's
+# EXPR on it gives WANT (an entry a racing write dropped comes back at the writing
+# node's first look after the job's end, 30 s after its last write). Sets comment, got
+# and waited.
+await_record() {
+	for ((waited = 0; waited <= 120; waited += 5)); do
+		comment=$(acct_comment "$1")
+		got=$(acct_py "$comment" "$2")
+		[ "$got" = "$3" ] && return 0
+		sleep 5
+	done
+	return 1
 }
 
 # 1. A step started by srun inside a two-node batch job: the job's environment names
@@ -121,4 +137,69 @@ if [ $RC -eq 0 ] && [ "$got" = "(150, True, True, True, 2)" ]; then
 else
 	t_fail "150 one-node steps: all 150 counted, each under its node, the newest in detail, the oldest folded" \
 		"job '$job' exit $RC: $got; $(grep -F "job $job step" "$SLURMD_LOG" | grep -i "not written" | head -n 3)"
+fi
+
+# 7. Two steps of one job at once on disjoint nodes, 20 rounds in a row: each step's
+# node writes the record at the same moment as the other's (issue 21: a write based on
+# an older read dropped the other's entry; the look after the job's end merges it
+# back). Every one of the 40 steps keeps its node.
+JOB_TIMEOUT=300 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
+	'for i in $(seq 20); do
+		srun -N 1 -n 1 -w '"$HOST"' --mem-interleave=weighted true & a=$!
+		srun -N 1 -n 1 -w node2 --mem-interleave=weighted true & b=$!
+		wait $a && wait $b || exit 1
+	done'
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+want="(40, [], $(printf "['%s', '%s']" $(printf '%s\n' "$HOST" node2 | sort)))"
+await_record "$job" 'counted(r), sorted(s for s in map(str, range(40)) if len(step_nodes(r, s)) != 1), sorted(set(n for s in map(str, range(40)) for n in step_nodes(r, s)))' "$want"
+if [ $RC -eq 0 ] && [ "$got" = "$want" ]; then
+	t_pass "two steps at once on disjoint nodes, 20 rounds: all 40 counted, each under one node, both nodes there"
+else
+	t_fail "two steps at once on disjoint nodes, 20 rounds: all 40 counted, each under one node, both nodes there" \
+		"job '$job' exit $RC after ${waited}s: $got; $(cat "$MPOL_CLUSTER_DIR"/log/slurmd-*.log | grep -F "job $job" | grep -i "not written\|conflict\|lost\|merged back\|looked at" | head -n 4)"
+fi
+
+# 8. Both nodes deliver spooled records into one job at the same moment, 20 rounds in a
+# row: before each two-node step, each node's spool gets a record of a step of its own
+# (as an outage leaves them); both steps' samplers deliver as they start, while the
+# step's own record is written. All 20 steps and all 40 spooled records are kept.
+spool2=$MPOL_CLUSTER_DIR/node-state/node2/spool
+JOB_TIMEOUT=300 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
+	'spooled() { # spooled DIR STEP NODE: a record as the plugin spools it
+		mkdir -p -m 0700 "$1"
+		printf "{\"job\":%s,\"step\":\"%s\",\"entries\":{\"%s\":{\"req\":\"weighted\",\"mode\":\"weighted\",\"tasks\":1,\"samples\":0}}}" \
+			"$SLURM_JOB_ID" "$2" "$3" >"$1/.new" && mv "$1/.new" "$1/$SLURM_JOB_ID.$2.json"
+	}
+	for i in $(seq 20); do
+		spooled '"$STATEDIR/spool"' $((1000 + i)) spooled-a
+		spooled '"$spool2"' $((2000 + i)) spooled-b
+		srun -N 2 -n 2 --mem-interleave=weighted true || exit 1
+	done'
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+comment=$(acct_comment "$job")
+got=$(acct_py "$comment" '[s for s in map(str, range(20)) if step_nodes(r, s) != sorted(["'"$HOST"'", "node2"])], [s for s in range(1001, 1021) if step_nodes(r, str(s)) != ["spooled-a"]], [s for s in range(2001, 2021) if step_nodes(r, str(s)) != ["spooled-b"]]')
+left=$(ls "$STATEDIR/spool" "$spool2" 2>/dev/null | grep -c "^$job\." || true)
+if [ $RC -eq 0 ] && [ "$got" = "([], [], [])" ] && [ "$left" = 0 ]; then
+	t_pass "two nodes deliver spooled records at once, 20 rounds: all 40 and the 20 steps' own are kept, the spools emptied"
+else
+	t_fail "two nodes deliver spooled records at once, 20 rounds: all 40 and the 20 steps' own are kept, the spools emptied" \
+		"job '$job' exit $RC: missing (steps, node a, node b): ${got:0:400}; $left left in the spools"
+fi
+
+# 9. The same loss made on purpose: in a two-node job, after a one-node step on this
+# node wrote its entry, "another node's writer" whose read was older writes the field
+# with only its own entry (step 9 on node2), dropping ours. After the job's end the
+# writing node's look merges step 0 back, and step 9 stays.
+JOB_TIMEOUT=120 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
+	'srun -N 1 -n 1 -w '"$HOST"' --mem-interleave=weighted true || exit 1
+	scontrol update JobId=$SLURM_JOB_ID AdminComment='"'"'{"mempolicy":{"v":1,"unit_kib":4,"steps":{"9":{"node2":{"req":"weighted","mode":"weighted","tasks":1,"samples":0}}}}}'"'"
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
+want="(['$HOST'], ['node2'])"
+await_record "$job" 'step_nodes(r, "0"), step_nodes(r, "9")' "$want"
+if [ $RC -eq 0 ] && [ "$got" = "$want" ] &&
+	grep -qF "job $job: entries of this node that another node's write had dropped from the placement record are merged back" "$SLURMD_LOG"; then
+	t_pass "an entry another node's write dropped while the job ran is merged back after its end, the other's kept"
+else
+	t_fail "an entry another node's write dropped while the job ran is merged back after its end, the other's kept" \
+		"job '$job' exit $RC after ${waited}s: (step 0, step 9) $got; $(grep -F "job $job" "$SLURMD_LOG" | tail -n 3)"
 fi

@@ -1,12 +1,15 @@
 /* test_check.c - mpolctl check's HMAT inspection (smpol_check_hmat) on fixture trees
  * changed in memory, one finding at a time: each finding appears for its fault, on its
- * node, and not on a sound tree. */
+ * node, and not on a sound tree; and its finding about the record's field from
+ * slurm.conf (smpol_check_record_field). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "checks.h"
@@ -112,6 +115,44 @@ static void test_access_mismatch(void **state)
 	assert_int_equal(count(fx, "hmat-access-mismatch", SMPOL_SEV_WARNING, 2), 1);
 }
 
+/* The finding about the record's field: code and severity, for a slurm.conf text. */
+static void record_finding(const char *conf_text, enum smpol_record_target target, const char *code,
+			   enum smpol_severity sev, const char *what)
+{
+	char path[] = "/tmp/test_check_conf.XXXXXX";
+	struct smpol_site_config cfg;
+	struct smpol_findings f = { 0 };
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, conf_text, strlen(conf_text)), (ssize_t)strlen(conf_text));
+	close(fd);
+	smpol_config_default(&cfg);
+	cfg.record = target;
+	smpol_check_record_field(&cfg, path, &f);
+	unlink(path);
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.v[0].code, code);
+	assert_int_equal(f.v[0].severity, sev);
+	assert_non_null(strstr(f.v[0].what, what));
+	smpol_findings_free(&f);
+}
+
+/* record=extra without job_extra keeps nothing; AdminComment beside an
+ * EpilogSlurmctld says where jobstats' replacements go. */
+static void test_record_field(void **state)
+{
+	(void)state;
+	record_finding("ClusterName=c\n", SMPOL_RECORD_EXTRA, "record-extra-unstored", SMPOL_SEV_WARNING,
+		       "no AccountingStoreFlags=job_extra");
+	record_finding("accountingstoreflags = job_comment,JOB_EXTRA # kept\n", SMPOL_RECORD_EXTRA, "record-field",
+		       SMPOL_SEV_OK, "Extra, which accounting keeps");
+	record_finding("EpilogSlurmctld=/etc/slurm/jobstats_epilog.sh\n", SMPOL_RECORD_ADMIN_COMMENT, "record-field",
+		       SMPOL_SEV_OK, "(/etc/slurm/jobstats_epilog.sh), from which jobstats sets AdminComment: a record "
+		       "its summary replaces is moved to SystemComment");
+	record_finding("", SMPOL_RECORD_ADMIN_COMMENT, "record-field", SMPOL_SEV_OK, "the job's AdminComment");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +160,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bandwidth_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_ratio, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_mismatch, setup, teardown),
+		cmocka_unit_test(test_record_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

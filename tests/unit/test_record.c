@@ -524,6 +524,7 @@ static void *writer_run(void *arg)
 	char err[SMPOL_ERRLEN];
 
 	w->rc = smpol_record_store(&store, "0", w->node, w->entry, SMPOL_RECORD_BUDGET, 20, &w->res, err, sizeof(err));
+	json_object_put(w->res.record);
 	return NULL;
 }
 
@@ -574,6 +575,7 @@ static void test_store_repairs_losses(void **state)
 	f.text = strdup("x");
 	f.clobber_base = base;
 	assert_int_equal(smpol_record_store(&store, "0", "mine", mine, SMPOL_RECORD_BUDGET, 8, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
 	assert_true(smpol_record_contains(f.text, 0, "0", "mine", mine));
@@ -650,7 +652,13 @@ static void test_jobstats_summary_untouched(void **state)
 	assert_int_equal(smpol_record_merge("JS1:H4sIAAAAAAAAA6tWyk", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
 					    sizeof(err)), -EEXIST);
 	assert_null(out);
-	assert_non_null(strstr(err, "record=extra"));
+	assert_non_null(strstr(err, "SystemComment"));
+	/* as 22.05's sacctmgr stores it, lower-cased */
+	assert_true(smpol_record_is_jobstats("js1:h4siaaaaaaaaa6twyk"));
+	assert_int_equal(smpol_record_merge("js1:h4siaaaaaaaaa6twyk", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err,
+					    sizeof(err)), -EEXIST);
+	assert_false(smpol_record_is_jobstats("JS2:x"));
+	assert_false(smpol_record_is_jobstats(NULL));
 	/* "JS1:" elsewhere than at the start is someone's text like any other */
 	assert_int_equal(smpol_record_merge("see JS1:x", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &out, err, sizeof(err)), 0);
 	assert_memory_equal(out, "see JS1:x mempolicy={", 21);
@@ -704,12 +712,14 @@ static void test_runs_of_a_requeued_job(void **state)
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err,
 						  sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
 	assert_string_equal(f.text, run1);
 	/* and a store of run 0 into run 1's record puts run 0's back, not run 1's kept */
 	store.run = 0;
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err,
 						  sizeof(err)), 0);
 	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
 	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
 	assert_null(path_get(rec, "run", NULL, NULL));
 	json_object_put(rec);
@@ -753,6 +763,7 @@ static void test_store_nodes_sole_writer(void **state)
 		json_object_object_add(entries, name, make_entry((uint64_t)i + 1, 3, NULL));
 	}
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.reads, 2);
 	assert_int_equal(res.writes, 1);
 	json_object_object_foreach(entries, node, entry)
@@ -760,6 +771,7 @@ static void test_store_nodes_sole_writer(void **state)
 	assert_memory_equal(f.text, "keep me ", 8);
 	/* already there: one read, no write */
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.reads, 1);
 	assert_int_equal(res.writes, 0);
 	/* a write that does not hold (slurmdbd took it and a slower writer undid it) is
@@ -770,6 +782,7 @@ static void test_store_nodes_sole_writer(void **state)
 	f.clobber_writes = 1;
 	f.clobber_base = "keep me";
 	assert_int_equal(smpol_record_store_nodes(&store, "0", entries, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
 	assert_int_equal(res.reads, 3);
@@ -1117,6 +1130,197 @@ static void test_version_1_read_and_kept(void **state)
 	json_object_put(e);
 }
 
+/* A copy of the whole record, put into another field (SystemComment): the field's own
+ * text stays as the merge rules keep it, a record of ours there is replaced, jobstats'
+ * summary and what is no record are refused. */
+static void test_put_copy(void **state)
+{
+	json_object *e = make_entry(1, 2, NULL), *rec, *got, *empty = json_object_new_object();
+	char err[SMPOL_ERRLEN], *with = NULL, *out = NULL;
+	const char *old = "{\"v\":1,\"unit_kib\":4,\"steps\":{}}";
+	size_t len;
+
+	(void)state;
+	assert_int_equal(smpol_record_merge("", 0, "0", "n1", e, SMPOL_RECORD_BUDGET, &with, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(with, &rec, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_put(NULL, rec, &out, err, sizeof(err)), 0);
+	assert_string_equal(out, with);
+	free(out);
+	/* Slurm's own SystemComment text */
+	assert_int_equal(smpol_record_put("slurm_cred_create failure, holding job.", rec, &out, err, sizeof(err)), 0);
+	assert_memory_equal(out, "slurm_cred_create failure, holding job. mempolicy={", 51);
+	assert_int_equal(smpol_record_find(out, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, rec));
+	json_object_put(got);
+	free(out);
+	/* an older record of ours in a JSON object: replaced, the other keys kept */
+	{
+		char obj[256];
+
+		snprintf(obj, sizeof(obj), "{\"site\":1,\"mempolicy\":%s}", old);
+		assert_int_equal(smpol_record_put(obj, rec, &out, err, sizeof(err)), 0);
+	}
+	assert_non_null(strstr(out, "\"site\":1"));
+	assert_int_equal(smpol_record_find(out, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, rec));
+	json_object_put(got);
+	free(out);
+	/* a marked one in text: replaced in place, the text after it kept */
+	{
+		char text[256];
+
+		snprintf(text, sizeof(text), "a mempolicy=%s b", old);
+		assert_int_equal(smpol_record_put(text, rec, &out, err, sizeof(err)), 0);
+	}
+	len = strlen(out);
+	assert_memory_equal(out, "a mempolicy={", 13);
+	assert_string_equal(out + len - 2, " b");
+	free(out);
+	assert_int_equal(smpol_record_put("JS1:H4sI", rec, &out, err, sizeof(err)), -EEXIST);
+	assert_null(out);
+	assert_int_equal(smpol_record_put("", empty, &out, err, sizeof(err)), -EINVAL);
+	json_object_put(empty);
+	json_object_put(rec);
+	free(with);
+	json_object_put(e);
+}
+
+/* Copies of one job's record merged into SystemComment by several nodes: the first
+ * put whole beside other text, the next adding only what is missing, written once and
+ * read back. */
+static void test_store_copy(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	char *small_text = write_steps(2, SMPOL_RECORD_BUDGET, one_node);
+	char *big_text = write_steps(5, SMPOL_RECORD_BUDGET, one_node), err[SMPOL_ERRLEN];
+	struct smpol_store_result res;
+	json_object *small, *big, *got, *later;
+
+	(void)state;
+	assert_int_equal(smpol_record_find(small_text, &small, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(big_text, &big, err, sizeof(err)), 0);
+	f.text = strdup("burst buffer: stage-in done");
+	assert_int_equal(smpol_record_store_copy(&store, small, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_int_equal(res.reads, 3);
+	assert_true(json_object_equal(res.record, small));
+	json_object_put(res.record);
+	assert_memory_equal(f.text, "burst buffer: stage-in done mempolicy={", 39);
+	/* a copy with more steps adds them */
+	assert_int_equal(smpol_record_store_copy(&store, big, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
+	assert_int_equal(smpol_record_find(f.text, &got, err, sizeof(err)), 0);
+	assert_true(json_object_equal(got, big));
+	json_object_put(got);
+	/* one with nothing missing: read twice, nothing written */
+	assert_int_equal(smpol_record_store_copy(&store, small, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 0);
+	assert_int_equal(res.reads, 2);
+	assert_true(json_object_equal(res.record, big));
+	json_object_put(res.record);
+	/* the copy of a later run (requeued) replaces another run's record, however
+	 * complete: that one is the other run's row's, carried over by slurmctld */
+	later = NULL;
+	assert_int_equal(json_object_deep_copy(small, &later, NULL), 0);
+	json_object_object_add(later, "run", json_object_new_int(1));
+	assert_int_equal(smpol_record_store_copy(&(struct smpol_comment_store){ fake_read, fake_write, fake_pause, &f,
+										 1 }, later, SMPOL_RECORD_BUDGET,
+						 &res, err, sizeof(err)), 0);
+	assert_int_equal(res.writes, 1);
+	assert_true(json_object_equal(res.record, later));
+	json_object_put(res.record);
+	json_object_put(later);
+	/* jobstats' summary is never written into */
+	free(f.text);
+	f.text = strdup("JS1:H4sI");
+	assert_int_equal(smpol_record_store_copy(&store, big, SMPOL_RECORD_BUDGET, &res, err, sizeof(err)), -EEXIST);
+	assert_string_equal(f.text, "JS1:H4sI");
+	free(f.text);
+	json_object_put(small);
+	json_object_put(big);
+	free(small_text);
+	free(big_text);
+}
+
+struct copy_writer {
+	struct fake_comment *fake;
+	json_object *copy;
+	int rc;
+};
+
+static void *copy_writer_run(void *arg)
+{
+	struct copy_writer *w = arg;
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, w->fake };
+	char err[SMPOL_ERRLEN];
+
+	w->rc = smpol_record_store_copy(&store, w->copy, SMPOL_RECORD_BUDGET, NULL, err, sizeof(err));
+	return NULL;
+}
+
+/* Two nodes look again at once, each with a copy holding an entry the field lost: each
+ * reads back and merges again after a loss, so both entries are there at the end. */
+static void test_store_copies_racing(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER, .rmw_delay_us = 3000, .pause_ms = 10 };
+	struct copy_writer w[2] = { { &f, NULL, 0 }, { &f, NULL, 0 } };
+	json_object *e0 = make_entry(1, 2, NULL), *ea = make_entry(3, 4, NULL), *eb = make_entry(5, 6, NULL);
+	char *base = NULL, *a = NULL, *b = NULL, err[SMPOL_ERRLEN];
+	pthread_t th[2];
+
+	(void)state;
+	/* the field: step 0 alone; node a's copy adds step 1, node b's step 2 */
+	assert_int_equal(smpol_record_merge("", 0, "0", "a", e0, SMPOL_RECORD_BUDGET, &base, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(base, 0, "1", "a", ea, SMPOL_RECORD_BUDGET, &a, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_merge(base, 0, "2", "b", eb, SMPOL_RECORD_BUDGET, &b, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(a, &w[0].copy, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(b, &w[1].copy, err, sizeof(err)), 0);
+	for (int round = 0; round < 10; round++) {
+		f.text = strdup(base);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pthread_create(&th[i], NULL, copy_writer_run, &w[i]), 0);
+		for (int i = 0; i < 2; i++) {
+			pthread_join(th[i], NULL);
+			assert_int_equal(w[i].rc, 0);
+		}
+		assert_true(smpol_record_contains(f.text, 0, "0", "a", e0));
+		assert_true(smpol_record_contains(f.text, 0, "1", "a", ea));
+		assert_true(smpol_record_contains(f.text, 0, "2", "b", eb));
+		free(f.text);
+	}
+	for (int i = 0; i < 2; i++)
+		json_object_put(w[i].copy);
+	free(base);
+	free(a);
+	free(b);
+	json_object_put(e0);
+	json_object_put(ea);
+	json_object_put(eb);
+}
+
+/* The store hands back our record as its confirming read had it. */
+static void test_store_hands_back_record(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	json_object *e = make_entry(3, 4, NULL), *rec;
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	f.text = strdup("x");
+	assert_int_equal(smpol_record_store(&store, "2", "n9", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
+	assert_non_null(res.record);
+	assert_true(json_object_equal(res.record, rec));
+	json_object_put(res.record);
+	json_object_put(rec);
+	free(f.text);
+	json_object_put(e);
+}
+
 /* A node late for its step's collector writes into a summary whose names were dropped:
  * that summary neither shows nor denies its entry, so it is folded in once (it used
  * to count as there already, and the node was lost). */
@@ -1133,6 +1337,7 @@ static void test_store_into_nameless_summary(void **state)
 	assert_false(smpol_record_contains(f.text, 0, "7", "late", e));
 	assert_true(smpol_record_names_dropped(f.text, 0, "7", "late"));
 	assert_int_equal(smpol_record_store(&store, "7", "late", e, SMPOL_RECORD_BUDGET, 10, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.losses, 0);
 	assert_int_equal(smpol_record_find(f.text, &rec, err, sizeof(err)), 0);
@@ -1211,6 +1416,10 @@ int main(void)
 		cmocka_unit_test(test_fold_to_job_total),
 		cmocka_unit_test(test_version_1_read_and_kept),
 		cmocka_unit_test(test_store_into_nameless_summary),
+		cmocka_unit_test(test_put_copy),
+		cmocka_unit_test(test_store_copy),
+		cmocka_unit_test(test_store_copies_racing),
+		cmocka_unit_test(test_store_hands_back_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,9 @@
 /* test_record_ended.c - a finished job's record handed to mem_interleave_dbd
  * (record_ended.c), with stand-in clients: what it is given (arguments, the entries
  * on its standard input), how its one-line report is read, that a client which
- * cannot run or report leaves the record worth keeping (-ECONNREFUSED), and that the
- * SIGTERM with which slurmstepd ends a job's processes does not stop it. */
+ * cannot run or report leaves the record worth keeping (-ECONNREFUSED), that the
+ * SIGTERM with which slurmstepd ends a job's processes does not stop it, and what its
+ * look at a record after the job's end found (--recheck). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,14 +67,76 @@ static void test_stored(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	write_client("echo stored 3 1 0");
+	write_client("echo stored 3 1 0 AdminComment; echo '{\"v\":1,\"steps\":{}}'");
 	assert_int_equal(store(true, &res, err), 0);
 	assert_int_equal(res.reads, 3);
 	assert_int_equal(res.writes, 1);
 	assert_int_equal(res.losses, 0);
+	assert_false(res.beside_jobstats);
+	/* our whole record as the client read it back: the copy kept for the recheck */
+	assert_non_null(res.record);
+	assert_string_equal(json_object_to_json_string_ext(res.record, JSON_C_TO_STRING_PLAIN), "{\"v\":1,\"steps\":{}}");
+	json_object_put(res.record);
 	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --step 7 --field AdminComment "
 			    "--sole-writer --no-pause\n"
 			    "{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
+	/* beside a jobstats summary, in SystemComment */
+	write_client("echo stored 2 1 0 SystemComment; echo");
+	assert_int_equal(store(true, &res, err), 0);
+	assert_true(res.beside_jobstats);
+	assert_null(res.record);
+}
+
+static int recheck(struct record_recheck_seen *got, char *err)
+{
+	json_object *copy = json_tokener_parse("{\"v\":1,\"steps\":{}}");
+	int rc = record_ended_recheck(client, SMPOL_RECORD_EXTRA, &(struct smpol_record_run){ 42, 2, 1700000000 }, copy,
+				      got, err, SMPOL_ERRLEN);
+
+	json_object_put(copy);
+	return rc;
+}
+
+/* The client's look after the run's end, as the courier reads it. */
+static void test_recheck_outcomes(void **state)
+{
+	struct record_recheck_seen got;
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	write_client("echo pending");
+	assert_int_equal(recheck(&got, err), 0);
+	assert_int_equal(got.outcome, RECHECK_PENDING);
+	assert_int_equal(got.ended, 0);
+	/* the run's row: its run and the step's start, as the store names them; the field record= names */
+	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --field Extra --recheck\n"
+			    "{\"v\":1,\"steps\":{}}");
+	write_client("echo kept 1700000000");
+	assert_int_equal(recheck(&got, err), 0);
+	assert_int_equal(got.outcome, RECHECK_KEPT);
+	assert_int_equal(got.ended, 1700000000);
+	write_client("echo moved 1700000000 3 1 0");
+	assert_int_equal(recheck(&got, err), 0);
+	assert_int_equal(got.outcome, RECHECK_MOVED);
+	assert_int_equal(got.res.reads, 3);
+	assert_int_equal(got.res.writes, 1);
+	write_client("echo merged 1700000000 4 2 1");
+	assert_int_equal(recheck(&got, err), 0);
+	assert_int_equal(got.outcome, RECHECK_MERGED);
+	assert_int_equal(got.res.writes, 2);
+	assert_int_equal(got.res.losses, 1);
+	write_client("echo gone 1700000000");
+	assert_int_equal(recheck(&got, err), 0);
+	assert_int_equal(got.outcome, RECHECK_GONE);
+	write_client("echo failed 111 cannot reach slurmdbd");
+	assert_int_equal(recheck(&got, err), -ECONNREFUSED);
+	assert_string_equal(err, "cannot reach slurmdbd");
+	write_client("echo nonsense");
+	assert_int_equal(recheck(&got, err), -ECONNREFUSED);
+	assert_non_null(strstr(err, "reported nothing it should"));
+	unlink(client);
+	assert_int_equal(recheck(&got, err), -ECONNREFUSED);
+	assert_non_null(strstr(err, "cannot look at the record of run 2 of job 42 again"));
 }
 
 static void test_failed_as_reported(void **state)
@@ -118,12 +181,13 @@ static void test_sigterm_does_not_stop_it(void **state)
 	assert_non_null(f);
 	fputs("#!/usr/bin/python3\nimport os, signal, sys\nsys.stdin.read()\n"
 	      "for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):\n    os.kill(os.getpid(), s)\n"
-	      "print('stored 2 1 0')\n", f);
+	      "print('stored 2 1 0 AdminComment')\n", f);
 	fclose(f);
 	assert_int_equal(chmod(client, 0755), 0);
 	if (store(true, &res, err))
 		fail_msg("%s", err);
 	assert_int_equal(res.writes, 1);
+	json_object_put(res.record);
 }
 
 static int setup(void **state)
@@ -151,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_failed_as_reported),
 		cmocka_unit_test(test_kept_when_the_client_fails),
 		cmocka_unit_test(test_sigterm_does_not_stop_it),
+		cmocka_unit_test(test_recheck_outcomes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -45,6 +45,9 @@ enum smpol_record_target {
 	SMPOL_RECORD_ADMIN_COMMENT,     /* AdminComment: only admins may change it */
 	SMPOL_RECORD_EXTRA,             /* Extra (Slurm 23.02+): beside a jobstats AdminComment */
 	SMPOL_RECORD_NONE,              /* no record in accounting (slurmd log, metrics only) */
+	/* not a plugstack choice: where the record goes when AdminComment holds a jobstats
+	 * summary (record_recheck.h); slurmdbd alone takes it, once the job has ended */
+	SMPOL_RECORD_SYSTEM_COMMENT,
 };
 
 #define SMPOL_DEFAULT_SAMPLE_INTERVAL 30

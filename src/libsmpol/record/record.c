@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "error.h"
 #include "record.h"
@@ -291,6 +292,21 @@ int smpol_record_find(const char *comment, json_object **record, char *err, size
 	return rc;
 }
 
+bool smpol_record_is_jobstats(const char *comment)
+{
+	/* 22.05's sacctmgr stores jobstats' summary lower-cased ("js1:h4si..."): broken for
+	 * jobstats' decoder, but still its text, put over ours */
+	return comment && !strncasecmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK));
+}
+
+/* jobstats decodes everything after "JS1:" as base64: a record after it breaks that
+ * summary, and one before it hides it. */
+static int jobstats_refused(char *err, size_t errlen)
+{
+	return smpol_fail(err, errlen, EEXIST, "the field holds a jobstats summary (" SMPOL_JOBSTATS_MARK
+			 "...), which any text of ours would break; the record goes to SystemComment beside it");
+}
+
 /* text[0..start) + insert + text[end..) */
 static char *splice(const char *text, size_t start, size_t end, const char *insert)
 {
@@ -313,12 +329,43 @@ uint32_t smpol_record_run_of(json_object *record)
 	return run > 0 && run <= UINT32_MAX ? (uint32_t)run : 0;
 }
 
+/* comment (located as loc) with record where loc says ours goes: *merged, malloc'ed. */
+static int place(const char *comment, struct located *loc, json_object *record, char **merged, char *err,
+		 size_t errlen)
+{
+	char *marked = NULL;
+
+	switch (loc->form) {
+	case FORM_EMPTY:
+		loc->root = json_object_new_object();
+		/* fall through */
+	case FORM_OBJECT:
+		json_object_object_add(loc->root, SMPOL_RECORD_KEY, json_object_get(record));
+		*merged = strdup(json_object_to_json_string_ext(loc->root, TO_STRING_FLAGS));
+		break;
+	case FORM_TEXT: {
+		const char *json = json_object_to_json_string_ext(record, TO_STRING_FLAGS);
+		size_t len = strlen(comment);
+		bool append = loc->start == loc->end;
+		bool space = append && len > 0 && !isspace((unsigned char)comment[len - 1]);
+
+		if (asprintf(&marked, "%s%s%s", space ? " " : "", SMPOL_RECORD_MARK, json) < 0) {
+			marked = NULL;
+			break;
+		}
+		*merged = append ? splice(comment, len, len, marked) : splice(comment, loc->start, loc->end, marked);
+		break;
+	}
+	}
+	free(marked);
+	return *merged ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
+}
+
 int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
 			    size_t budget, char **merged, char *err, size_t errlen)
 {
 	json_object *record, *nodes, *summary;
 	struct located loc;
-	char *marked = NULL;
 	int rc;
 
 	*merged = NULL;
@@ -330,12 +377,8 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
 			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
 	}
-	/* jobstats decodes everything after "JS1:" as base64: a record after it breaks
-	 * that summary, and one before it hides it */
-	if (comment && !strncmp(comment, SMPOL_JOBSTATS_MARK, strlen(SMPOL_JOBSTATS_MARK)))
-		return smpol_fail(err, errlen, EEXIST, "the field holds a jobstats summary (" SMPOL_JOBSTATS_MARK
-				 "...), which any text of ours would break; with jobstats, record=extra keeps "
-				 "the placement record beside it");
+	if (smpol_record_is_jobstats(comment))
+		return jobstats_refused(err, errlen);
 	locate(comment, &loc);
 	/* another run's record is that run's row's (slurmctld carried it over): ours
 	 * takes its place */
@@ -363,35 +406,24 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 	if (json_object_object_length(nodes) == 0)
 		json_object_object_del(smpol_rec_get(record, SMPOL_REC_STEPS), step);
 	rc = smpol_record_fit(record, step, budget, err, errlen);
-	if (rc < 0)
-		goto out;
+	if (rc == 0)
+		rc = place(comment, &loc, record, merged, err, errlen);
+	located_free(&loc);
+	return rc;
+}
 
-	switch (loc.form) {
-	case FORM_EMPTY:
-		loc.root = json_object_new_object();
-		/* fall through */
-	case FORM_OBJECT:
-		json_object_object_add(loc.root, SMPOL_RECORD_KEY, json_object_get(record));
-		*merged = strdup(json_object_to_json_string_ext(loc.root, TO_STRING_FLAGS));
-		break;
-	case FORM_TEXT: {
-		const char *json = json_object_to_json_string_ext(record, TO_STRING_FLAGS);
-		size_t len = strlen(comment);
-		bool append = loc.start == loc.end;
-		bool space = append && len > 0 && !isspace((unsigned char)comment[len - 1]);
+int smpol_record_put(const char *comment, json_object *record, char **merged, char *err, size_t errlen)
+{
+	struct located loc;
+	int rc;
 
-		if (asprintf(&marked, "%s%s%s", space ? " " : "", SMPOL_RECORD_MARK, json) < 0) {
-			marked = NULL;
-			break;
-		}
-		*merged = append ? splice(comment, len, len, marked) : splice(comment, loc.start, loc.end, marked);
-		break;
-	}
-	}
-	if (!*merged)
-		rc = smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
-out:
-	free(marked);
+	*merged = NULL;
+	if (!is_ours(record))
+		return smpol_fail(err, errlen, EINVAL, "what is to be put into the field is no placement record");
+	if (smpol_record_is_jobstats(comment))
+		return jobstats_refused(err, errlen);
+	locate(comment, &loc);
+	rc = place(comment, &loc, record, merged, err, errlen);
 	located_free(&loc);
 	return rc;
 }
@@ -444,7 +476,7 @@ bool smpol_record_contains(const char *comment, uint32_t run, const char *step, 
 	if (summary)
 		found = smpol_rec_names(summary, node);
 	else if ((mine = smpol_rec_get(nodes, node)))
-		found = json_object_equal(mine, entry);
+		found = !entry || json_object_equal(mine, entry);
 	else
 		found = record && smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
 	json_object_put(record);

@@ -9,8 +9,9 @@
  * pages per NUMA node (last sample and peak, in 4 KiB pages) and the drift; doc/
  * mem_interleave.8 (RECORD) has the full schema.
  *
- * Where it lives in the AdminComment, so that other text is never lost (a comment
- * that starts with jobstats' "JS1:" is not written into at all: -EEXIST):
+ * Where it lives in the AdminComment (or another field: Extra, SystemComment), so that
+ * other text is never lost (a comment that starts with jobstats' "JS1:" is not written
+ * into at all: -EEXIST, and the writers put the record into SystemComment instead):
  *   - empty comment: the comment becomes {"mempolicy":{...}};
  *   - a JSON object (without a foreign "mempolicy" key): our key is added or replaced,
  *     every other key is kept (json-c rewrites the object in compact form);
@@ -54,6 +55,10 @@
 /* Princeton's jobstats keeps "JS1:" + base64(gzip(JSON)) in AdminComment: a comment
  * starting so is never written into (see smpol_record_merge). */
 #define SMPOL_JOBSTATS_MARK "JS1:"
+
+/* Whether comment holds a jobstats summary: it starts with SMPOL_JOBSTATS_MARK, in any
+ * case (Slurm 22.05's sacctmgr lower-cases what it stores). */
+bool smpol_record_is_jobstats(const char *comment);
 /* Bytes our object may take before steps are folded: in AdminComment (a text column
  * of 64 KiB in slurmdbd; a quarter of it, so that other users of the field keep room),
  * and in Extra, which slurmctld refuses past 1024 bytes on submit and update alike
@@ -163,6 +168,14 @@ int smpol_record_entry_build(const struct smpol_record_node *in, json_object **e
 int smpol_record_merge(const char *comment, uint32_t run, const char *step, const char *node,
 		      json_object *entry, size_t budget, char **merged, char *err, size_t errlen);
 
+/*
+ * smpol_record_put - comment with our record replaced by record, a whole record of
+ * ours (a copy kept from another field), or with record added where it holds none;
+ * other text is kept as smpol_record_merge keeps it. *merged is malloc'ed. -EEXIST on
+ * a jobstats summary, -EINVAL when record is not a record of ours.
+ */
+int smpol_record_put(const char *comment, json_object *record, char **merged, char *err, size_t errlen);
+
 /* {NODE:ENTRY} of one node, a new object in *entries. -EINVAL without a node name. */
 int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen);
 
@@ -173,7 +186,8 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 
 /*
  * smpol_record_contains - whether comment holds this entry for step/node of run (equal
- * content), or a summary or folded part that lists the step and names the node.
+ * content; entry NULL: any entry of the node), or a summary or folded part that lists
+ * the step and names the node.
  */
 bool smpol_record_contains(const char *comment, uint32_t run, const char *step, const char *node,
 			   json_object *entry);

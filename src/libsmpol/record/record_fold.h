@@ -24,6 +24,7 @@
 #define SMPOL_RECORD_FOLD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 

@@ -10,6 +10,8 @@
 
 #include "error.h"
 #include "record.h"
+#include "record_fold.h"
+#include "record_missing.h"
 #include "record_store.h"
 
 /* Reads that must see our entry, one pause apart, before we trust it stays. */
@@ -33,24 +35,44 @@ static void random_pause(int attempt)
 		;
 }
 
+/* What one run of the protocol puts into the comment. */
+struct wanted {
+	/* whether comment holds it; written: whether our write went in before */
+	bool (*held)(const struct wanted *w, const char *comment, bool written);
+	/* comment with it put in (*merged malloc'ed) */
+	int (*merge)(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen);
+	const char *step;               /* store_nodes: the step, entries and budget */
+	json_object *entries;
+	size_t budget;
+	json_object *record;            /* store_copy: the copy */
+	uint32_t run;                   /* the job's run whose field it is (store->run) */
+};
+
 /* Whether comment holds every entry of entries. A summary or folded part whose names
  * were dropped can tell neither way: before our write that counts as missing (we fold
  * ours in), after it as held (a loss there cannot be seen). */
-static bool holds_all(const char *comment, uint32_t run, const char *step, json_object *entries, bool written)
+static bool holds_all(const struct wanted *w, const char *comment, bool written)
 {
-	json_object_object_foreach(entries, node, entry) {
-		if (!smpol_record_contains(comment, run, step, node, entry) &&
-		    !(written && smpol_record_names_dropped(comment, run, step, node)))
+	json_object_object_foreach(w->entries, node, entry) {
+		if (!smpol_record_contains(comment, w->run, w->step, node, entry) &&
+		    !(written && smpol_record_names_dropped(comment, w->run, w->step, node)))
 			return false;
 	}
 	return true;
 }
 
-int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
-			     size_t budget, int max_attempts, int confirmations,
-			     struct smpol_store_result *res, char *err, size_t errlen)
+static int merge_entries(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
+{
+	return smpol_record_merge_nodes(comment, w->run, w->step, w->entries, w->budget, merged, err, errlen);
+}
+
+/* The read, write and confirm loop of record_store.h for want. res->record: our record
+ * as the confirming read had it. */
+static int store_loop(const struct smpol_comment_store *store, const struct wanted *want, int max_attempts,
+		      int confirmations, struct smpol_store_result *res, char *err, size_t errlen)
 {
 	struct smpol_store_result local = { 0 };
+	char *held = NULL;
 	bool written = false;
 	int seen = 0, rc = 0;
 
@@ -67,8 +89,9 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		local.reads++;
 		if (rc < 0)
 			break;
-		if (holds_all(comment, store->run, step, entries, written)) {
-			free(comment);
+		if (want->held(want, comment, written)) {
+			free(held);
+			held = comment;
 			if (++seen >= confirmations)
 				break;
 			continue;
@@ -76,7 +99,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 		if (written)
 			local.losses++;
 		seen = 0;
-		rc = smpol_record_merge_nodes(comment, store->run, step, entries, budget, &merged, err, errlen);
+		rc = want->merge(want, comment, &merged, err, errlen);
 		free(comment);
 		if (rc == 0) {
 			rc = store->write(store->ctx, merged, err, errlen);
@@ -89,12 +112,47 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 	}
 	if (rc == 0 && seen < confirmations)
 		rc = smpol_fail(err, errlen, EAGAIN,
-			       "the placement record of step %s was overwritten by other writers "
-			       "%d times in %d tries; it may be missing from AdminComment",
-			       step, local.losses, local.reads);
+			       "the placement record%s%s was overwritten by other writers %d times in %d tries; it "
+			       "may be missing from the field", want->step ? " of step " : "",
+			       want->step ? want->step : "", local.losses, local.reads);
+	if (rc == 0 && smpol_record_find(held, &local.record, NULL, 0) < 0)
+		local.record = NULL;
+	free(held);
 	if (res)
 		*res = local;
+	else
+		json_object_put(local.record);
 	return rc;
+}
+
+int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
+			     size_t budget, int max_attempts, int confirmations,
+			     struct smpol_store_result *res, char *err, size_t errlen)
+{
+	struct wanted want = { holds_all, merge_entries, step, entries, budget, NULL, store->run };
+
+	return store_loop(store, &want, max_attempts, confirmations, res, err, errlen);
+}
+
+/* Whether comment holds our record of the copy's run with every entry of the copy
+ * (record_missing.h). */
+static bool holds_copy(const struct wanted *w, const char *comment, bool written)
+{
+	(void)written;
+	return smpol_record_has_all(comment, w->record);
+}
+
+static int merge_copy(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
+{
+	return smpol_record_merge_missing(comment, w->record, w->budget, merged, NULL, err, errlen);
+}
+
+int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record, size_t budget,
+			    struct smpol_store_result *res, char *err, size_t errlen)
+{
+	struct wanted want = { holds_copy, merge_copy, NULL, NULL, budget, record, store->run };
+
+	return store_loop(store, &want, FIELD_ATTEMPTS, CONFIRMATIONS, res, err, errlen);
 }
 
 int smpol_record_store(const struct smpol_comment_store *store, const char *step, const char *node,
@@ -116,11 +174,15 @@ void smpol_record_no_pause(void *ctx, int attempt)
 	(void)attempt;
 }
 
+size_t smpol_record_budget(enum smpol_record_target target)
+{
+	return target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET;
+}
+
 int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
 			     const char *step, json_object *entries, bool sole_writer,
 			     struct smpol_store_result *res, char *err, size_t errlen)
 {
-	return smpol_record_store_nodes(store, step, entries,
-					target == SMPOL_RECORD_EXTRA ? SMPOL_RECORD_BUDGET_EXTRA : SMPOL_RECORD_BUDGET,
-					FIELD_ATTEMPTS, sole_writer ? 1 : CONFIRMATIONS, res, err, errlen);
+	return smpol_record_store_nodes(store, step, entries, smpol_record_budget(target), FIELD_ATTEMPTS,
+					sole_writer ? 1 : CONFIRMATIONS, res, err, errlen);
 }

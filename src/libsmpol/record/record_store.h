@@ -40,6 +40,12 @@ struct smpol_store_result {
 	int reads;
 	int writes;
 	int losses;             /* times our entry had vanished after we wrote it */
+	json_object *record;    /* on success: our record as the confirming read had it
+	                         * (a new reference, NULL when none; json_object_put it) */
+	bool beside_jobstats;   /* set by the plugin's writers: the record went to
+	                         * SystemComment, AdminComment holding a jobstats summary */
+	uint32_t job_nodes;     /* set by the plugin's writers: the job's node count as
+	                         * slurmctld answered their read (0: not known) */
 };
 
 /*
@@ -61,8 +67,22 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 			     size_t budget, int max_attempts, int confirmations,
 			     struct smpol_store_result *res, char *err, size_t errlen);
 
+/*
+ * smpol_record_store_copy - make the comment hold every entry of record, a whole copy
+ * of the job's record that a node kept (record_recheck.h): the entries the comment's
+ * record of the copy's run is missing are merged back within budget, entries there
+ * stay as they are (record_missing.h); a comment with no record of that run gets the
+ * copy whole. Confirmed by two reads, as nodes of one job may each merge their copy
+ * at once.
+ */
+int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record, size_t budget,
+			    struct smpol_store_result *res, char *err, size_t errlen);
+
 /* A store's pause for writers that the node lock already orders: none. */
 void smpol_record_no_pause(void *ctx, int attempt);
+
+/* The bytes our record may take in target's field before it is folded (record.h). */
+size_t smpol_record_budget(enum smpol_record_target target);
 
 /*
  * smpol_record_store_field - smpol_record_store_nodes as every writer of the plugin

@@ -3,18 +3,26 @@
  * of slurmdbd cannot live in a Slurm daemon (record_dbd.h).
  *
  *   mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP
- *                      [--field AdminComment|Extra] [--sole-writer] [--no-pause] < ENTRIES
+ *                      [--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause]
+ *                      < ENTRIES
+ *   mem_interleave_dbd --job JOB [--run RUN --started TIME] [--field AdminComment|Extra]
+ *                      --recheck < RECORD
  *
  * ENTRIES is the JSON object {NODE: ENTRY, ...} of that step of the job's run RUN
  * (Slurm's restart count: 0 unless requeued), whose step started at TIME (Unix
  * seconds): slurmdbd keeps each run as a row, and the run's row is the one running
  * then (without TIME, the job's latest row). The record protocol of record_store.h
  * runs over that row's copy of the field, once slurmdbd has recorded the run's end
- * (slurmctld reports it right away). One line on standard output says
- * how it went, for the caller to parse:
- *   stored READS WRITES LOSSES
+ * (slurmctld reports it right away); where AdminComment holds a jobstats summary, over
+ * that row's SystemComment. One line on standard output says how it went, for the
+ * caller to parse:
+ *   stored READS WRITES LOSSES FIELD
  *   failed ERRNO SENTENCE
- * and the exit status is 0 for both; 2 for a usage error (the sentence on stderr).
+ * and after "stored", a second line with our whole record as the confirming read had
+ * it. --recheck looks at the run's field again with a copy RECORD of our record
+ * (record_recheck.h) and merges back what the field lost (dbd_recheck.h has its
+ * lines). The exit status is 0 for all of them; 2 for a usage error (the sentence on
+ * stderr).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,6 +35,7 @@
 
 #include "error.h"
 #include "number.h"
+#include "dbd_recheck.h"
 #include "record_dbd.h"
 #include "record_store.h"
 
@@ -40,15 +49,19 @@ struct request {
 	struct smpol_record_run run;
 	const char *step;
 	enum smpol_record_target target;
-	bool sole_writer, pause;
+	bool sole_writer, pause, recheck;
 };
 
 static void usage(FILE *to)
 {
 	fprintf(to, "usage: mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP "
-		"[--field AdminComment|Extra] [--sole-writer] [--no-pause] < ENTRIES\n"
+		"[--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause] < ENTRIES\n"
+		"       mem_interleave_dbd --job JOB [--run RUN --started TIME] [--field AdminComment|Extra] "
+		"--recheck < RECORD\n"
 		"Puts the placement record of a step of a job that has ended into the job's field in slurmdbd:\n"
-		"the row of its run RUN (0 unless requeued) that was running at TIME, when the step started.\n"
+		"the row of its run RUN (0 unless requeued) that was running at TIME, when the step started;\n"
+		"or, with --recheck, merges back the entries of a copy of it that the field lost (into that\n"
+		"row's SystemComment where a jobstats summary replaced it in AdminComment).\n"
 		"Run by the mem_interleave SPANK plugin; see mem_interleave(8).\n");
 }
 
@@ -69,7 +82,8 @@ static int parse_args(int argc, char **argv, struct request *r)
 		{ "job", required_argument, NULL, 'j' }, { "step", required_argument, NULL, 's' },
 		{ "run", required_argument, NULL, 'r' }, { "started", required_argument, NULL, 't' },
 		{ "field", required_argument, NULL, 'f' }, { "sole-writer", no_argument, NULL, 'o' },
-		{ "no-pause", no_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "no-pause", no_argument, NULL, 'n' }, { "recheck", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	uint64_t n;
 	int c;
@@ -96,26 +110,30 @@ static int parse_args(int argc, char **argv, struct request *r)
 		case 'f':
 			if (!strcasecmp(optarg, "Extra") && RECORD_HAVE_JOB_EXTRA) {
 				r->target = SMPOL_RECORD_EXTRA;
+			} else if (!strcasecmp(optarg, "SystemComment")) {
+				r->target = SMPOL_RECORD_SYSTEM_COMMENT;
 			} else if (strcasecmp(optarg, "AdminComment")) {
-				fprintf(stderr, "mem_interleave_dbd: --field %s: AdminComment%s\n", optarg,
+				fprintf(stderr, "mem_interleave_dbd: --field %s: AdminComment, SystemComment%s\n", optarg,
 					RECORD_HAVE_JOB_EXTRA ? " or Extra" : " (this Slurm has no Extra)");
 				return -1;
 			}
 			break;
 		case 'o': r->sole_writer = true; break;
 		case 'n': r->pause = false; break;
+		case 'c': r->recheck = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
 	}
-	if (optind != argc || !r->run.job || !r->step || !*r->step) {
-		fprintf(stderr, "mem_interleave_dbd: --job and --step are needed, and nothing else\n");
+	if (optind != argc || !r->run.job || (!r->recheck && (!r->step || !*r->step))) {
+		fprintf(stderr, "mem_interleave_dbd: --job and --step (or --recheck) are needed, and nothing else\n");
 		return -1;
 	}
 	return 0;
 }
 
-/* The {NODE: ENTRY} object on standard input. 0, or -EINVAL with a sentence. */
+/* The JSON object on standard input ({NODE: ENTRY}, or a record). 0, or -EINVAL with
+ * a sentence. */
 static int read_entries(json_object **entries, char *err, size_t errlen)
 {
 	char *text = malloc(ENTRIES_MAX + 1);
@@ -134,12 +152,12 @@ static int read_entries(json_object **entries, char *err, size_t errlen)
 		return 0;
 	json_object_put(*entries);
 	*entries = NULL;
-	return smpol_fail(err, errlen, EINVAL, "the entries on standard input are no JSON object of nodes");
+	return smpol_fail(err, errlen, EINVAL, "standard input holds no JSON object (of nodes, or a record)");
 }
 
 /* The record protocol over slurmdbd, waiting (bounded) for slurmdbd to record the end. */
-static int store_ended(const struct request *r, json_object *entries, struct smpol_store_result *res, char *err,
-		       size_t errlen)
+static int store_ended(const struct request *r, json_object *entries, struct smpol_store_result *res,
+		       enum smpol_record_target *target, char *err, size_t errlen)
 {
 	struct smpol_comment_store store = { record_dbd_read, record_dbd_write,
 					     r->pause ? NULL : smpol_record_no_pause, NULL, r->run.run };
@@ -147,8 +165,15 @@ static int store_ended(const struct request *r, json_object *entries, struct smp
 	int rc = record_dbd_open(r->target, &r->run, &dbd, err, errlen);
 
 	store.ctx = dbd;
+	*target = r->target;
 	for (int waited = 0; rc == 0 || rc == -EINPROGRESS; waited += END_POLL_MS) {
-		rc = smpol_record_store_field(&store, r->target, r->step, entries, r->sole_writer, res, err, errlen);
+		rc = smpol_record_store_field(&store, *target, r->step, entries, r->sole_writer, res, err, errlen);
+		/* a jobstats summary in AdminComment: beside it, in SystemComment */
+		if (rc == -EEXIST && *target == SMPOL_RECORD_ADMIN_COMMENT) {
+			*target = SMPOL_RECORD_SYSTEM_COMMENT;
+			record_dbd_set_target(dbd, *target);
+			rc = smpol_record_store_field(&store, *target, r->step, entries, r->sole_writer, res, err, errlen);
+		}
 		if (rc != -EINPROGRESS || waited >= END_WAIT_MS)
 			break;
 		usleep(END_POLL_MS * 1000);
@@ -163,6 +188,7 @@ static int store_ended(const struct request *r, json_object *entries, struct smp
 int main(int argc, char **argv)
 {
 	struct smpol_store_result res = { 0 };
+	enum smpol_record_target target = SMPOL_RECORD_ADMIN_COMMENT;
 	char err[SMPOL_ERRLEN] = "";
 	json_object *entries = NULL;
 	struct request r;
@@ -173,12 +199,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rc = read_entries(&entries, err, sizeof(err));
+	if (rc == 0 && r.recheck) {
+		dbd_recheck(&r.run, r.target, entries);
+		json_object_put(entries);
+		return 0;
+	}
 	if (rc == 0)
-		rc = store_ended(&r, entries, &res, err, sizeof(err));
+		rc = store_ended(&r, entries, &res, &target, err, sizeof(err));
 	json_object_put(entries);
 	if (rc == 0)
-		printf("stored %d %d %d\n", res.reads, res.writes, res.losses);
+		printf("stored %d %d %d %s\n%s\n", res.reads, res.writes, res.losses, record_dbd_field_name(target),
+		       res.record ? json_object_to_json_string_ext(res.record, JSON_C_TO_STRING_PLAIN) : "");
 	else
 		printf("failed %d %s\n", -rc, err);
+	json_object_put(res.record);
 	return 0;
 }

@@ -33,6 +33,7 @@ src_plugins_mem_interleave_mem_interleave_dbd_CFLAGS = $(AM_CFLAGS) $(SLURM_CPPF
 src_plugins_mem_interleave_mem_interleave_dbd_LDADD = src/libsmpol/libsmpol.la $(SLURM_LIBS) $(JSONC_LIBS)
 src_plugins_mem_interleave_mem_interleave_dbd_SOURCES = \
 	src/plugins/mem_interleave/dbd_main.c \
+	src/plugins/mem_interleave/dbd_recheck.c src/plugins/mem_interleave/dbd_recheck.h \
 	src/plugins/mem_interleave/record_dbd.c src/plugins/mem_interleave/record_dbd.h
 endif
 EXTRA_DIST += src/plugins/mem_interleave/exports.map

@@ -1,6 +1,7 @@
 /* record_courier.c - slurmd (root): the spool's courier thread (see record_courier.h). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
@@ -67,21 +68,36 @@ static bool this_process_delivers(void)
 	return true;
 }
 
+/* The wait before the next round: the spool's, or less when a record is due to be
+ * looked at again (at `next`) before. */
+static int round_wait_s(int refused, int64_t next)
+{
+	int64_t s = next_wait_s(refused), until = next - (int64_t)time(NULL);
+
+	if (next && until < s)
+		s = until > 1 ? until : 1;
+	return (int)s;
+}
+
 static void *courier_main(void *arg)
 {
 	/* job 0 names no step: every spooled record is someone else's */
 	struct record_write w = { .site = &courier.site, .run = { 0 }, .step = "", .step_nnodes = 1 };
+	int64_t next = 0;
 	int refused = 0;
 
 	(void)arg;
 	pthread_mutex_lock(&courier.lock);
-	while (nap(next_wait_s(refused))) {
+	while (nap(round_wait_s(refused, next))) {
 		int rc;
 
 		if (!this_process_delivers())
 			break;
 		pthread_mutex_unlock(&courier.lock);
 		rc = record_write_deliver_all(&w);
+		/* the records to look at again after their job's end (record_recheck.h) */
+		if (record_write_recheck(&w, &next) == -ECONNREFUSED)
+			rc = -ECONNREFUSED;
 		pthread_mutex_lock(&courier.lock);
 		refused = rc == -ECONNREFUSED && refused < 8 ? refused + 1 : rc == -ECONNREFUSED ? refused : 0;
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
@@ -30,14 +31,25 @@ extern slurm_conf_t slurm_conf;
 struct record_dbd {
 	enum smpol_record_target target;
 	struct smpol_record_run run;
+	time_t end;                     /* the run's end at the last read, 0 = none yet */
 	void *conn;
 	slurmdb_job_cond_t cond;        /* the job's rows (each run's) on this cluster */
 	slurmdb_job_cond_t cond_run;    /* the run's row alone: the rows running about run.started */
 };
 
-static const char *field_name(enum smpol_record_target t)
+const char *record_dbd_field_name(enum smpol_record_target t)
 {
-	return t == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment";
+	return t == SMPOL_RECORD_EXTRA ? "Extra" : t == SMPOL_RECORD_SYSTEM_COMMENT ? "SystemComment" : "AdminComment";
+}
+
+void record_dbd_set_target(struct record_dbd *d, enum smpol_record_target target)
+{
+	d->target = target;
+}
+
+time_t record_dbd_end(const struct record_dbd *d)
+{
+	return d->end;
 }
 
 static const char *why(int e)
@@ -134,7 +146,7 @@ int record_dbd_open(enum smpol_record_target target, const struct smpol_record_r
 
 		record_dbd_close(d);
 		return smpol_fail(err, errlen, ECONNREFUSED, "cannot reach slurmdbd to write the %s of job %u, which "
-				 "has ended: %s", field_name(target), job, why(e));
+				 "has ended: %s", record_dbd_field_name(target), job, why(e));
 	}
 	*dbd = d;
 	return 0;
@@ -191,6 +203,16 @@ static slurmdb_job_rec_t *run_row(const struct record_dbd *d, __typeof__(slurmdb
 	return row;
 }
 
+/* The field of rec, where the text is (a write borrows it: put back to NULL before rec goes). */
+static char **field_of(struct record_dbd *d, slurmdb_job_rec_t *rec)
+{
+#if RECORD_HAVE_JOB_EXTRA
+	if (d->target == SMPOL_RECORD_EXTRA)
+		return &rec->extra;
+#endif
+	return d->target == SMPOL_RECORD_SYSTEM_COMMENT ? &rec->system_comment : &rec->admin_comment;
+}
+
 int record_dbd_read(void *ctx, char **comment, char *err, size_t errlen)
 {
 	struct record_dbd *d = ctx;
@@ -210,28 +232,14 @@ int record_dbd_read(void *ctx, char **comment, char *err, size_t errlen)
 		rc = smpol_fail(err, errlen, EINPROGRESS, "slurmdbd has not recorded the end of run %u of job %u yet",
 			       d->run.run, d->run.job);
 	} else if (row) {
-#if RECORD_HAVE_JOB_EXTRA
-		text = d->target == SMPOL_RECORD_EXTRA ? row->extra : row->admin_comment;
-#else
-		text = row->admin_comment;
-#endif
+		d->end = row->end ? row->end : time(NULL);
+		text = *field_of(d, row);
 		*comment = strdup(text ? text : "");
 		if (!*comment)
 			rc = smpol_fail(err, errlen, ENOMEM, "out of memory reading job %u from slurmdbd", d->run.job);
 	}
 	slurm_list_destroy(jobs);
 	return rc;
-}
-
-/* The field of rec, where the text goes (borrowed: put back to NULL before rec goes). */
-static char **field_of(struct record_dbd *d, slurmdb_job_rec_t *rec)
-{
-#if RECORD_HAVE_JOB_EXTRA
-	if (d->target == SMPOL_RECORD_EXTRA)
-		return &rec->extra;
-#endif
-	(void)d;
-	return &rec->admin_comment;
 }
 
 int record_dbd_write(void *ctx, const char *comment, char *err, size_t errlen)
@@ -262,12 +270,12 @@ int record_dbd_write(void *ctx, const char *comment, char *err, size_t errlen)
 			return smpol_fail(err, errlen, EIO, "slurmdbd found %d runs of job %u running at %lld, not run %u "
 					 "alone; nothing changed", rows, d->run.job, (long long)d->run.started, d->run.run);
 		return smpol_fail(err, errlen, e == ESLURM_ACCESS_DENIED ? EPERM : EIO,
-				 "slurmdbd did not change the %s of job %u: %s", field_name(d->target), d->run.job,
-				 why(e));
+				 "slurmdbd did not change the %s of job %u: %s", record_dbd_field_name(d->target),
+				 d->run.job, why(e));
 	}
 	errno = 0;
 	if (slurmdb_connection_commit(d->conn, true) != SLURM_SUCCESS)
 		return smpol_fail(err, errlen, EIO, "slurmdbd did not commit the %s of job %u: %s",
-				 field_name(d->target), d->run.job, why(errno));
+				 record_dbd_field_name(d->target), d->run.job, why(errno));
 	return 0;
 }

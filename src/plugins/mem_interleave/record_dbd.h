@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <slurm/slurm_version.h>
 
 #include "record.h"
@@ -49,5 +50,15 @@ int record_dbd_read(void *dbd, char **comment, char *err, size_t errlen);
 /* Replace the field of the run's row alone and commit (a smpol_comment_store write):
  * rolled back, -EIO, when slurmdbd would change another row too. 0 or -errno. */
 int record_dbd_write(void *dbd, const char *comment, char *err, size_t errlen);
+
+/* The field's name as sacct and sacctmgr spell it: "AdminComment", "Extra", "SystemComment". */
+const char *record_dbd_field_name(enum smpol_record_target target);
+
+/* Read and write another field of the same row from now on (AdminComment, then
+ * SystemComment when AdminComment holds a jobstats summary). */
+void record_dbd_set_target(struct record_dbd *dbd, enum smpol_record_target target);
+
+/* The run's end as the last successful read had it (0: none yet). */
+time_t record_dbd_end(const struct record_dbd *dbd);
 
 #endif

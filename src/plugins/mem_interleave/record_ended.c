@@ -10,13 +10,15 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "record.h"
 #include "record_ended.h"
 #include "run_cmd.h"
 
 /* The client waits up to 10 s for slurmdbd to record the end, then writes: this
  * leaves room for slow answers and never holds a step's end much longer. */
 #define CLIENT_TIMEOUT_S 60
-#define CLIENT_OUTPUT_MAX 4096
+/* its line and our record (at most SMPOL_RECORD_BUDGET bytes) */
+#define CLIENT_OUTPUT_MAX (SMPOL_RECORD_BUDGET + 4096)
 
 /* entries as the client's standard input: a memory file, read from its start. */
 static int entries_file(json_object *entries, char *err, size_t errlen)
@@ -69,14 +71,19 @@ static int run_unsignalled(char *const argv[], int fd, char **out, char *err, si
 	return rc;
 }
 
-/* The client's one line: "stored R W L" or "failed ERRNO SENTENCE". */
+/* The client's report: "stored R W L FIELD" and our record on the next line, or
+ * "failed ERRNO SENTENCE". */
 static int parse_report(const char *client, const char *out, struct smpol_store_result *res, char *err,
 			size_t errlen)
 {
 	struct smpol_store_result got = { 0 };
+	char field[32] = "";
 	int e = 0, at = 0;
 
-	if (sscanf(out, "stored %d %d %d", &got.reads, &got.writes, &got.losses) == 3) {
+	if (sscanf(out, "stored %d %d %d %31s", &got.reads, &got.writes, &got.losses, field) == 4) {
+		got.beside_jobstats = !strcmp(field, "SystemComment");
+		if (res && strchr(out, '\n'))
+			got.record = json_tokener_parse(strchr(out, '\n') + 1);
 		if (res)
 			*res = got;
 		return 0;
@@ -90,20 +97,37 @@ static int parse_report(const char *client, const char *out, struct smpol_store_
 			 (int)strcspn(out, "\n"), out);
 }
 
+/* The client's options naming the run: --job JOB --run RUN --started TIME. */
+struct run_options {
+	char job[16], run[16], started[24];
+};
+
+static void run_options(const struct smpol_record_run *run, struct run_options *o)
+{
+	snprintf(o->job, sizeof(o->job), "%" PRIu32, run->job);
+	snprintf(o->run, sizeof(o->run), "%" PRIu32, run->run);
+	snprintf(o->started, sizeof(o->started), "%" PRId64, run->started);
+}
+
+static char *field_option(enum smpol_record_target target)
+{
+	return target == SMPOL_RECORD_EXTRA ? "Extra" : target == SMPOL_RECORD_SYSTEM_COMMENT ? "SystemComment"
+											       : "AdminComment";
+}
+
 int record_ended_store(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
 		       const char *step, json_object *entries, bool sole_writer, bool pause,
 		       struct smpol_store_result *res, char *err, size_t errlen)
 {
-	char jobtext[16], runtext[16], started[24], why[SMPOL_ERRLEN], *out = NULL;
-	char *argv[14] = { (char *)client, "--job", jobtext, "--run", runtext, "--started", started, "--step",
-			   (char *)step, "--field", target == SMPOL_RECORD_EXTRA ? "Extra" : "AdminComment" };
+	struct run_options o;
+	char why[SMPOL_ERRLEN], *out = NULL;
+	char *argv[14] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--step",
+			   (char *)step, "--field", field_option(target) };
 	int n = 11, rc, fd = entries_file(entries, err, errlen);
 
 	if (fd < 0)
 		return fd;
-	snprintf(jobtext, sizeof(jobtext), "%" PRIu32, run->job);
-	snprintf(runtext, sizeof(runtext), "%" PRIu32, run->run);
-	snprintf(started, sizeof(started), "%" PRId64, run->started);
+	run_options(run, &o);
 	if (sole_writer)
 		argv[n++] = "--sole-writer";
 	if (!pause)
@@ -115,6 +139,47 @@ int record_ended_store(const char *client, enum smpol_record_target target, cons
 		return smpol_fail(err, errlen, ECONNREFUSED, "cannot write the record of job %" PRIu32 ", which has "
 				 "ended, through slurmdbd: %s (plugstack dbd_client=)", run->job, why);
 	rc = parse_report(client, out, res, err, errlen);
+	free(out);
+	return rc;
+}
+
+int record_ended_recheck(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
+			 json_object *record, struct record_recheck_seen *seen, char *err, size_t errlen)
+{
+	static const char *const words[] = {
+		[RECHECK_PENDING] = "pending", [RECHECK_KEPT] = "kept", [RECHECK_MERGED] = "merged",
+		[RECHECK_MOVED] = "moved", [RECHECK_GONE] = "gone",
+	};
+	struct run_options o;
+	char why[SMPOL_ERRLEN], word[16] = "", *out = NULL;
+	char *argv[] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--field",
+			 field_option(target), "--recheck", NULL };
+	long long end = 0;
+	int rc, e = 0, at = 0, fd = entries_file(record, err, errlen);
+
+	memset(seen, 0, sizeof(*seen));
+	if (fd < 0)
+		return fd;
+	run_options(run, &o);
+	rc = run_unsignalled(argv, fd, &out, why, sizeof(why));
+	close(fd);
+	if (rc < 0)
+		return smpol_fail(err, errlen, ECONNREFUSED, "cannot look at the record of run %" PRIu32 " of job %"
+				 PRIu32 " again: %s (plugstack dbd_client=)", run->run, run->job, why);
+	rc = -1;
+	if (sscanf(out, "%15s %lld %d %d %d", word, &end, &seen->res.reads, &seen->res.writes, &seen->res.losses) >= 1)
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (!strcmp(word, words[i]))
+				rc = (int)i;
+	seen->outcome = rc < 0 ? RECHECK_PENDING : (enum record_recheck_outcome)rc;
+	seen->ended = end;
+	if (rc >= 0)
+		rc = 0;
+	else if (sscanf(out, "failed %d %n", &e, &at) == 1 && e > 0 && at > 0)
+		rc = smpol_fail(err, errlen, e, "%.*s", (int)strcspn(out + at, "\n"), out + at);
+	else
+		rc = smpol_fail(err, errlen, ECONNREFUSED, "%s reported nothing it should (\"%.*s\")", client,
+			       (int)strcspn(out, "\n"), out);
 	free(out);
 	return rc;
 }

@@ -10,6 +10,7 @@
  * slurmdbd through mem_interleave_dbd (record_ended.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,10 @@ _Static_assert(SMPOL_STEP_INTERACTIVE == SLURM_INTERACTIVE_STEP, "SLURM_INTERACT
  * libslurmfull; mpi/pmi2 and mpi/pmix use it between the nodes of a step. */
 extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, const char *data);
 
+/* slurm.conf as this process loaded it (libslurmfull, not in the public headers). */
+extern slurm_conf_t slurm_conf;
+
+#pragma weak slurm_conf
 #pragma weak slurm_load_job
 #pragma weak slurm_free_job_info_msg
 #pragma weak slurm_init_job_desc_msg
@@ -52,6 +57,8 @@ extern int slurm_forward_data(char **nodelist, char *address, uint32_t len, cons
 struct field {
 	enum smpol_record_target target;
 	const struct smpol_record_run *run;
+	bool ended;             /* at the last read, slurmctld had the job in a final state */
+	uint32_t nodes;         /* the job's node count at the last read, 0: none read */
 };
 
 /* Whether slurmctld's job is still the run the step belongs to: requeued, it is
@@ -130,7 +137,7 @@ static void set_desc_job(job_desc_msg_t *desc, uint32_t job)
 
 static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 {
-	const struct field *f = ctx;
+	struct field *f = ctx;
 	job_info_msg_t *msg = NULL;
 	const char *text = NULL;
 
@@ -146,6 +153,8 @@ static int field_read(void *ctx, char **comment, char *err, size_t errlen)
 		return rc;
 	}
 	if (msg->record_count > 0) {
+		f->ended = (msg->job_array[0].job_state & JOB_STATE_BASE) >= JOB_COMPLETE;
+		f->nodes = msg->job_array[0].num_nodes;
 #if RECORD_HAVE_JOB_EXTRA
 		if (f->target == SMPOL_RECORD_EXTRA)
 			text = msg->job_array[0].extra;
@@ -176,23 +185,65 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 	return 0;
 }
 
-int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
-		     const char *step, json_object *entries, bool sole_writer, bool pause,
-		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+/* record_slurm_store through f, read at least once when the target is one. */
+static int store_through(struct field *f, const char *dbd_client, const char *step, json_object *entries,
+			 bool sole_writer, bool pause, struct smpol_store_result *res, const char **through, char *err,
+			 size_t errlen)
 {
-	struct field f = { target, run };
-	struct smpol_comment_store store = { field_read, field_write, pause ? NULL : smpol_record_no_pause, &f,
-					     run->run };
+	enum smpol_record_target target = f->target;
+	const struct smpol_record_run *run = f->run;
+	struct smpol_comment_store store = { .read = field_read, .write = field_write,
+					     .pause = pause ? NULL : smpol_record_no_pause, .ctx = f, .run = run->run };
 	int rc = record_slurm_check(target, err, errlen);
 
 	*through = "";
 	if (rc < 0 || target == SMPOL_RECORD_NONE)
 		return rc;
 	rc = smpol_record_store_field(&store, target, step, entries, sole_writer, res, err, errlen);
+	if (rc == -EEXIST && target == SMPOL_RECORD_ADMIN_COMMENT) {
+		/* slurmctld takes no SystemComment: slurmdbd does, once the job has ended; the
+		 * spool keeps the record until then, with no retries at the step's end */
+		*through = " into SystemComment through slurmdbd (AdminComment holds a jobstats summary)";
+		if (!f->ended)
+			return smpol_fail(err, errlen, ECONNREFUSED, "the AdminComment of job %u holds a jobstats "
+					 "summary; the record goes to SystemComment once the job has ended", run->job);
+		rc = record_ended_store(dbd_client, SMPOL_RECORD_SYSTEM_COMMENT, run, step, entries, sole_writer,
+					pause, res, err, errlen);
+		if (rc == 0 && res)
+			res->beside_jobstats = true;
+		return rc;
+	}
 	if (rc != -ESRCH)
 		return rc;
 	*through = " through slurmdbd (the job had ended)";
-	return record_ended_store(dbd_client, target, run, step, entries, sole_writer, pause, res, err, errlen);
+	rc = record_ended_store(dbd_client, target, run, step, entries, sole_writer, pause, res, err, errlen);
+	if (rc == 0 && res && res->beside_jobstats)
+		*through = " into SystemComment through slurmdbd (the job had ended; AdminComment holds a jobstats "
+			   "summary)";
+	return rc;
+}
+
+int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
+		     const char *step, json_object *entries, bool sole_writer, bool pause,
+		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+{
+	struct field f = { .target = target, .run = run };
+	int rc = store_through(&f, dbd_client, step, entries, sole_writer, pause, res, through, err, errlen);
+
+	if (res)
+		res->job_nodes = f.nodes;
+	return rc;
+}
+
+bool record_slurm_ctld_epilog(void)
+{
+	if (!&slurm_conf)
+		return true;    /* cannot tell: look */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	return slurm_conf.epilog_slurmctld_cnt > 0;
+#else
+	return slurm_conf.epilog_slurmctld && *slurm_conf.epilog_slurmctld;
+#endif
 }
 
 int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len)

@@ -28,14 +28,22 @@ int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen
  * (false when the node lock already orders every writer). Through slurmctld while the
  * job runs that run; once it has ended (slurmctld: "Job has already finished", the
  * job is gone, or it was requeued: its restart count is past run's), through slurmdbd
- * into that run's row by the program dbd_client (record_ended.h), and *through
- * then says so (else ""). res may be NULL. 0 or -errno with a sentence:
- * -ECONNREFUSED neither answered (try later), -EEXIST the field is jobstats', others
- * refused for good.
+ * into that run's row by the program dbd_client (record_ended.h), and *through then
+ * says so (else ""). Where AdminComment holds a jobstats summary, the record goes to
+ * the run's SystemComment, which only slurmdbd takes (once the run has ended): *through
+ * says so and res->beside_jobstats is set. res may be NULL; res->record is our record
+ * as the confirming read had it (json_object_put it), res->job_nodes the job's node
+ * count as slurmctld answered the last read (0: none answered). 0 or -errno with a sentence:
+ * -ECONNREFUSED neither answered (try later; a running job's record for SystemComment
+ * too), others refused for good.
  */
 int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
 		     const char *step, json_object *entries, bool sole_writer, bool pause,
 		     struct smpol_store_result *res, const char **through, char *err, size_t errlen);
+
+/* Whether this process's slurm.conf names an EpilogSlurmctld (where jobstats writes
+ * its summary from); slurmd's, in the courier. */
+bool record_slurm_ctld_epilog(void);
 
 /* Host `index` (0 = the first) of a Slurm host list ("n[3-5],m1", 1 -> "n4") into buf.
  * 0 or -EINVAL. */

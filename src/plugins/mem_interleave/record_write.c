@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "mi_log.h"
+#include "record_ended.h"
+#include "record_recheck.h"
 #include "record_slurm.h"
 #include "record_spool.h"
 #include "record_write.h"
@@ -47,12 +49,38 @@ static double ms_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* Whether jobstats may yet put its summary over the record in AdminComment: slurm.conf
+ * names an EpilogSlurmctld (jobstats' is one). */
+static bool jobstats_may_follow(const struct record_write *w)
+{
+	return w->site->record == SMPOL_RECORD_ADMIN_COMMENT && record_slurm_ctld_epilog();
+}
+
+/* Keep a copy of the run's whole record, just written, to look at again after the
+ * run's end (record_recheck.h): jobstats may put its summary over it, and in a job of
+ * several nodes a writer on another node may have dropped our entries (record_missing.h). */
+static void keep_for_recheck(const struct record_write *w, const struct smpol_record_run *run,
+			     const struct smpol_store_result *res)
+{
+	char err[SMPOL_ERRLEN];
+
+	if (!res->record || !(res->job_nodes > 1 || (jobstats_may_follow(w) && !res->beside_jobstats)))
+		return;
+	if (smpol_recheck_put(&w->site->host, run, res->record, (int64_t)time(NULL) + SMPOL_RECHECK_FIRST_S,
+			      err, sizeof(err)) < 0)
+		slurm_error(MI_LOG "job %u: the placement record is not looked at again after the job's end (%s): "
+			    "a jobstats summary written after it, or another node's write, may replace it", run->job,
+			    err);
+}
+
 /* Store entries ({NODE:ENTRY}) of run/step into the record field, under the node
- * lock. 0 or -errno (record_slurm_store's); *through as it says. */
+ * lock, and keep the copy to look at again. 0 or -errno (record_slurm_store's);
+ * *through as it says. */
 static int store_entries(const struct record_write *w, const struct smpol_record_run *run, const char *step,
 			 json_object *entries, bool sole_writer, struct smpol_store_result *res, const char **through,
 			 char *err, size_t errlen)
 {
+	struct smpol_store_result local = { 0 };
 	int rc, lock_fd = lock_node_writers(w);
 	/* under the node lock, the steps of a one-node step's job all take turns here;
 	 * without it, this node's other steps may race even a step's only writer */
@@ -61,9 +89,16 @@ static int store_entries(const struct record_write *w, const struct smpol_record
 	/* the only writer reads its write back at once; others pause between reads so a
 	 * racing writer of another node has written by then */
 	rc = record_slurm_store(w->site->record, w->site->dbd_client, run, step, entries, sole,
-			      !sole && (lock_fd < 0 || w->step_nnodes > 1), res, through, err, errlen);
+			      !sole && (lock_fd < 0 || w->step_nnodes > 1), &local, through, err, errlen);
+	/* under the lock: the node's later write of the run keeps the later copy */
+	if (rc == 0)
+		keep_for_recheck(w, run, &local);
 	if (lock_fd >= 0)
 		close(lock_fd);     /* drops the flock */
+	json_object_put(local.record);
+	local.record = NULL;
+	if (res)
+		*res = local;
 	return rc;
 }
 
@@ -174,4 +209,100 @@ void record_write_retry_own(const struct record_write *w)
 		sleep(SPOOL_RETRY_S);
 		rc = deliver_spooled(w, own);
 	}
+}
+
+/* After a look with r: keep it to look again at `due`, or remove it. Under the node
+ * lock, where the job's writers on this node put their copies: a copy put since r was
+ * read is newer and stays as it was put (looked at soon). */
+static void settle(const struct record_write *w, const struct smpol_recheck *r, bool again, int64_t due)
+{
+	struct smpol_recheck now_kept;
+	int lock_fd = lock_node_writers(w);
+
+	if (smpol_recheck_get(&w->site->host, &r->run, &now_kept, NULL, 0) == 0 &&
+	    json_object_equal(now_kept.record, r->record) &&
+	    (!again || smpol_recheck_update(&w->site->host, r, due, NULL, 0) < 0))
+		smpol_recheck_remove(&w->site->host, &r->run, NULL, 0);
+	json_object_put(now_kept.record);
+	if (lock_fd >= 0)
+		close(lock_fd);
+}
+
+/* Whether to look again after a look that found seen: while the end is not known; while
+ * jobstats may still put its summary over the record; after a write, to see that no
+ * other node's look dropped it. */
+static bool look_again(const struct record_write *w, const struct record_recheck_seen *seen)
+{
+	switch (seen->outcome) {
+	case RECHECK_PENDING: return true;
+	case RECHECK_KEPT: return jobstats_may_follow(w);
+	case RECHECK_MERGED:
+	case RECHECK_MOVED: return seen->res.writes > 0;
+	default: return false;
+	}
+}
+
+/* One look at the record of a job's run after its end: what the client found decides
+ * what becomes of the entry. -ECONNREFUSED when slurmdbd did not answer (the entry
+ * waits), else 0. */
+static int recheck_one(const struct record_write *w, const struct smpol_record_run *key, int64_t now)
+{
+	struct smpol_recheck r;
+	struct record_recheck_seen seen;
+	char err[SMPOL_ERRLEN];
+	int64_t due = 0;
+	bool again = false;
+	uint32_t job = key->job;
+	int rc = smpol_recheck_get(&w->site->host, key, &r, err, sizeof(err));
+
+	if (rc < 0) {
+		if (rc != -ENOENT)
+			slurm_error(MI_LOG "%s; removed", err);
+		smpol_recheck_remove(&w->site->host, key, NULL, 0);
+		return 0;
+	}
+	rc = record_ended_recheck(w->site->dbd_client, w->site->record, &r.run, r.record, &seen, err, sizeof(err));
+	if (rc == -ECONNREFUSED) {
+		json_object_put(r.record);
+		return rc;
+	}
+	if (rc < 0)
+		slurm_error(MI_LOG "job %u: the placement record cannot be looked at after the job's end: %s", job, err);
+	else if (seen.outcome == RECHECK_MOVED && seen.res.writes > 0)
+		slurm_info(MI_LOG "job %u: a jobstats summary replaced the placement record in AdminComment; the "
+			   "record is in SystemComment now (%d reads, %d writes, %d lost to other writers)", job,
+			   seen.res.reads, seen.res.writes, seen.res.losses);
+	else if (seen.outcome == RECHECK_MERGED && seen.res.writes > 0)
+		slurm_info(MI_LOG "job %u: entries of this node that another node's write had dropped from the "
+			   "placement record are merged back (%d reads, %d writes, %d lost to other writers)", job,
+			   seen.res.reads, seen.res.writes, seen.res.losses);
+	else if (seen.outcome == RECHECK_GONE)
+		slurm_info(MI_LOG "job %u: other text replaced the placement record after the job's end; it is left "
+			   "as it is", job);
+	if (rc == 0 && look_again(w, &seen)) {
+		r.tries += seen.outcome == RECHECK_PENDING;
+		r.ended = seen.ended;
+		again = smpol_recheck_next(&r, now, &due);
+	}
+	settle(w, &r, again, due);
+	json_object_put(r.record);
+	return 0;
+}
+
+int record_write_recheck(const struct record_write *w, int64_t *next)
+{
+	int64_t now = (int64_t)time(NULL);
+	struct smpol_record_run *runs = NULL;
+	int n = 0, rc = 0;
+
+	*next = 0;
+	if (smpol_recheck_due(&w->site->host, now, &runs, &n, next, NULL, 0) < 0)
+		return 0;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = recheck_one(w, &runs[i], now);
+	free(runs);
+	/* slurmdbd away: what is due stays due, for the next round */
+	if (rc == -ECONNREFUSED)
+		*next = 0;
+	return rc;
 }

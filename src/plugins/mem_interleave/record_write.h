@@ -41,4 +41,11 @@ void record_write_deliver_others(const struct record_write *w);
  * waits for the next round). */
 int record_write_deliver_all(const struct record_write *w);
 
+/* Look again, after their job's end, at the records this node wrote that are due
+ * (record_recheck.h; the courier's round): entries another node's write dropped are
+ * merged back, and a jobstats summary put over one moves it to SystemComment.
+ * *next: when the earliest not due yet will be (0: none). 0, or -ECONNREFUSED when
+ * slurmdbd did not answer (the rest waits for the next round). */
+int record_write_recheck(const struct record_write *w, int64_t *next);
+
 #endif
