@@ -82,6 +82,8 @@ struct record_step {
 	struct record_collector *gather;     /* a node with children in the tree: their collector */
 	bool deliveries_due;            /* the collector took entries the sampler may hand on */
 	char parent[256];               /* nodes but the first: where entries go, "" = none */
+	json_object *hosts;             /* the step's nodes in order, from slurmctld; NULL =
+	                                 * unknown (the sampler thread's until joined) */
 	json_object *handed;            /* this node's entry as its parent last took it */
 	struct record_write w;            /* this node's writes of the record */
 	bool written;
@@ -122,6 +124,31 @@ static void take_sample(struct record_step *a, const struct task *tasks, int nta
 
 static void hand_over(struct record_step *a);
 
+/* A step of several nodes: its nodes as slurmctld laid it out, which name those whose
+ * entry never comes (record_missing.h) and route to the parent instead of the job's
+ * copy. Asked once, in the sampler thread, off the step's launch. */
+static void learn_hosts(struct record_step *a)
+{
+	uint32_t n = a->in.step_nnodes, id = a->in.node_id;
+	char err[SMPOL_ERRLEN];
+	json_object *parent;
+
+	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
+		return;
+	if (record_slurm_step_hosts(a->in.job_id, a->in.step_id, &a->hosts, err, sizeof(err)) < 0 ||
+	    json_object_array_length(a->hosts) != n) {
+		slurm_info(MI_LOG "job %u step %s: %s; nodes whose entries do not come are not named in the "
+			   "record", a->in.job_id, a->step, a->hosts ? "the step's layout does not match its node "
+			   "count" : err);
+		json_object_put(a->hosts);
+		a->hosts = NULL;
+		return;
+	}
+	parent = id > 0 ? json_object_array_get_idx(a->hosts, smpol_gather_parent(id, n)) : NULL;
+	if (parent)
+		snprintf(a->parent, sizeof(a->parent), "%s", json_object_get_string(parent));
+}
+
 static void *sampler(void *arg)
 {
 	struct record_step *a = arg;
@@ -131,6 +158,7 @@ static void *sampler(void *arg)
 	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
+	learn_hosts(a);
 	record_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
@@ -193,6 +221,7 @@ static void record_free(struct record_step *a)
 	free(a->kinds);
 	record_collector_free(a->gather);
 	json_object_put(a->handed);
+	json_object_put(a->hosts);
 	smpol_sampling_free(&a->s);
 	sample_tree_free(a->tree);
 	pthread_cond_destroy(&a->wake);
@@ -446,6 +475,28 @@ static void hand_over(struct record_step *a)
 	json_object_put(entry);
 }
 
+/* The step's nodes whose entries this writer does not have go into entries as
+ * {NODE:null}: the record names them (record_missing.h). */
+static void name_missing(const struct record_step *a, json_object *entries)
+{
+	char names[256] = "";
+	int n = 0;
+
+	for (size_t i = 0; a->hosts && i < json_object_array_length(a->hosts); i++) {
+		const char *host = json_object_get_string(json_object_array_get_idx(a->hosts, i));
+
+		if (!json_object_object_get_ex(entries, host, NULL)) {
+			json_object_object_add(entries, host, NULL);
+			if (n++ < 8)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", n > 1 ? "," : "",
+					 host);
+		}
+	}
+	if (n)
+		slurm_info(MI_LOG "job %u step %s: no entry from %d node(s) of the step (%s%s); the record names "
+			   "them missing", a->in.job_id, a->step, n, names, n > 8 ? ",..." : "");
+}
+
 /* Stop the sampler and hand over the record, once. */
 static void finish(struct record_step *a)
 {
@@ -498,8 +549,10 @@ static void finish(struct record_step *a)
 	collects_all = a->gather && a->in.node_id == 0;
 	nothing_new = entry_handed(a, entry) && end.new_deliveries == 0;
 	if (entries && json_object_object_length(entries) > 0 && !nothing_new &&
-	    (a->in.node_id == 0 || !forward_entries(a, entries, true)))
+	    (a->in.node_id == 0 || !forward_entries(a, entries, true))) {
+		name_missing(a, entries);
 		a->spooled = record_write_entries(&a->w, entries, collects_all && end.missing == 0, how);
+	}
 	json_object_put(entries);
 	json_object_put(entry);
 }
