@@ -1,10 +1,15 @@
 # t_acct_75_nodefail.sh - a node lost in the middle of a two-node step (issue 21): its
-# slurmstepd (and the step's tasks there) is killed and the node set DOWN, so the job
-# ends NODE_FAIL. The surviving node's entry must be in accounting, read back from
-# slurmdbd, and the record must name the lost node ("missing":{NODE:"0"}), whether the
-# lost node was the step's first (its record collector: the survivor writes itself)
-# or its second (the collector stops waiting and writes without it). Each case puts
-# the lost node back (state=resume) for the files after it.
+# slurmd stops answering (SIGSTOP), its slurmstepd and the step's task there are
+# killed, and it is set DOWN, so the job ends NODE_FAIL. The surviving node's entry
+# must be in accounting, read back from slurmdbd, and the record must name the lost
+# node ("missing":{NODE:"0"}):
+# - the step's second node lost before it handed its entry over (killed as soon as its
+#   task runs, before the first sample): the collector stops waiting and writes
+#   without it;
+# - the step's first node lost (its record collector), after the second handed its
+#   entry to it: the second, its task killed by the job's end, offers its entry again,
+#   finds the parent's slurmd silent, and writes it itself.
+# Each case puts the lost node back (SIGCONT, state=resume) for the files after it.
 
 if [ ! -x "$PY" ]; then
 	t_skip "node lost mid-step" "$PY is missing (install python3)"
@@ -34,7 +39,7 @@ node_back() {
 
 # lose_node WHICH (0: the step's first node, 1: its second)
 lose_node() {
-	local which=$1 name nodes lost kept spid tasks state got said mark
+	local which=$1 name nodes lost kept spid tasks dpid state got said mark i
 	name="node lost mid-step (the step's $([ "$which" = 0 ] && echo first || echo second) node)"
 	mark=$(log_mark "$SLURMD_LOG")
 	JOB=$(sbatch --parsable -N 2 -o /dev/null -J mpol-nodefail \
@@ -45,27 +50,34 @@ lose_node() {
 		[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
 		return
 	fi
-	# past a sample, and past the young step's retries of a parent with no collector
-	sleep 12
 	nodes=$(scontrol show hostnames "$(squeue -h -s -j "$JOB.0" -o %N)")
 	lost=$(sed -n "$((which + 1))p" <<<"$nodes")
 	kept=$(sed -n "$((2 - which))p" <<<"$nodes")
-	spid=$(node_stepd "$JOB" 0 "$lost")
-	tasks=$(pgrep -P "${spid:-0}")
-	# the node is gone: its slurmstepd and the step's task there, then slurmctld is told
-	[ -n "$spid" ] && kill -KILL $spid $tasks 2>/dev/null
+	# the lost node's slurmstepd once its task runs (the first sample is 1 s later)
+	for ((i = 0; i < 300; i++)); do
+		spid=$(node_stepd "$JOB" 0 "$lost")
+		tasks=$(pgrep -P "${spid:-0}")
+		[ -n "$tasks" ] && break
+		sleep 0.05
+	done
+	# the first node: after the second handed its entry over
+	[ "$which" = 0 ] && sleep 4
+	read -r dpid <"$MPOL_CLUSTER_DIR/run/slurmd-$lost.pid"
+	[ -n "$dpid" ] && kill -STOP "$dpid"
+	[ -n "$tasks" ] && kill -KILL $spid $tasks 2>/dev/null
 	scontrol update nodename="$lost" state=down reason=mpol-test-lost
 	wait_job "$JOB" 120
 	state=$(sacct -n -X -P -o State -j "$JOB" 2>/dev/null | head -n 1)
 	got=$(acct_py "$(acct_comment "$JOB")" '[step_nodes(r, "0"), r.get("missing")]')
 	said=$({ log_since "$SLURMD_LOG" "$mark"; cat "$MPOL_CLUSTER_DIR/log/slurmd-node2.log"; } 2>/dev/null |
 		grep -F "job $JOB step 0:")
-	if [ -n "$spid" ] && [[ $state == NODE_FAIL* ]] && [ "$got" = "[['$kept'], {'$lost': '0'}]" ]; then
+	if [ -n "$tasks" ] && [[ $state == NODE_FAIL* ]] && [ "$got" = "[['$kept'], {'$lost': '0'}]" ]; then
 		t_pass "$name: the survivor's entry and the lost node are in accounting"
 	else
 		t_fail "$name: the survivor's entry and the lost node are in accounting" \
-			"job '$JOB' state '$state' (lost '$lost' slurmstepd '$spid', kept '$kept'); record: $got; slurmd: ${said:0:1200}"
+			"job '$JOB' state '$state' (lost '$lost' slurmstepd '$spid' tasks '$tasks', kept '$kept'); record: $got; slurmd: ${said:0:1200}"
 	fi
+	[ -n "$dpid" ] && kill -CONT "$dpid"
 	node_back "$lost" || t_fail "$name: the lost node takes jobs again" "$(sinfo -h -N -n "$lost" -o '%T %E' 2>&1)"
 }
 
