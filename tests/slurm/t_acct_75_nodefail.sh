@@ -9,6 +9,7 @@
 # - the step's first node lost (its record collector), after the second handed its
 #   entry to it: the second, its task killed by the job's end, offers its entry again,
 #   finds the parent's slurmd silent, and writes it itself.
+# The job is not requeued (--no-requeue: a batch job is, by default, after NODE_FAIL).
 # Each case puts the lost node back (SIGCONT, state=resume) for the files after it.
 
 if [ ! -x "$PY" ]; then
@@ -16,13 +17,15 @@ if [ ! -x "$PY" ]; then
 	return 0 2>/dev/null || exit 0
 fi
 
-# node_stepd JOB STEP NODE: the slurmstepd of JOB.STEP on NODE (slurmstepd has
-# SLURMD_NODENAME in its own environment; every node's runs on this host).
+# node_stepd JOB STEP NODE: the slurmstepd of JOB.STEP on NODE: every node's runs on
+# this host, in its slurmd's UTS namespace (cluster.sh).
 node_stepd() {
-	local p
+	local p ns dpid
+	read -r dpid <"$MPOL_CLUSTER_DIR/run/slurmd-$3.pid" || return
+	ns=$(readlink "/proc/$dpid/ns/uts")
 	for p in $(pgrep -x slurmstepd); do
 		[ "$(tr -d '\0' 2>/dev/null <"/proc/$p/cmdline")" = "slurmstepd: [$1.$2]" ] &&
-			tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "SLURMD_NODENAME=$3" && echo "$p"
+			[ "$(readlink "/proc/$p/ns/uts")" = "$ns" ] && echo "$p"
 	done
 }
 
@@ -42,7 +45,7 @@ lose_node() {
 	local which=$1 name nodes lost kept spid tasks dpid state got said mark i
 	name="node lost mid-step (the step's $([ "$which" = 0 ] && echo first || echo second) node)"
 	mark=$(log_mark "$SLURMD_LOG")
-	JOB=$(sbatch --parsable -N 2 -o /dev/null -J mpol-nodefail \
+	JOB=$(sbatch --parsable --no-requeue -N 2 -o /dev/null -J mpol-nodefail \
 		--wrap "srun -N 2 -n 2 --mem-interleave=weighted $PY -c '$(toucher 16 600)'" 2>&1)
 	if ! [[ $JOB =~ ^[0-9]+$ ]] ||
 		! wait_until 30 sh -c "squeue -h -s -j $JOB -o %i | grep -q '^$JOB\\.0\$'"; then
