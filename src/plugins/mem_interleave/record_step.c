@@ -401,7 +401,7 @@ static int forward_entries(struct record_step *a, json_object *entries, bool at_
 	bool young;
 
 	if (!a->parent[0])
-		return smpol_fail(err, errlen, EDESTADDRREQ, "the step's layout names no parent for this node");
+		return smpol_fail(err, errlen, EDESTADDRREQ, "no parent node is known for this node");
 	rc = smpol_gather_path(&a->in.site->host, a->in.job_id, a->step, path, sizeof(path), err, errlen);
 	if (rc < 0)
 		return rc;
