@@ -42,7 +42,7 @@ node_back() {
 
 # lose_node WHICH (0: the step's first node, 1: its second)
 lose_node() {
-	local which=$1 name nodes lost kept spid tasks dpid state got said mark i
+	local which=$1 name nodes lost kept spid tasks dpid state comment got said mark i
 	name="node lost mid-step (the step's $([ "$which" = 0 ] && echo first || echo second) node)"
 	mark=$(log_mark "$SLURMD_LOG")
 	JOB=$(sbatch --parsable --no-requeue -N 2 -o /dev/null -J mpol-nodefail \
@@ -71,7 +71,11 @@ lose_node() {
 	scontrol update nodename="$lost" state=down reason=mpol-test-lost
 	wait_job "$JOB" 120
 	state=$(sacct -n -X -P -o State -j "$JOB" 2>/dev/null | head -n 1)
-	got=$(acct_py "$(acct_comment "$JOB")" '[step_nodes(r, "0"), r.get("missing")]')
+	if comment=$(acct_comment "$JOB"); then
+		got=$(acct_py "$comment" '[step_nodes(r, "0"), r.get("missing")]')
+	else
+		got="none (AdminComment '${comment:0:200}')"
+	fi
 	said=$({ log_since "$SLURMD_LOG" "$mark"; cat "$MPOL_CLUSTER_DIR/log/slurmd-node2.log"; } 2>/dev/null |
 		grep -F "job $JOB step 0:")
 	if [ -n "$tasks" ] && [[ $state == NODE_FAIL* ]] && [ "$got" = "[['$kept'], {'$lost': '0'}]" ]; then
