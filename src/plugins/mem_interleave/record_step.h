@@ -46,7 +46,8 @@ struct record_step_in {
 	uint32_t step_nnodes;                  /* nodes of the step (S_JOB_NNODES); 0 = unknown */
 	uint32_t node_id;                      /* this node's index in the step (S_JOB_NODEID) */
 	const char *step_nodelist;             /* the step's nodes as the job was told (a routing
-	                                        * hint only: the job can change it); NULL = unknown */
+	                                        * hint only, until slurmctld's layout of the step
+	                                        * is known: the job can change it); NULL = unknown */
 };
 
 struct record_step;
