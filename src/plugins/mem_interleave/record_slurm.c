@@ -267,7 +267,8 @@ int record_slurm_step_hosts(uint32_t job, uint32_t step, json_object **hosts, ch
 	char *host;
 
 	*hosts = NULL;
-	if (!slurm_job_step_layout_get || !slurm_job_step_layout_free || !slurm_hostlist_create)
+	if (!slurm_job_step_layout_get || !slurm_job_step_layout_free || !slurm_hostlist_create ||
+	    !slurm_hostlist_shift || !slurm_hostlist_destroy)
 		return smpol_fail(err, errlen, ENOSYS, "this slurmstepd has no slurm_job_step_layout_get");
 	layout = slurm_job_step_layout_get(&id);
 	if (!layout)
