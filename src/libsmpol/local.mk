@@ -72,6 +72,7 @@ smpol_record = \
 	src/libsmpol/record/record_json.c src/libsmpol/record/record_json.h \
 	src/libsmpol/record/record.c src/libsmpol/record/record.h \
 	src/libsmpol/record/record_fold.c src/libsmpol/record/record_fold.h \
+	src/libsmpol/record/record_merge_back.c src/libsmpol/record/record_merge_back.h \
 	src/libsmpol/record/record_missing.c src/libsmpol/record/record_missing.h \
 	src/libsmpol/record/record_store.c src/libsmpol/record/record_store.h \
 	src/libsmpol/record/record_gather.c src/libsmpol/record/record_gather.h \

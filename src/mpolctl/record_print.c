@@ -357,19 +357,24 @@ static void part_steps(json_object *part, char *buf, size_t len)
 		snprintf(buf, len, "steps no longer listed");
 }
 
-/* Whether a folded part lists step, or counts steps it no longer lists. */
-static bool part_holds(json_object *part, const char *step)
+/* Whether a step list ("0-131,140", step_ids.h) lists step. */
+static bool ids_hold(const char *text, const char *step)
 {
 	struct smpol_step_ids ids;
-	const char *text = get_str(part, SMPOL_REC_IDS, NULL);
 	bool holds;
 
-	if (!text)
-		return get_int(part, SMPOL_REC_NSTEPS) > 0;
 	smpol_step_ids_init(&ids);
 	holds = smpol_step_ids_parse(text, &ids, NULL, 0) == 0 && smpol_step_ids_has(&ids, step);
 	smpol_step_ids_free(&ids);
 	return holds;
+}
+
+/* Whether a folded part lists step, or counts steps it no longer lists. */
+static bool part_holds(json_object *part, const char *step)
+{
+	const char *text = get_str(part, SMPOL_REC_IDS, NULL);
+
+	return text ? ids_hold(text, step) : get_int(part, SMPOL_REC_NSTEPS) > 0;
 }
 
 static void print_folded(const struct record_print *p, json_object *folded, const char *step)
@@ -406,6 +411,26 @@ static void print_folded(const struct record_print *p, json_object *folded, cons
 	}
 }
 
+/* The nodes a step's record was written without (record_missing.h): lost, or their
+ * entries never reached the step's writer. */
+static void print_missing(const struct record_print *p, json_object *record, const char *step)
+{
+	json_object *missing = get(record, SMPOL_REC_MISSING, json_type_object);
+	bool any = false;
+
+	if (!missing)
+		return;
+	json_object_object_foreach(missing, node, ids) {
+		if (!json_object_is_type(ids, json_type_string) || (*step && !ids_hold(json_object_get_string(ids), step)))
+			continue;
+		printf("job %s node %s: no entry (lost) for step%s %s\n", p->job, safe(node, 0),
+		       strpbrk(json_object_get_string(ids), ",-") ? "s" : "", safe(json_object_get_string(ids), 1));
+		any = true;
+	}
+	if (any)
+		printf("(the node went down, or its entry never reached the step's writer)\n\n");
+}
+
 void record_print(const struct record_print *p, json_object *record, const char *step)
 {
 	json_object *steps = get(record, SMPOL_REC_STEPS, json_type_object), *folded = get(record, SMPOL_REC_FOLDED, json_type_object);
@@ -430,6 +455,7 @@ void record_print(const struct record_print *p, json_object *record, const char 
 	}
 	if (folded)
 		print_folded(p, folded, step);
+	print_missing(p, record, step);
 	printf("TARGET: the share the weights in effect aim at; ACHIEVED, LAST: anonymous memory\n"
 	       "at the last sample while the tasks ran; PEAK: the most seen on that NUMA node.\n");
 	if (folded)

@@ -2,7 +2,7 @@
 # tests/host/run): a fake sacct serves the records of tests/fixtures/records (their
 # README says how they were made). A record of version 1 (a step summary "*") renders
 # as it always did; a folded one (issue 21) shows each folded part as such, every step
-# counted, and `-j JOB.STEP` finds a folded step.
+# counted, and `-j JOB.STEP` finds a folded step; a node lost mid-step is named.
 
 TR_TMP=$(mktemp -d)
 TR_REC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../fixtures/records" && pwd)
@@ -42,6 +42,16 @@ else
 fi
 tr_report v1-summary -j 41
 t_expect_match "report: a first run's record names no run" '^0$' "$(grep -c 'the record of its run' <<<"$TR_OUT")"
+
+tr_report lost-node -j 44
+if [ $TR_RC -eq 0 ] && grep -q '^job 44 step 0$' <<<"$TR_OUT" && grep -q '^job 44 step 1$' <<<"$TR_OUT" &&
+	[ "$(grep -c 'no entry' <<<"$TR_OUT")" -eq 1 ] && grep -q '^job 44 node node2: no entry (lost) for step 0$' <<<"$TR_OUT"; then
+	t_pass "report: a node the step's record was written without is named as lost"
+else
+	t_fail "report: a node the step's record was written without is named as lost" "exit $TR_RC: $TR_OUT"
+fi
+tr_report lost-node -j 44.1
+t_expect_match "report: -j JOB.STEP of a step that lost no node names none" '^0$' "$(grep -c 'no entry' <<<"$TR_OUT")"
 
 tr_report folded-groups -j 42
 if [ $TR_RC -eq 0 ] && grep -q '^job 42 step 399$' <<<"$TR_OUT" &&

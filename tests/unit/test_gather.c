@@ -212,7 +212,7 @@ static void test_spool(void **state)
 {
 	struct fx *fx = *state;
 	json_object *a = json_tokener_parse("{\"n1\":{\"tasks\":1}}"), *b = json_tokener_parse("{\"n2\":{\"tasks\":2}}");
-	json_object *got = NULL;
+	json_object *lost = json_tokener_parse("{\"n1\":null,\"n3\":null}"), *got = NULL, *v;
 	char err[SMPOL_ERRLEN], step[32], **names, path[200];
 	struct smpol_record_run job = { 0 }, j7 = { 7, 0, 1700000000 }, j8 = { 8, 0, 0 }, j7again = { 7, 2, 1700000900 };
 	int n, dropped;
@@ -224,6 +224,8 @@ static void test_spool(void **state)
 	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", a, &dropped, err, sizeof(err)), 0);
 	/* a second writer of the same step: both entries kept */
 	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", b, &dropped, err, sizeof(err)), 0);
+	/* a writer without n1's entry (record_missing.h) does not hide it; n3 stays missing */
+	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", lost, &dropped, err, sizeof(err)), 0);
 	assert_int_equal(smpol_spool_put(&fx->host, &j8, "batch", a, &dropped, err, sizeof(err)), 0);
 	/* the same step of the job's third run (requeued twice) is a record of its own */
 	assert_int_equal(smpol_spool_put(&fx->host, &j7again, "0", a, &dropped, err, sizeof(err)), 0);
@@ -235,7 +237,9 @@ static void test_spool(void **state)
 	assert_int_equal(job.run, 0);
 	assert_int_equal(job.started, 1700000000);
 	assert_string_equal(step, "0");
-	assert_int_equal(json_object_object_length(got), 2);
+	assert_int_equal(json_object_object_length(got), 3);
+	assert_true(json_object_object_get_ex(got, "n1", &v) && json_object_is_type(v, json_type_object));
+	assert_true(json_object_object_get_ex(got, "n3", &v) && !v);
 	json_object_put(got);
 	assert_string_equal(names[2], "7.0.run2");
 	assert_int_equal(smpol_spool_get(&fx->host, names[2], &job, step, sizeof(step), &got, err, sizeof(err)), 0);
@@ -291,6 +295,7 @@ static void test_spool(void **state)
 	free(names);
 	json_object_put(a);
 	json_object_put(b);
+	json_object_put(lost);
 }
 
 /* The fan-in tree: every node reaches node 0, a parent has at most k children, the

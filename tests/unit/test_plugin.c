@@ -229,8 +229,9 @@ void record_step_task_begin(struct record_step *rec, pid_t pid)
 	fake.task_begins++;
 }
 
-void record_step_task_end(struct record_step *rec, pid_t pid)
+void record_step_task_end(struct record_step *rec, pid_t pid, bool killed)
 {
+	(void)killed;
 	assert_ptr_equal(rec, &fake_record);
 	assert_int_equal(pid, fake.task_pid);
 	fake.task_ends++;

@@ -2,7 +2,7 @@
  * (record_recheck.h): kept, replaced, listed when due, rescheduled, bounded, each run
  * of a requeued job kept apart, and the times of the looks before and after the end;
  * a copy that keeps what the field lost, and its entries merged back where the field
- * lost them (record_missing.h). */
+ * lost them (record_merge_back.h). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "error.h"
 #include "fake_tree.h"
 #include "record.h"
-#include "record_missing.h"
+#include "record_merge_back.h"
 #include "record_recheck.h"
 
 struct fixture {
@@ -296,7 +296,7 @@ static void test_merge_missing(void **state)
 
 	(void)state;
 	assert_false(smpol_record_has_all(field, copy));
-	assert_int_equal(smpol_record_merge_missing(field, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+	assert_int_equal(smpol_record_merge_back(field, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
 						    sizeof(err)), 0);
 	assert_int_equal(count, 1);
 	assert_int_equal(tasks_in(merged, "2", "a"), 3);
@@ -309,7 +309,7 @@ static void test_merge_missing(void **state)
 	assert_string_equal(merged + strlen(merged) - 5, " tail");
 	assert_true(smpol_record_has_all(merged, copy));
 	/* nothing missing: the field as it was */
-	assert_int_equal(smpol_record_merge_missing(merged, copy, SMPOL_RECORD_BUDGET, &again, &count, err,
+	assert_int_equal(smpol_record_merge_back(merged, copy, SMPOL_RECORD_BUDGET, &again, &count, err,
 						    sizeof(err)), 0);
 	assert_int_equal(count, 0);
 	assert_string_equal(again, merged);
@@ -329,7 +329,7 @@ static void test_merge_missing_no_record(void **state)
 
 	(void)state;
 	assert_false(smpol_record_has_all("burst buffer: done", copy));
-	assert_int_equal(smpol_record_merge_missing("burst buffer: done", copy, SMPOL_RECORD_BUDGET, &merged, &count,
+	assert_int_equal(smpol_record_merge_back("burst buffer: done", copy, SMPOL_RECORD_BUDGET, &merged, &count,
 						    err, sizeof(err)), 0);
 	assert_int_equal(count, -1);
 	assert_int_equal(smpol_record_find(merged, &got, err, sizeof(err)), 0);
@@ -337,13 +337,13 @@ static void test_merge_missing_no_record(void **state)
 	json_object_put(got);
 	free(merged);
 	assert_false(smpol_record_has_all(other_run, copy));
-	assert_int_equal(smpol_record_merge_missing(other_run, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+	assert_int_equal(smpol_record_merge_back(other_run, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
 						    sizeof(err)), 0);
 	assert_int_equal(count, -1);
 	assert_int_equal(tasks_in(merged, "0", "a"), 9);
 	assert_int_equal(tasks_in(merged, "0", "b"), -1);
 	free(merged);
-	assert_int_equal(smpol_record_merge_missing("JS1:H4sI", copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+	assert_int_equal(smpol_record_merge_back("JS1:H4sI", copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
 						    sizeof(err)), -EEXIST);
 	assert_null(merged);
 	json_object_put(copy);

@@ -13,6 +13,7 @@
 #include "record.h"
 #include "record_fold.h"
 #include "record_json.h"
+#include "record_missing.h"
 
 #define TO_STRING_FLAGS SMPOL_REC_JSON_FLAGS
 
@@ -373,7 +374,8 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step ('%s') and node entries",
 				 step ? step : "");
 	json_object_object_foreach(entries, name, e) {
-		(void)e;
+		if (e && !json_object_is_type(e, json_type_object))
+			return smpol_fail(err, errlen, EINVAL, "node %s's placement record entry is not an object", name);
 		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
 			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
 	}
@@ -397,9 +399,17 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 	nodes = smpol_rec_child(smpol_rec_child(record, SMPOL_REC_STEPS), step);
 	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
 	json_object_object_foreach(entries, node, entry) {
+		bool folded = smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
+
+		if (!entry) {
+			if (!folded && !smpol_rec_get(nodes, node) && !smpol_rec_names(summary, node))
+				smpol_record_missing_add(record, step, node);
+			continue;
+		}
+		smpol_record_missing_drop(record, step, node);
 		if (summary)
 			smpol_record_summary_add(summary, node, entry);
-		else if (smpol_record_folded_has(record, step, node) != SMPOL_FOLDED_NAMED)
+		else if (!folded)
 			json_object_object_add(nodes, node, json_object_get(entry));
 	}
 	/* every entry was folded in already: the step stays where it is */
@@ -481,6 +491,17 @@ bool smpol_record_contains(const char *comment, uint32_t run, const char *step, 
 		found = record && smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
 	json_object_put(record);
 	return found;
+}
+
+bool smpol_record_names_missing(const char *comment, uint32_t run, const char *step, const char *node)
+{
+	json_object *record;
+	bool named;
+
+	step_nodes(comment, run, step, &record);
+	named = record && smpol_record_missing_has(record, step, node);
+	json_object_put(record);
+	return named;
 }
 
 bool smpol_record_names_dropped(const char *comment, uint32_t run, const char *step, const char *node)

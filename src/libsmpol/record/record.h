@@ -5,6 +5,8 @@
  * STEP is "0", "1", ... or "batch"/"extern"/"interactive"; NODE a Slurm node name.
  * A requeued job's later runs add "run":N (struct smpol_record_run): each run's record
  * is its own row's in accounting, and a merge replaces another run's record.
+ * A step written while some of its nodes had not handed their entries in names them
+ * in "missing":{NODE:"ids"} (record_missing.h).
  * ENTRY (smpol_record_entry_build) holds the modes, kernel path, plans, target shares,
  * pages per NUMA node (last sample and peak, in 4 KiB pages) and the drift; doc/
  * mem_interleave.8 (RECORD) has the full schema.
@@ -74,6 +76,8 @@ bool smpol_record_is_jobstats(const char *comment);
 #define SMPOL_REC_UNIT_KIB "unit_kib"
 #define SMPOL_REC_STEPS "steps"
 #define SMPOL_REC_RUN "run"             /* the job's run (requeues); absent: run 0 */
+#define SMPOL_REC_MISSING "missing"     /* {NODE:"ids"}: steps written without NODE's entry
+                                         * (record_missing.h) */
 /* a node's entry */
 #define SMPOL_REC_REQ "req"
 #define SMPOL_REC_MODE "mode"
@@ -180,7 +184,9 @@ int smpol_record_put(const char *comment, json_object *record, char **merged, ch
 int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen);
 
 /* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
- * (a step's collector writes them in one update). */
+ * (a step's collector writes them in one update). {NODE:null}: the writer has no entry
+ * of that node of the step; the record names it missing (record_missing.h) unless it
+ * holds the node's entry of the step already. */
 int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
 			    size_t budget, char **merged, char *err, size_t errlen);
 
@@ -191,6 +197,10 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
  */
 bool smpol_record_contains(const char *comment, uint32_t run, const char *step, const char *node,
 			   json_object *entry);
+
+/* Whether comment's record of run names node missing from step (record_missing.h): a
+ * writer that had no entry of the node ({NODE:null}) confirms its write by it. */
+bool smpol_record_names_missing(const char *comment, uint32_t run, const char *step, const char *node);
 
 /*
  * smpol_record_names_dropped - whether step's entry on node went into a summary or

@@ -1,103 +1,68 @@
-/* record_missing.c - a kept copy's entries merged back where the field lost them (see
+/* record_missing.c - the nodes a step's record was written without (see
  * record_missing.h). */
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "record.h"
 #include "record_json.h"
 #include "record_missing.h"
+#include "step_ids.h"
 
-/* Whether comment holds a record of copy's run (else nothing can be compared). */
-static bool holds_run(const char *comment, json_object *copy)
+/* The steps node is named missing from, into ids (empty when none, or unreadable). */
+static void read_node(json_object *record, const char *node, struct smpol_step_ids *ids)
 {
-	json_object *there = NULL;
-	bool held = smpol_record_find(comment, &there, NULL, 0) == 0 &&
-		    smpol_record_run_of(there) == smpol_record_run_of(copy);
+	json_object *v = smpol_rec_get(smpol_rec_get(record, SMPOL_REC_MISSING), node);
 
-	json_object_put(there);
-	return held;
+	smpol_step_ids_init(ids);
+	if (json_object_is_type(v, json_type_string))
+		smpol_step_ids_parse(json_object_get_string(v), ids, NULL, 0);
 }
 
-/* {NODE:ENTRY} of step's detail entries in copy that comment has nothing of, a new
- * object (empty when none). */
-static json_object *step_missing(const char *comment, uint32_t run, const char *step, json_object *nodes)
+/* node's list becomes ids; an empty list goes, and the part with its last node. */
+static void write_node(json_object *record, const char *node, const struct smpol_step_ids *ids)
 {
-	json_object *missing = json_object_new_object();
+	json_object *missing = smpol_rec_child(record, SMPOL_REC_MISSING);
+	char *text = smpol_step_ids_count(ids) ? smpol_step_ids_format(ids) : NULL;
 
-	if (!json_object_is_type(nodes, json_type_object))
-		return missing;
-	json_object_object_foreach(nodes, node, entry) {
-		if (strcmp(node, SMPOL_RECORD_SUMMARY) && !smpol_record_contains(comment, run, step, node, NULL) &&
-		    !smpol_record_names_dropped(comment, run, step, node))
-			json_object_object_add(missing, node, json_object_get(entry));
-	}
-	return missing;
+	if (text)
+		json_object_object_add(missing, node, json_object_new_string(text));
+	else
+		json_object_object_del(missing, node);
+	if (json_object_object_length(missing) == 0)
+		json_object_object_del(record, SMPOL_REC_MISSING);
+	free(text);
 }
 
-/* copy's steps ({STEP:{NODE:ENTRY}}), NULL when it has none. */
-static json_object *copy_steps(json_object *copy)
+void smpol_record_missing_add(json_object *record, const char *step, const char *node)
 {
-	json_object *steps = smpol_rec_get(copy, SMPOL_REC_STEPS);
+	struct smpol_step_ids ids;
 
-	return json_object_is_type(steps, json_type_object) ? steps : NULL;
+	read_node(record, node, &ids);
+	if (!smpol_step_ids_has(&ids, step) && smpol_step_ids_add(&ids, step, NULL, 0) == 0)
+		write_node(record, node, &ids);
+	smpol_step_ids_free(&ids);
 }
 
-bool smpol_record_has_all(const char *comment, json_object *copy)
+void smpol_record_missing_drop(json_object *record, const char *step, const char *node)
 {
-	json_object *steps = copy_steps(copy);
-	uint32_t run = smpol_record_run_of(copy);
-	bool all = holds_run(comment, copy);
+	struct smpol_step_ids ids;
 
-	if (!all || !steps)
-		return all;
-	json_object_object_foreach(steps, step, nodes) {
-		json_object *missing = step_missing(comment, run, step, nodes);
-
-		all = json_object_object_length(missing) == 0;
-		json_object_put(missing);
-		if (!all)
-			break;
+	read_node(record, node, &ids);
+	if (smpol_step_ids_has(&ids, step)) {
+		smpol_step_ids_remove(&ids, step);
+		write_node(record, node, &ids);
 	}
-	return all;
+	smpol_step_ids_free(&ids);
 }
 
-int smpol_record_merge_missing(const char *comment, json_object *copy, size_t budget, char **merged, int *count,
-			       char *err, size_t errlen)
+bool smpol_record_missing_has(json_object *record, const char *step, const char *node)
 {
-	json_object *steps = copy_steps(copy);
-	uint32_t run = smpol_record_run_of(copy);
-	char *text;
-	int rc = 0, n = 0;
+	struct smpol_step_ids ids;
+	bool has;
 
-	*merged = NULL;
-	if (!holds_run(comment, copy)) {
-		if (count)
-			*count = -1;
-		return smpol_record_put(comment, copy, merged, err, errlen);
-	}
-	text = strdup(comment);
-	if (!text)
-		return smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
-	if (steps) {
-		json_object_object_foreach(steps, step, nodes) {
-			json_object *missing = step_missing(text, run, step, nodes);
-			char *next = NULL;
-
-			if (json_object_object_length(missing) > 0) {
-				n += json_object_object_length(missing);
-				rc = smpol_record_merge_nodes(text, run, step, missing, budget, &next, err, errlen);
-				free(text);
-				text = next;
-			}
-			json_object_put(missing);
-			if (rc < 0)
-				return rc;
-		}
-	}
-	*merged = text;
-	if (count)
-		*count = n;
-	return 0;
+	read_node(record, node, &ids);
+	has = smpol_step_ids_has(&ids, step);
+	smpol_step_ids_free(&ids);
+	return has;
 }

@@ -1,39 +1,31 @@
-/* record_missing.h - the entries a node's kept copy of a job's record holds that the
- * job's field lost, and the field with them merged back.
+/* record_missing.h - the nodes of a step whose entry a record was written without.
  *
- * Writers of one job on different nodes read, merge and write one field, and a write
- * based on an older read drops what another node wrote since (record_store.h): a
- * one-node step of a multi-node job confirms with one read and no pause, so two of
- * them on two nodes can each miss the other's write. The node keeps its record as its
- * confirming read had it (record_recheck.h); once the job has ended, no step races
- * the field and the entries of the copy that it lost are merged back.
- *
- * An entry is missing where the field's record of the copy's run has nothing of that
- * step on that node: no entry (an entry that differs is the node's newer one and
- * stays), no summary or folded part naming the node, none whose names were dropped
- * (it neither shows nor denies the entry: merged again, it would count twice). Only
- * the copy's entries in detail are compared: a step the copy summarized ("*") or
- * folded is counted there already and cannot be taken apart again.
+ * A step's writer (its collector, or a node that could not reach it) knows the step's
+ * nodes; a node that never hands its entry in (it went down, its slurmstepd was
+ * killed, its entry came after the collector stopped waiting) would otherwise simply
+ * be absent from the record. The writer hands such a node to smpol_record_merge_nodes
+ * as {NODE:null}, and the record names it under
+ *   "missing":{NODE:"ids"}
+ * the steps (step_ids.h) written without NODE's entry. The node's own entry merged
+ * later takes its step off the list. The part sits beside "steps" and "folded", so
+ * folding steps keeps it, and readers that do not know it (version 1 and 2 readers
+ * before it) pass over it.
  */
 #ifndef SMPOL_RECORD_MISSING_H
 #define SMPOL_RECORD_MISSING_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include <json-c/json.h>
 
-/* Whether comment holds a record of copy's run with none of copy's entries missing. */
-bool smpol_record_has_all(const char *comment, json_object *copy);
+/* Name node as missing from step in record (our object); a step that cannot be listed
+ * (step_ids.h) is not named. */
+void smpol_record_missing_add(json_object *record, const char *step, const char *node);
 
-/*
- * smpol_record_merge_missing - comment with the entries of copy (our whole record) that
- * it is missing merged back, each step's by smpol_record_merge_nodes within budget;
- * where comment holds no record of copy's run, copy put whole (smpol_record_put).
- * *merged is malloc'ed; *count (may be NULL) the entries merged, or -1 for a copy put
- * whole. 0 or -errno with a sentence (-EEXIST on a jobstats summary).
- */
-int smpol_record_merge_missing(const char *comment, json_object *copy, size_t budget, char **merged, int *count,
-			       char *err, size_t errlen);
+/* node's entry of step arrived: take the step off node's list. */
+void smpol_record_missing_drop(json_object *record, const char *step, const char *node);
+
+/* Whether record names node as missing from step. */
+bool smpol_record_missing_has(json_object *record, const char *step, const char *node);
 
 #endif

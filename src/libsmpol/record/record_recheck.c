@@ -14,7 +14,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_json.h"
-#include "record_missing.h"
+#include "record_merge_back.h"
 #include "record_recheck.h"
 #include "statedir.h"
 
@@ -180,7 +180,7 @@ static json_object *with_kept(const struct smpol_host *h, const struct smpol_rec
 		return json_object_get(record);
 	if (smpol_record_run_of(kept.record) == smpol_record_run_of(record) &&
 	    smpol_record_put("", record, &text, NULL, 0) == 0 &&
-	    smpol_record_merge_missing(text, kept.record, SMPOL_RECORD_BUDGET, &merged, NULL, NULL, 0) == 0 &&
+	    smpol_record_merge_back(text, kept.record, SMPOL_RECORD_BUDGET, &merged, NULL, NULL, 0) == 0 &&
 	    smpol_record_find(merged, &joined, NULL, 0) < 0)
 		joined = NULL;
 	free(text);

@@ -5,7 +5,7 @@
  * Princeton's jobstats sets the whole AdminComment to "JS1:" + its summary from its
  * EpilogSlurmctld, a few seconds after the job ended (its script waits 5 s, then asks
  * Prometheus): over our record, which was written first. And in a job of several
- * nodes, a writer on another node may drop our entries (record_missing.h). A node
+ * nodes, a writer on another node may drop our entries (record_merge_back.h). A node
  * that wrote a job's record into AdminComment where an EpilogSlurmctld runs, or into
  * a job of several nodes, therefore keeps a copy of the whole record, as its write's
  * confirming read had it, in STATEDIR/recheck/JOB.json (JOB.runR.json for run R > 0
@@ -47,7 +47,7 @@ struct smpol_recheck {
 
 /* Keep run's record (a copy of our whole record) to look at again from `due` on
  * (Unix time), in place of what was kept for that run of the job but for the entries
- * record lacks (record_missing.h): an entry the field lost before this write stays in
+ * record lacks (record_merge_back.h): an entry the field lost before this write stays in
  * the copy. 0 or -errno with a sentence. */
 int smpol_recheck_put(const struct smpol_host *h, const struct smpol_record_run *run, json_object *record,
 		      int64_t due, char *err, size_t errlen);

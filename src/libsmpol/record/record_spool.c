@@ -212,8 +212,11 @@ int smpol_spool_put(const struct smpol_host *h, const struct smpol_record_run *r
 			json_object_object_add(merged, node, json_object_get(e));
 	}
 	json_object_put(old);
-	json_object_object_foreach(entries, node, e)
-		json_object_object_add(merged, node, json_object_get(e));
+	json_object_object_foreach(entries, node, e) {
+		/* a missing node (null) never hides its entry spooled before */
+		if (e || !json_object_object_get_ex(merged, node, NULL))
+			json_object_object_add(merged, node, json_object_get(e));
+	}
 	obj = json_object_new_object();
 	json_object_object_add(obj, "job", json_object_new_int64(run->job));
 	json_object_object_add(obj, "run", json_object_new_int64(run->run));

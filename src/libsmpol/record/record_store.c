@@ -11,7 +11,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_fold.h"
-#include "record_missing.h"
+#include "record_merge_back.h"
 #include "record_store.h"
 
 /* Reads that must see our entry, one pause apart, before we trust it stays. */
@@ -48,13 +48,15 @@ struct wanted {
 	uint32_t run;                   /* the job's run whose field it is (store->run) */
 };
 
-/* Whether comment holds every entry of entries. A summary or folded part whose names
- * were dropped can tell neither way: before our write that counts as missing (we fold
- * ours in), after it as held (a loss there cannot be seen). */
+/* Whether comment holds every entry of entries (a node without one, {NODE:null}: any
+ * entry of it, or its name as missing). A summary or folded part whose names were
+ * dropped can tell neither way: before our write that counts as missing (we fold ours
+ * in), after it as held (a loss there cannot be seen). */
 static bool holds_all(const struct wanted *w, const char *comment, bool written)
 {
 	json_object_object_foreach(w->entries, node, entry) {
 		if (!smpol_record_contains(comment, w->run, w->step, node, entry) &&
+		    !(!entry && smpol_record_names_missing(comment, w->run, w->step, node)) &&
 		    !(written && smpol_record_names_dropped(comment, w->run, w->step, node)))
 			return false;
 	}
@@ -135,7 +137,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 }
 
 /* Whether comment holds our record of the copy's run with every entry of the copy
- * (record_missing.h). */
+ * (record_merge_back.h). */
 static bool holds_copy(const struct wanted *w, const char *comment, bool written)
 {
 	(void)written;
@@ -144,7 +146,7 @@ static bool holds_copy(const struct wanted *w, const char *comment, bool written
 
 static int merge_copy(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
 {
-	return smpol_record_merge_missing(comment, w->record, w->budget, merged, NULL, err, errlen);
+	return smpol_record_merge_back(comment, w->record, w->budget, merged, NULL, err, errlen);
 }
 
 int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record, size_t budget,

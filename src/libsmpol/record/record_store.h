@@ -71,7 +71,7 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
  * smpol_record_store_copy - make the comment hold every entry of record, a whole copy
  * of the job's record that a node kept (record_recheck.h): the entries the comment's
  * record of the copy's run is missing are merged back within budget, entries there
- * stay as they are (record_missing.h); a comment with no record of that run gets the
+ * stay as they are (record_merge_back.h); a comment with no record of that run gets the
  * copy whole. Confirmed by two reads, as nodes of one job may each merge their copy
  * at once.
  */

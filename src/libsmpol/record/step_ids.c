@@ -253,6 +253,33 @@ bool smpol_step_ids_has(const struct smpol_step_ids *s, const char *step)
 	}
 }
 
+void smpol_step_ids_remove(struct smpol_step_ids *s, const char *step)
+{
+	uint32_t num;
+	size_t at;
+
+	switch (classify(step, &num)) {
+	case KEY_NUMBER:
+		at = position(s, num);
+		if (at < s->n && s->ids[at] == num) {
+			s->n--;
+			memmove(s->ids + at, s->ids + at + 1, (s->n - at) * sizeof(*s->ids));
+		}
+		break;
+	case KEY_NAME:
+		for (int i = 0; i < s->nnames; i++) {
+			if (!strcmp(s->names[i], step)) {
+				s->nnames--;
+				memmove(s->names + i, s->names + i + 1, (size_t)(s->nnames - i) * sizeof(s->names[0]));
+				break;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 size_t smpol_step_ids_count(const struct smpol_step_ids *s)
 {
 	return s->n + (size_t)s->nnames;

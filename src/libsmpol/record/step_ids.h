@@ -42,6 +42,8 @@ int smpol_step_ids_parse(const char *text, struct smpol_step_ids *s, char *err, 
 int smpol_step_ids_merge(struct smpol_step_ids *into, const struct smpol_step_ids *from, char *err, size_t errlen);
 
 bool smpol_step_ids_has(const struct smpol_step_ids *s, const char *step);
+/* Take step out of s (nothing when it is not there). */
+void smpol_step_ids_remove(struct smpol_step_ids *s, const char *step);
 size_t smpol_step_ids_count(const struct smpol_step_ids *s);
 
 /* A short listing smpol_step_ids_parse reads back as s, malloc'ed (NULL when out of

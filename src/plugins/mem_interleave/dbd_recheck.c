@@ -8,7 +8,7 @@
 #include "error.h"
 #include "record.h"
 #include "record_dbd.h"
-#include "record_missing.h"
+#include "record_merge_back.h"
 #include "record_store.h"
 
 /* What the run's field holds of the copy. */

@@ -1,7 +1,7 @@
 /* dbd_recheck.h - mem_interleave_dbd --recheck: the record field of a job's run (its
  * row in accounting) looked at again, after the run's end, with a copy of our record
  * that a node kept (record_recheck.h), and the copy's entries that the field lost
- * merged back (record_missing.h).
+ * merged back (record_merge_back.h).
  *
  * One line on standard output says what was found, for the plugin's courier:
  *   pending                  slurmdbd has not recorded the run's end yet

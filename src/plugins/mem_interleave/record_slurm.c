@@ -49,6 +49,8 @@ extern slurm_conf_t slurm_conf;
 #pragma weak slurm_hostlist_create
 #pragma weak slurm_hostlist_shift
 #pragma weak slurm_hostlist_destroy
+#pragma weak slurm_job_step_layout_get
+#pragma weak slurm_job_step_layout_free
 
 /* A job whose start slurmctld has later than the step's by more than this (the
  * node's clock may be behind) is a later run of it. */
@@ -271,6 +273,37 @@ int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_
 	free(host);
 	slurm_hostlist_destroy(hl);
 	return rc;
+}
+
+int record_slurm_step_hosts(uint32_t job, uint32_t step, json_object **hosts, char *err, size_t errlen)
+{
+	slurm_step_id_t id = { .job_id = job, .step_het_comp = NO_VAL, .step_id = step };
+	slurm_step_layout_t *layout;
+	__typeof__(slurm_hostlist_create(NULL)) hl;
+	char *host;
+
+	*hosts = NULL;
+	if (!slurm_job_step_layout_get || !slurm_job_step_layout_free || !slurm_hostlist_create ||
+	    !slurm_hostlist_shift || !slurm_hostlist_destroy)
+		return smpol_fail(err, errlen, ENOSYS, "this slurmstepd has no slurm_job_step_layout_get");
+	layout = slurm_job_step_layout_get(&id);
+	if (!layout)
+		return smpol_fail(err, errlen, ECONNREFUSED, "slurmctld did not hand out the step's layout (%s)",
+				 slurm_strerror ? slurm_strerror(errno) : "error");
+	hl = slurm_hostlist_create(layout->node_list);
+	*hosts = json_object_new_array();
+	while (hl && *hosts && (host = slurm_hostlist_shift(hl))) {
+		json_object_array_add(*hosts, json_object_new_string(host));
+		free(host);     /* hostlist_shift returns malloc'ed memory */
+	}
+	if (hl)
+		slurm_hostlist_destroy(hl);
+	if (*hosts && json_object_array_length(*hosts) != layout->node_cnt) {
+		json_object_put(*hosts);
+		*hosts = NULL;
+	}
+	slurm_job_step_layout_free(layout);
+	return *hosts ? 0 : smpol_fail(err, errlen, EBADMSG, "the step's layout from slurmctld lists no nodes");
 }
 
 int record_slurm_forward(const char *host, const char *path, const char *message, char *err, size_t errlen)

@@ -49,6 +49,11 @@ bool record_slurm_ctld_epilog(void);
  * 0 or -EINVAL. */
 int record_slurm_nth_host(const char *nodelist, uint32_t index, char *buf, size_t len);
 
+/* The step's nodes in step order, as slurmctld laid the step out (the job cannot change
+ * it, unlike its SLURM_STEP_NODELIST): *hosts a new JSON array of names. One RPC to
+ * slurmctld, which answers only while the job runs. 0 or -errno with a sentence. */
+int record_slurm_step_hosts(uint32_t job, uint32_t step, json_object **hosts, char *err, size_t errlen);
+
 /* Deliver message to the unix socket path on host through its slurmd. 0, -ENOENT
  * when nothing listens there (not yet, or no more), or -EHOSTUNREACH (slurmd
  * unreachable, anything else), with a sentence. */

@@ -75,6 +75,7 @@ struct record_step {
 	int ntasks;
 	size_t cap;
 	int ended;              /* tasks of tasks[] that ended */
+	bool killed;            /* one ended by a signal: the job may have lost a node */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
 	struct sample_tree *tree;         /* the tasks' process trees: the sampler thread's until joined */
@@ -82,6 +83,8 @@ struct record_step {
 	struct record_collector *gather;     /* a node with children in the tree: their collector */
 	bool deliveries_due;            /* the collector took entries the sampler may hand on */
 	char parent[256];               /* nodes but the first: where entries go, "" = none */
+	json_object *hosts;             /* the step's nodes in order, from slurmctld; NULL =
+	                                 * unknown (the sampler thread's until joined) */
 	json_object *handed;            /* this node's entry as its parent last took it */
 	struct record_write w;            /* this node's writes of the record */
 	bool written;
@@ -122,6 +125,31 @@ static void take_sample(struct record_step *a, const struct task *tasks, int nta
 
 static void hand_over(struct record_step *a);
 
+/* A step of several nodes: its nodes as slurmctld laid it out, which name those whose
+ * entry never comes (record_missing.h) and route to the parent instead of the job's
+ * copy. Asked once, in the sampler thread, off the step's launch. */
+static void learn_hosts(struct record_step *a)
+{
+	uint32_t n = a->in.step_nnodes, id = a->in.node_id;
+	char err[SMPOL_ERRLEN];
+	json_object *parent;
+
+	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
+		return;
+	if (record_slurm_step_hosts(a->in.job_id, a->in.step_id, &a->hosts, err, sizeof(err)) < 0 ||
+	    json_object_array_length(a->hosts) != n) {
+		slurm_info(MI_LOG "job %u step %s: %s; nodes whose entries do not come are not named in the "
+			   "record", a->in.job_id, a->step, a->hosts ? "the step's layout does not match its node "
+			   "count" : err);
+		json_object_put(a->hosts);
+		a->hosts = NULL;
+		return;
+	}
+	parent = id > 0 ? json_object_array_get_idx(a->hosts, smpol_gather_parent(id, n)) : NULL;
+	if (parent)
+		snprintf(a->parent, sizeof(a->parent), "%s", json_object_get_string(parent));
+}
+
 static void *sampler(void *arg)
 {
 	struct record_step *a = arg;
@@ -131,6 +159,7 @@ static void *sampler(void *arg)
 	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
+	learn_hosts(a);
 	record_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
@@ -193,6 +222,7 @@ static void record_free(struct record_step *a)
 	free(a->kinds);
 	record_collector_free(a->gather);
 	json_object_put(a->handed);
+	json_object_put(a->hosts);
 	smpol_sampling_free(&a->s);
 	sample_tree_free(a->tree);
 	pthread_cond_destroy(&a->wake);
@@ -359,27 +389,33 @@ static long ms_between(const struct timespec *a, const struct timespec *b)
 	return (long)(b->tv_sec - a->tv_sec) * 1000 + (b->tv_nsec - a->tv_nsec) / 1000000;
 }
 
-/* Hand entries ({NODE:ENTRY}) to this node's parent; false when it did not take them.
- * at_end: the tasks ended, a young step's parent that has no collector yet is asked
- * again, and a refusal means this node writes the entries itself. */
-static bool forward_entries(struct record_step *a, json_object *entries, bool at_end)
+/* Hand entries ({NODE:ENTRY}) to this node's parent: 0, or record_slurm_forward's
+ * -ENOENT (no collector there) or -EHOSTUNREACH (its slurmd did not answer), -ENOMEM,
+ * -EDESTADDRREQ (no parent known), with err saying which (tries and time included).
+ * at_end: the tasks ended, and a young step's parent that has no collector yet is
+ * asked again. */
+static int forward_entries(struct record_step *a, json_object *entries, bool at_end, char *err, size_t errlen)
 {
-	char path[128], err[SMPOL_ERRLEN], *msg;
+	char path[128], *msg;
 	struct timespec t0, now, refused = { 0 };
-	int rc = -ENOMEM, tries = 0;
+	int rc, tries = 0;
 	bool young;
 
-	if (!a->parent[0] ||
-	    smpol_gather_path(&a->in.site->host, a->in.job_id, a->step, path, sizeof(path), err, sizeof(err)) < 0)
-		return false;
+	if (!a->parent[0])
+		return smpol_fail(err, errlen, EDESTADDRREQ, "no parent node is known for this node");
+	rc = smpol_gather_path(&a->in.site->host, a->in.job_id, a->step, path, sizeof(path), err, errlen);
+	if (rc < 0)
+		return rc;
 	msg = smpol_gather_message(a->in.job_id, a->step, entries);
+	if (!msg)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	now = t0;
 	/* a parent that took entries before had its collector up: it is gone, not late */
 	young = at_end && !a->handed && a->ntasks > 0 && ms_between(&a->first_task, &t0) < FORWARD_YOUNG_S * 1000;
-	while (msg) {
+	for (;;) {
 		tries++;
-		rc = record_slurm_forward(a->parent, path, msg, err, sizeof(err));
+		rc = record_slurm_forward(a->parent, path, msg, err, errlen);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (rc != -ENOENT || !young)
 			break;
@@ -390,18 +426,13 @@ static bool forward_entries(struct record_step *a, json_object *entries, bool at
 			break;
 		usleep(FORWARD_RETRY_MS * 1000);
 	}
-	if (rc < 0 && !at_end)
-		slurm_verbose(MI_LOG "job %u step %s: %s; the step's end hands the entries over", a->in.job_id,
-			      a->step, msg ? err : "out of memory");
-	else if (rc < 0)
-		slurm_info(MI_LOG "job %u step %s: %s (%d tries in %ld ms); this node writes its %d entr%s itself",
-			   a->in.job_id, a->step, msg ? err : "out of memory", tries, ms_between(&t0, &now),
-			   json_object_object_length(entries), json_object_object_length(entries) == 1 ? "y" : "ies");
-	else if (tries > 1)
+	if (rc < 0 && tries > 1)
+		snprintf(err + strlen(err), errlen - strlen(err), " (%d tries in %ld ms)", tries, ms_between(&t0, &now));
+	else if (rc == 0 && tries > 1)
 		slurm_info(MI_LOG "job %u step %s: the collector on %s took the entries at try %d, after %ld ms",
 			   a->in.job_id, a->step, a->parent, tries, ms_between(&t0, &now));
 	free(msg);
-	return rc == 0;
+	return rc;
 }
 
 /* Is entry (this node's own) what its parent last took? */
@@ -437,7 +468,10 @@ static void hand_over(struct record_step *a)
 		entries = record_collector_peek(a->gather, a->node, entry, &complete, &mark);
 	else if (smpol_record_one_node(a->node, entry, &entries, err, sizeof(err)) < 0)
 		entries = NULL;
-	if (entries && complete && forward_entries(a, entries, false)) {
+	if (entries && complete && forward_entries(a, entries, false, err, sizeof(err)) < 0)
+		slurm_verbose(MI_LOG "job %u step %s: %s; the step's end hands the entries over", a->in.job_id,
+			      a->step, err);
+	else if (entries && complete) {
 		json_object_put(a->handed);
 		a->handed = json_object_get(entry);
 		if (a->gather)
@@ -447,13 +481,62 @@ static void hand_over(struct record_step *a)
 	json_object_put(entry);
 }
 
+/*
+ * At its end, whether a node but the first writes entries (its own and its subtree's)
+ * itself: when its parent does not take what it does not hold yet. Its parent holding
+ * them all (nothing_new), it sends nothing, unless a task was killed: the job may have
+ * lost a node, the parent's perhaps, with the entries it held. It offers them again
+ * then, and writes them when the parent's slurmd does not answer (no collector there
+ * means the collector took them and is done).
+ */
+static bool must_write(struct record_step *a, json_object *entries, bool nothing_new)
+{
+	char err[SMPOL_ERRLEN];
+	int rc, n = json_object_object_length(entries);
+	bool killed;
+
+	pthread_mutex_lock(&a->lock);
+	killed = a->killed;
+	pthread_mutex_unlock(&a->lock);
+	if (nothing_new && !killed)
+		return false;
+	rc = forward_entries(a, entries, true, err, sizeof(err));
+	if (rc == 0 || (nothing_new && rc != -EHOSTUNREACH))
+		return false;
+	slurm_info(MI_LOG "job %u step %s: %s; this node writes its %d entr%s itself", a->in.job_id, a->step, err, n,
+		   n == 1 ? "y" : "ies");
+	return true;
+}
+
+/* The step's nodes whose entries this writer does not have go into entries as
+ * {NODE:null}: the record names them (record_missing.h). */
+static void name_missing(const struct record_step *a, json_object *entries)
+{
+	char names[256] = "";
+	int n = 0;
+
+	for (size_t i = 0; a->hosts && i < json_object_array_length(a->hosts); i++) {
+		const char *host = json_object_get_string(json_object_array_get_idx(a->hosts, i));
+
+		if (!json_object_object_get_ex(entries, host, NULL)) {
+			json_object_object_add(entries, host, NULL);
+			if (n++ < 8)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", n > 1 ? "," : "",
+					 host);
+		}
+	}
+	if (n)
+		slurm_info(MI_LOG "job %u step %s: no entry from %d node(s) of the step (%s%s); the record names "
+			   "them missing", a->in.job_id, a->step, n, names, n > 8 ? ",..." : "");
+}
+
 /* Stop the sampler and hand over the record, once. */
 static void finish(struct record_step *a)
 {
 	json_object *entry = NULL, *entries;
 	char err[SMPOL_ERRLEN], how[160] = "by this node";
 	struct record_collector_end end = { 0 };
-	bool collects_all, nothing_new;
+	bool collects_all, nothing_new, write = false;
 
 	if (a->written)
 		return;
@@ -498,14 +581,17 @@ static void finish(struct record_step *a)
 	 * confirm like it does) */
 	collects_all = a->gather && a->in.node_id == 0;
 	nothing_new = entry_handed(a, entry) && end.new_deliveries == 0;
-	if (entries && json_object_object_length(entries) > 0 && !nothing_new &&
-	    (a->in.node_id == 0 || !forward_entries(a, entries, true)))
+	if (entries && json_object_object_length(entries) > 0)
+		write = a->in.node_id == 0 || must_write(a, entries, nothing_new);
+	if (write) {
+		name_missing(a, entries);
 		a->spooled = record_write_entries(&a->w, entries, collects_all && end.missing == 0, how);
+	}
 	json_object_put(entries);
 	json_object_put(entry);
 }
 
-void record_step_task_end(struct record_step *a, pid_t pid)
+void record_step_task_end(struct record_step *a, pid_t pid, bool killed)
 {
 	bool last = false;
 
@@ -515,6 +601,7 @@ void record_step_task_end(struct record_step *a, pid_t pid)
 	for (int i = 0; i < a->ntasks; i++) {
 		if (a->tasks[i].pid == pid && !a->tasks[i].ended) {
 			a->tasks[i].ended = true;
+			a->killed |= killed;
 			last = ++a->ended == a->ntasks;
 			break;
 		}

@@ -47,7 +47,8 @@ struct record_step_in {
 	uint32_t step_nnodes;                  /* nodes of the step (S_JOB_NNODES); 0 = unknown */
 	uint32_t node_id;                      /* this node's index in the step (S_JOB_NODEID) */
 	const char *step_nodelist;             /* the step's nodes as the job was told (a routing
-	                                        * hint only: the job can change it); NULL = unknown */
+	                                        * hint only, until slurmctld's layout of the step
+	                                        * is known: the job can change it); NULL = unknown */
 };
 
 struct record_step;
@@ -57,12 +58,13 @@ struct record_step;
 int record_step_begin(const struct record_step_in *sp, struct record_step **rec, char *err, size_t errlen);
 /* slurmstepd (root), slurm_spank_task_post_fork. */
 void record_step_task_begin(struct record_step *rec, pid_t pid);
-/* slurmstepd (root), slurm_spank_task_exit. When the last task of the step on this
+/* slurmstepd (root), slurm_spank_task_exit; killed: the task ended by a signal. When
+ * the last task of the step on this
  * node has ended, the record is written here: slurmstepd reports the exits to srun
  * only after this callback, so the job is still running and slurmctld still accepts
  * the update. (From slurm_spank_exit the job may already have finished when srun was
  * quick, and slurmctld then refuses the update.) */
-void record_step_task_end(struct record_step *rec, pid_t pid);
+void record_step_task_end(struct record_step *rec, pid_t pid, bool killed);
 /* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, remove
  * the metrics file, free all; *rec becomes NULL. */
 void record_step_end(struct record_step **rec);

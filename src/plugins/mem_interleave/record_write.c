@@ -58,7 +58,7 @@ static bool jobstats_may_follow(const struct record_write *w)
 
 /* Keep a copy of the run's whole record, just written, to look at again after the
  * run's end (record_recheck.h): jobstats may put its summary over it, and in a job of
- * several nodes a writer on another node may have dropped our entries (record_missing.h). */
+ * several nodes a writer on another node may have dropped our entries (record_merge_back.h). */
 static void keep_for_recheck(const struct record_write *w, const struct smpol_record_run *run,
 			     const struct smpol_store_result *res)
 {

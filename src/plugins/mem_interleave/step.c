@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 
 #include "lease_place.h"
 #include "number.h"
@@ -366,10 +367,13 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 int step_task_exit(spank_t sp, struct mi_step *s)
 {
 	pid_t pid;
+	int status = 0;
 
 	if (!s->pl.active || s->failed || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
 		return 0;
-	record_step_task_end(s->record, pid);
+	if (spank_get_item(sp, S_TASK_EXIT_STATUS, &status) != ESPANK_SUCCESS)
+		status = 0;
+	record_step_task_end(s->record, pid, WIFSIGNALED(status));
 	return 0;
 }
 
