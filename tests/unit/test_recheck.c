@@ -318,6 +318,30 @@ static void test_merge_missing(void **state)
 	json_object_put(copy);
 }
 
+/* A field that names a node missing from a step (its collector wrote without it) still
+ * gets the node's kept entry of that step back, and the name goes. */
+static void test_merge_back_names_no_more(void **state)
+{
+	const char *field = "{\"mempolicy\":{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"a\":{\"tasks\":1}}},"
+			    "\"missing\":{\"b\":\"0\"}}}";
+	json_object *copy = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"b\":{\"tasks\":2}}}}");
+	char err[SMPOL_ERRLEN], *merged = NULL;
+	int count = 0;
+
+	(void)state;
+	assert_true(smpol_record_names_missing(field, 0, "0", "b"));
+	assert_false(smpol_record_has_all(field, copy));
+	assert_int_equal(smpol_record_merge_back(field, copy, SMPOL_RECORD_BUDGET, &merged, &count, err,
+						  sizeof(err)), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(tasks_in(merged, "0", "b"), 2);
+	assert_int_equal(tasks_in(merged, "0", "a"), 1);
+	assert_false(smpol_record_names_missing(merged, 0, "0", "b"));
+	assert_null(strstr(merged, "\"missing\""));
+	free(merged);
+	json_object_put(copy);
+}
+
 /* A field with no record of the copy's run gets the copy whole; jobstats' summary is
  * never written into. */
 static void test_merge_missing_no_record(void **state)
@@ -359,6 +383,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_entry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_keeps_lost, setup, teardown),
 		cmocka_unit_test(test_merge_missing),
+		cmocka_unit_test(test_merge_back_names_no_more),
 		cmocka_unit_test(test_merge_missing_no_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
