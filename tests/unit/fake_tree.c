@@ -149,3 +149,23 @@ const struct smpol_host *fake_host(const char *fsroot, const char *statedir)
 		snprintf(h->statedir, sizeof(h->statedir), "%s", statedir);
 	return h;
 }
+
+int fake_state_setup(void **state)
+{
+	struct fake_state *fx = calloc(1, sizeof(*fx));
+
+	fx->root = fake_tree_new();
+	snprintf(fx->dir, sizeof(fx->dir), "%s/state", fx->root);
+	fx->host = *fake_host(NULL, fx->dir);
+	*state = fx;
+	return 0;
+}
+
+int fake_state_teardown(void **state)
+{
+	struct fake_state *fx = *state;
+
+	fake_tree_free(fx->root);
+	free(fx);
+	return 0;
+}

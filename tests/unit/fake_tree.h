@@ -28,6 +28,17 @@ void fake_tree_wi(const char *root, const char *auto_name, const char *auto_valu
  * Points into a small ring of static buffers: good for a few calls at once. */
 const struct smpol_host *fake_host(const char *fsroot, const char *statedir);
 
+/* A state directory not made yet (ROOT/state, ROOT a fresh tree) and a host that keeps
+ * its state there: the fixture of the tests of what lives in STATEDIR. */
+struct fake_state {
+	char *root;
+	char dir[4200];
+	struct smpol_host host;
+};
+/* cmocka setup and teardown: *state is a struct fake_state. */
+int fake_state_setup(void **state);
+int fake_state_teardown(void **state);
+
 /* The captured or crafted tree tests/fixtures/NAME ($MPOL_TEST_FIXTURES, which `make
  * check` sets), in a static buffer; exits the test program when the variable is unset. */
 const char *fixture_path(const char *name);

@@ -20,32 +20,6 @@
 #include "record_merge_back.h"
 #include "record_recheck.h"
 
-struct fixture {
-	char *root;
-	char dir[4200];
-	struct smpol_host host;
-};
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	fx->root = fake_tree_new();
-	snprintf(fx->dir, sizeof(fx->dir), "%s/state", fx->root);
-	fx->host = *fake_host(NULL, fx->dir);
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	fake_tree_free(fx->root);
-	free(fx);
-	return 0;
-}
-
 static json_object *record(int tasks)
 {
 	char text[160];
@@ -65,7 +39,7 @@ static const struct smpol_record_run *run0(uint32_t job)
 
 static void test_kept_due_and_replaced(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	json_object *one = record(1), *two = record(2);
 	struct smpol_recheck r;
 	char err[SMPOL_ERRLEN];
@@ -119,7 +93,7 @@ static void test_kept_due_and_replaced(void **state)
 /* A requeued job's runs each keep their copy (each is its own row's), named apart. */
 static void test_runs_apart(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	json_object *one = record(1), *two = record(2);
 	struct smpol_record_run first = { 7, 0, 900 }, second = { 7, 1, 1200 }, *runs;
 	struct smpol_recheck r;
@@ -161,7 +135,7 @@ static void test_runs_apart(void **state)
 
 static void test_bounded(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	json_object *one = record(1);
 	char err[SMPOL_ERRLEN];
 	struct smpol_record_run *jobs;
@@ -208,7 +182,7 @@ static void test_schedule(void **state)
 
 static void test_damaged_entry(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	json_object *one = record(1);
 	struct smpol_recheck r;
 	char err[SMPOL_ERRLEN], path[4400];
@@ -251,7 +225,7 @@ static int64_t tasks_in(const char *comment, const char *step, const char *node)
  * and a node's newer entry for a step takes the place of its older one. */
 static void test_copy_keeps_lost(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	json_object *first = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"0\":{\"n1\":{\"tasks\":1}}}}");
 	json_object *second = parse("{\"v\":1,\"unit_kib\":4,\"steps\":{\"1\":{\"n1\":{\"tasks\":2}},"
 				    "\"2\":{\"n2\":{\"tasks\":3}}}}");
@@ -376,12 +350,12 @@ static void test_merge_missing_no_record(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_kept_due_and_replaced, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_runs_apart, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kept_due_and_replaced, fake_state_setup, fake_state_teardown),
+		cmocka_unit_test_setup_teardown(test_runs_apart, fake_state_setup, fake_state_teardown),
+		cmocka_unit_test_setup_teardown(test_bounded, fake_state_setup, fake_state_teardown),
 		cmocka_unit_test(test_schedule),
-		cmocka_unit_test_setup_teardown(test_damaged_entry, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_copy_keeps_lost, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_entry, fake_state_setup, fake_state_teardown),
+		cmocka_unit_test_setup_teardown(test_copy_keeps_lost, fake_state_setup, fake_state_teardown),
 		cmocka_unit_test(test_merge_missing),
 		cmocka_unit_test(test_merge_back_names_no_more),
 		cmocka_unit_test(test_merge_missing_no_record),

@@ -24,32 +24,6 @@
 
 #define OTHER_UID 65534   /* nobody */
 
-struct fixture {
-	char *root;
-	char dir[4200];            /* ROOT/state, not made yet */
-	struct smpol_host host;
-};
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	fx->root = fake_tree_new();
-	snprintf(fx->dir, sizeof(fx->dir), "%s/state", fx->root);
-	fx->host = *fake_host(NULL, fx->dir);
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	fake_tree_free(fx->root);
-	free(fx);
-	return 0;
-}
-
 static unsigned mode_of(const char *path)
 {
 	struct stat st;
@@ -58,7 +32,7 @@ static unsigned mode_of(const char *path)
 	return st.st_mode & 07777;
 }
 
-static const char *in_dir(const struct fixture *fx, const char *name)
+static const char *in_dir(const struct fake_state *fx, const char *name)
 {
 	static char path[4300];
 
@@ -69,7 +43,7 @@ static const char *in_dir(const struct fixture *fx, const char *name)
 /* A missing directory is made 0700, its files 0600; a lock is exclusive. */
 static void test_made_private(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN], text[64];
 	int fd, other;
 
@@ -104,7 +78,7 @@ static void test_made_private(void **state)
 /* A subdirectory (the record spool's): made 0700, files written beside their name. */
 static void test_subdirectory(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN], text[16];
 
 	assert_int_equal(smpol_statedir_write(&fx->host, "spool/7.0.json", "{}", SMPOL_STATEDIR_DURABLE,
@@ -128,7 +102,7 @@ static void test_subdirectory(void **state)
 /* An earlier release made the directory 0755 and its locks 0644: ours, so tightened. */
 static void test_own_loose_directory_tightened(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN];
 	int fd;
 
@@ -145,7 +119,7 @@ static void test_own_loose_directory_tightened(void **state)
 /* What someone else put at the path is refused as it is: a link is never followed. */
 static void test_symlink_never_followed(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN], target[4300];
 	int fd, rc;
 
@@ -163,7 +137,7 @@ static void test_symlink_never_followed(void **state)
 
 static void test_file_refused(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN];
 	int fd;
 
@@ -176,7 +150,7 @@ static void test_file_refused(void **state)
 /* Writable by group or others: anyone could replace the lock; refused, mode kept. */
 static void test_writable_by_others_refused(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN];
 	int fd;
 
@@ -191,7 +165,7 @@ static void test_writable_by_others_refused(void **state)
 /* A user made the directory first: refused, never chmod'ed into use. */
 static void test_someone_elses_directory_refused(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN];
 	int fd;
 
@@ -210,7 +184,7 @@ static void test_someone_elses_directory_refused(void **state)
 /* Another user cannot even open a lock to hold it (flock needs only a read descriptor). */
 static void test_other_user_cannot_reach_lock(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN];
 	int fd, status;
 	pid_t pid;
@@ -245,7 +219,7 @@ static void test_other_user_cannot_reach_lock(void **state)
  * alarm turns an unbounded wait into a failure instead of a hang. */
 static void test_lock_wait_bounded(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN];
 	int held, fd;
 
@@ -266,7 +240,7 @@ static void test_lock_wait_bounded(void **state)
 /* Inside the directory: a link or a FIFO where a lock or file should be is refused. */
 static void test_odd_files_refused(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	char err[SMPOL_ERRLEN], text[16];
 	int fd;
 
@@ -284,7 +258,7 @@ static void test_odd_files_refused(void **state)
 
 /* Mount a read-only tmpfs over ROOT in a mount namespace of this child, with the state
  * directory made before it turned read-only. Exit status: 0 pass, 1 fail, 77 skip. */
-static int read_only_child(struct fixture *fx)
+static int read_only_child(struct fake_state *fx)
 {
 	char err[SMPOL_ERRLEN];
 	int fd;
@@ -310,7 +284,7 @@ static int read_only_child(struct fixture *fx)
 
 static void test_read_only_file_system(void **state)
 {
-	struct fixture *fx = *state;
+	struct fake_state *fx = *state;
 	int status;
 	pid_t pid = fork();
 
@@ -325,7 +299,7 @@ static void test_read_only_file_system(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, fake_state_setup, fake_state_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_made_private),
 		T(test_subdirectory),
