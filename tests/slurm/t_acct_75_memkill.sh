@@ -8,7 +8,8 @@
 # 1. A step goes over the job's memory and is killed; the job runs on: the step's
 #    record is written through slurmctld.
 # 2. The batch script goes over while a step runs: the job ends during the step, whose
-#    record is written through slurmdbd and read back.
+#    record is written through slurmdbd and read back (by the step, or from the spool
+#    when the step's kill ended its slurmdbd client too).
 
 mk_cases=("a step killed for its memory, the job running on: the record is in accounting, written through slurmctld"
 	"the batch script killed for its memory during a step: the job ends, the step's record is in accounting, written through slurmdbd and read back"
@@ -19,8 +20,10 @@ if [ ! -x "$PY" ]; then
 fi
 
 # mk_job NAME SCRIPT: a 200 MiB batch job running SCRIPT on this node; waits for its
-# end and sets MK_JOB, MK_STATE (the job's and its step 0's state) and MK_SAID
-# (slurmd's log of the job since its start).
+# end and for slurmd's line about step 0's record (a write through slurmdbd comes
+# seconds after the job left the queue: it waits for slurmdbd to have the job's end),
+# and sets MK_JOB, MK_STATE (the job's and its step 0's state) and MK_SAID (slurmd's
+# log of the job since its start).
 mk_job() {
 	local mark
 	mark=$(log_mark "$SLURMD_LOG")
@@ -28,19 +31,27 @@ mk_job() {
 	MK_STATE= MK_SAID=
 	[[ $MK_JOB =~ ^[0-9]+$ ]] || return 1
 	wait_job "$MK_JOB" 120
+	wait_until 60 sh -c 'tail -c +$(($2 + 1)) "$1" | grep -q "job $3 step 0: .*placement record .*\(written\|delivered\)"' \
+		sh "$SLURMD_LOG" "$mark" "$MK_JOB"
 	MK_STATE=$(sacct -n -P -o JobID,State -j "$MK_JOB" 2>/dev/null | sed -n "s/^$MK_JOB|/job /p; s/^$MK_JOB\.0|/step 0 /p" | tr '\n' ' ')
 	MK_SAID=$(log_since "$SLURMD_LOG" "$mark" | grep -F "$MK_JOB")
 }
 
 # mk_check CASE HOW: step 0 was killed for its memory (slurmd says so), and the record
-# holds this node's entry of step 0, written HOW ("by this node in", or "by this node
-# through slurmdbd (the job had ended) in", with two confirming reads or more).
+# holds this node's entry of step 0, written HOW: "by this node in" (through
+# slurmctld), or "through slurmdbd": by the step (two confirming reads or more) or, where
+# the step's kill (KillWait's SIGKILL) also ended its slurmdbd client, from the spool
+# by slurmd.
 mk_check() {
-	local comment
+	local comment written
 	comment=$(acct_comment "$MK_JOB")
+	if [ "$2" = "through slurmdbd" ]; then
+		written="job $MK_JOB step 0: \(placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes\|spooled placement record of 1 node(s) delivered through slurmdbd\)"
+	else
+		written="job $MK_JOB step 0: placement record of 1 node(s) written $2 [0-9]* ms ([2-9] reads, 1 writes"
+	fi
 	if grep -q "exceeded memory limit" <<<"$MK_SAID" &&
-		[ "$(acct_py "$comment" 'step_nodes(r, "0")' 2>&1)" = "['$HOST']" ] &&
-		grep -q "job $MK_JOB step 0: placement record of 1 node(s) written $2 [0-9]* ms ([2-9] reads, 1 writes" <<<"$MK_SAID"; then
+		[ "$(acct_py "$comment" 'step_nodes(r, "0")' 2>&1)" = "['$HOST']" ] && grep -q "$written" <<<"$MK_SAID"; then
 		t_pass "memory kill: $1 ($MK_STATE)"
 	else
 		t_fail "memory kill: $1" "job '$MK_JOB' ($MK_STATE); record: '${comment:0:200}'; slurmd: $(grep -E "memory|mem_interleave" <<<"$MK_SAID" | tail -n 4)"
@@ -59,7 +70,7 @@ else
 	# 2. The step sleeps holding 16 MiB; the script then takes 400 MiB itself, and the
 	# batch step's kill ends the job while step 0 runs.
 	mk_job batch "srun --mem-interleave=weighted $PY -c '$(toucher 16 60)' & sleep 4; $PY -c '$(toucher 400 30)'; wait"
-	mk_check "${mk_cases[1]}" "by this node through slurmdbd (the job had ended) in"
+	mk_check "${mk_cases[1]}" "through slurmdbd"
 fi
 if mk_out=$(restart_cluster); then
 	t_pass "memory kill: ${mk_cases[2]}"
