@@ -50,21 +50,25 @@ static double ms_since(const struct timespec *t0)
 }
 
 /* Whether jobstats may yet put its summary over the record in AdminComment: slurm.conf
- * names an EpilogSlurmctld (jobstats' is one). */
+ * names an EpilogSlurmctld (jobstats' is one). Only slurmd can tell: the configuration
+ * slurmd hands slurmstepd leaves EpilogSlurmctld out (22.05 to 26.05). */
 static bool jobstats_may_follow(const struct record_write *w)
 {
 	return w->site->record == SMPOL_RECORD_ADMIN_COMMENT && record_slurm_ctld_epilog();
 }
 
 /* Keep a copy of the run's whole record, just written, to look at again after the
- * run's end (record_recheck.h): jobstats may put its summary over it, and in a job of
- * several nodes a writer on another node may have dropped our entries (record_merge_back.h). */
+ * run's end (record_recheck.h): jobstats may put its summary over it in AdminComment
+ * (slurmd's courier, which can read EpilogSlurmctld, decides whether to look more than
+ * once), and in a job of several nodes a writer on another node may have dropped our
+ * entries (record_merge_back.h). */
 static void keep_for_recheck(const struct record_write *w, const struct smpol_record_run *run,
 			     const struct smpol_store_result *res)
 {
 	char err[SMPOL_ERRLEN];
+	bool in_admin_comment = w->site->record == SMPOL_RECORD_ADMIN_COMMENT && !res->beside_jobstats;
 
-	if (!res->record || !(res->job_nodes > 1 || (jobstats_may_follow(w) && !res->beside_jobstats)))
+	if (!res->record || !(res->job_nodes > 1 || in_admin_comment))
 		return;
 	if (smpol_recheck_put(&w->site->host, run, res->record, (int64_t)time(NULL) + SMPOL_RECHECK_FIRST_S,
 			      err, sizeof(err)) < 0)
