@@ -14,6 +14,13 @@
 #   scripts/test.sh [TIER...]   (default: unit asan fuzz dist host slurm slurm-24.11
 #                               slurm-25.11 slurm-26.05 pkg vm)
 #   dist: `make distcheck` (the tarball builds, passes its unit tests, installs) counts as one test.
+# The tiers that keep the CPUs busy (asan fuzz dist pkg vm) run at low priority beside
+# the cluster tiers (slurm, slurm-R), which mostly wait on their daemons; they start
+# once the host tier is done (it moves the host's pages, timing them) and print their
+# output when they are all done. MPOL_TEST_BESIDE=0 runs every tier in turn. Only one
+# lane writes the host's weights at a time: the pkg tier's jobs in clean roots and the
+# cluster tiers both take /var/tmp/mpol-cluster-tests.lock, the vm tier's are its
+# guests' own.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -26,10 +33,11 @@ scripts/install-deps.sh all || { echo "test.sh: installing dependencies failed";
 build=$(scripts/build.sh _build/main | tail -n 1) || { echo "test.sh: build failed"; echo "0 passed, 1 failed"; exit 1; }
 export MPOL_BUILD=$build
 
-passed=0 failed=0 skipped=0
+counts=$logs/counts
+: >"$counts"
 add_counts() { # add_counts TIER P F S
 	printf '== %s: %d passed, %d failed, %d skipped (%d s)\n' "$1" "$2" "$3" "$4" $((SECONDS - tier_started))
-	passed=$((passed + $2)) failed=$((failed + $3)) skipped=$((skipped + $4))
+	echo "$2 $3 $4" >>"$counts"
 }
 # Counts from automake's test-suite.log (TAP: one line per cmocka case).
 unit_counts() { # unit_counts TIER BUILD_DIR RC
@@ -53,7 +61,8 @@ tier_counts() { # tier_counts TIER LOG RC
 	add_counts "$1" "$p" "$f" "${s:-0}"
 }
 
-for tier in "${tiers[@]}"; do
+run_tier() { # run_tier TIER
+	local tier=$1 rc other
 	echo "== tier $tier"
 	tier_started=$SECONDS
 	case $tier in
@@ -90,7 +99,38 @@ for tier in "${tiers[@]}"; do
 		tier_counts "$tier" "$logs/$tier.log" "$rc" ;;
 	*) echo "test.sh: unknown tier '$tier' (unit asan fuzz dist host slurm slurm-24.11 slurm-25.11 slurm-26.05 pkg vm)"; add_counts "$tier" 0 1 0 ;;
 	esac
+}
+
+# The tiers beside the cluster tiers (see the top), in the order given.
+beside=() inturn=()
+for tier in "${tiers[@]}"; do
+	case " ${MPOL_TEST_BESIDE:-1} $tier " in
+	" 1 asan " | " 1 fuzz " | " 1 dist " | " 1 pkg " | " 1 vm ") beside+=("$tier") ;;
+	*) inturn+=("$tier") ;;
+	esac
 done
+beside_pid=
+start_beside() {
+	[ ${#beside[@]} -gt 0 ] && [ -z "$beside_pid" ] || return 0
+	echo "== tiers ${beside[*]}: beside the cluster tiers at low priority (their output follows those)"
+	(
+		renice -n 10 -p $BASHPID >/dev/null
+		for tier in "${beside[@]}"; do run_tier "$tier"; done
+		echo "== tiers ${beside[*]}: done at $SECONDS s"
+	) >"$logs/beside.log" 2>&1 &
+	beside_pid=$!
+}
+for tier in "${inturn[@]}"; do
+	case $tier in slurm | slurm24 | slurm-[0-9]*) start_beside ;; esac
+	run_tier "$tier"
+done
+start_beside
+if [ -n "$beside_pid" ]; then
+	wait "$beside_pid"
+	echo "== tiers ${beside[*]}, which ran beside the cluster tiers:"
+	cat "$logs/beside.log"
+fi
+read -r passed failed skipped < <(awk '{ p += $1; f += $2; s += $3 } END { print p + 0, f + 0, s + 0 }' "$counts")
 echo "test.sh: $SECONDS s in all, installing and building included"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -2,13 +2,14 @@
 # before its fix: whose node an entry is (slurmd's name, never the job's environment),
 # names printed escaped, 50 two-node steps that all keep both nodes, a record of
 # another version left alone, 150 one-node steps all counted, two steps at once on
-# disjoint nodes (20 rounds) all kept, an entry dropped by another node's write merged
-# back after the job's end.
+# disjoint nodes (MPOL_RACE_ROUNDS rounds, default 20) all kept, an entry dropped by
+# another node's write merged back after the job's end.
 
 if [ ! -x "$PY" ]; then
 	t_skip "record loss cases" "$PY is missing (install python3)"
 	return 0 2>/dev/null || exit 0
 fi
+rounds=${MPOL_RACE_ROUNDS:-20}
 
 # step_nodes COMMENT STEP: the node names a step's record holds, in detail or folded
 # (a summary that lost its names: n=N), sorted, one line.
@@ -139,30 +140,32 @@ else
 		"job '$job' exit $RC: $got; $(grep -F "job $job step" "$SLURMD_LOG" | grep -i "not written" | head -n 3)"
 fi
 
-# 7. Two steps of one job at once on disjoint nodes, 20 rounds in a row: each step's
-# node writes the record at the same moment as the other's (issue 21: a write based on
-# an older read dropped the other's entry; the look after the job's end merges it
-# back). Every one of the 40 steps keeps its node.
+# 7. Two steps of one job at once on disjoint nodes, `rounds` rounds in a row: each
+# step's node writes the record at the same moment as the other's (issue 21: a write
+# based on an older read dropped the other's entry; the look after the job's end
+# merges it back). Every step keeps its node.
 JOB_TIMEOUT=300 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
-	'for i in $(seq 20); do
+	'for i in $(seq '"$rounds"'); do
 		srun -N 1 -n 1 -w '"$HOST"' --mem-interleave=weighted true & a=$!
 		srun -N 1 -n 1 -w node2 --mem-interleave=weighted true & b=$!
 		wait $a && wait $b || exit 1
 	done'
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
-want="(40, [], $(printf "['%s', '%s']" $(printf '%s\n' "$HOST" node2 | sort)))"
-await_record "$job" 'counted(r), sorted(s for s in map(str, range(40)) if len(step_nodes(r, s)) != 1), sorted(set(n for s in map(str, range(40)) for n in step_nodes(r, s)))' "$want"
+steps=$((2 * rounds))
+want="($steps, [], $(printf "['%s', '%s']" $(printf '%s\n' "$HOST" node2 | sort)))"
+await_record "$job" "counted(r), sorted(s for s in map(str, range($steps)) if len(step_nodes(r, s)) != 1), sorted(set(n for s in map(str, range($steps)) for n in step_nodes(r, s)))" "$want"
+name="two steps at once on disjoint nodes, $rounds rounds: all $steps counted, each under one node, both nodes there"
 if [ $RC -eq 0 ] && [ "$got" = "$want" ]; then
-	t_pass "two steps at once on disjoint nodes, 20 rounds: all 40 counted, each under one node, both nodes there"
+	t_pass "$name"
 else
-	t_fail "two steps at once on disjoint nodes, 20 rounds: all 40 counted, each under one node, both nodes there" \
+	t_fail "$name" \
 		"job '$job' exit $RC after ${waited}s: $got; $(cat "$MPOL_CLUSTER_DIR"/log/slurmd-*.log | grep -F "job $job" | grep -i "not written\|conflict\|lost\|merged back\|looked at" | head -n 4)"
 fi
 
-# 8. Both nodes deliver spooled records into one job at the same moment, 20 rounds in a
-# row: before each two-node step, each node's spool gets a record of a step of its own
-# (as an outage leaves them); both steps' samplers deliver as they start, while the
-# step's own record is written. All 20 steps and all 40 spooled records are kept.
+# 8. Both nodes deliver spooled records into one job at the same moment, `rounds`
+# rounds in a row: before each two-node step, each node's spool gets a record of a step
+# of its own (as an outage leaves them); both steps' samplers deliver as they start,
+# while the step's own record is written. Every step and every spooled record is kept.
 spool2=$MPOL_CLUSTER_DIR/node-state/node2/spool
 JOB_TIMEOUT=300 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
 	'spooled() { # spooled DIR STEP NODE: a record as the plugin spools it
@@ -170,19 +173,19 @@ JOB_TIMEOUT=300 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
 		printf "{\"job\":%s,\"step\":\"%s\",\"entries\":{\"%s\":{\"req\":\"weighted\",\"mode\":\"weighted\",\"tasks\":1,\"samples\":0}}}" \
 			"$SLURM_JOB_ID" "$2" "$3" >"$1/.new" && mv "$1/.new" "$1/$SLURM_JOB_ID.$2.json"
 	}
-	for i in $(seq 20); do
+	for i in $(seq '"$rounds"'); do
 		spooled '"$STATEDIR/spool"' $((1000 + i)) spooled-a
 		spooled '"$spool2"' $((2000 + i)) spooled-b
 		srun -N 2 -n 2 --mem-interleave=weighted true || exit 1
 	done'
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
 comment=$(acct_comment "$job")
-got=$(acct_py "$comment" '[s for s in map(str, range(20)) if step_nodes(r, s) != sorted(["'"$HOST"'", "node2"])], [s for s in range(1001, 1021) if step_nodes(r, str(s)) != ["spooled-a"]], [s for s in range(2001, 2021) if step_nodes(r, str(s)) != ["spooled-b"]]')
+got=$(acct_py "$comment" '[s for s in map(str, range('"$rounds"')) if step_nodes(r, s) != sorted(["'"$HOST"'", "node2"])], [s for s in range(1001, 1001 + '"$rounds"') if step_nodes(r, str(s)) != ["spooled-a"]], [s for s in range(2001, 2001 + '"$rounds"') if step_nodes(r, str(s)) != ["spooled-b"]]')
 left=$(ls "$STATEDIR/spool" "$spool2" 2>/dev/null | grep -c "^$job\." || true)
 if [ $RC -eq 0 ] && [ "$got" = "([], [], [])" ] && [ "$left" = 0 ]; then
-	t_pass "two nodes deliver spooled records at once, 20 rounds: all 40 and the 20 steps' own are kept, the spools emptied"
+	t_pass "two nodes deliver spooled records at once, $rounds rounds: all $((2 * rounds)) and the $rounds steps' own are kept, the spools emptied"
 else
-	t_fail "two nodes deliver spooled records at once, 20 rounds: all 40 and the 20 steps' own are kept, the spools emptied" \
+	t_fail "two nodes deliver spooled records at once, $rounds rounds: all $((2 * rounds)) and the $rounds steps' own are kept, the spools emptied" \
 		"job '$job' exit $RC: missing (steps, node a, node b): ${got:0:400}; $left left in the spools"
 fi
 

@@ -3,10 +3,11 @@
 # hands the record to mem_interleave_dbd, which writes it into slurmdbd's job record,
 # as `sacctmgr modify job` does, and reads it back from there (a Slurm daemon cannot
 # talk to slurmdbd itself from Slurm 25.11 on). Cases: scancel during the step, the
-# job's time limit (-t 1: the job ends TIMEOUT about a minute later), a dbd_client=
-# that is missing (the record waits in the node's spool, and the node's next step
-# delivers it), scancel between two steps (the first step's record stays), and
-# scontrol requeue during a step (each run's record in its own row of sacct -D).
+# job's time limit (-t 1: the job ends TIMEOUT a minute or more later; it runs while
+# the other cases do, and is checked last), a dbd_client= that is missing (the record
+# waits in the node's spool, and the node's next step delivers it), scancel between
+# two steps (the first step's record stays), and scontrol requeue during a step (each
+# run's record in its own row of sacct -D).
 
 # ended_job NAME SBATCH_ARGS... : submit a batch job whose one step asks for placement
 # and sleeps; sets JOB. The step runs at least 3 s (a sample) before the caller ends it.
@@ -27,10 +28,10 @@ has_record() {
 }
 
 # end_job NAME STATE HOW SBATCH_ARGS...: run ended_job, end it (HOW: cancel, or wait for
-# its time limit), wait for it, and check it ended in STATE. Sets JOB and SAID (slurmd's
-# log of step 0 since the start). 1 (with the case failed) when it did not go so.
+# its time limit), wait for it, and check it ended in STATE (job_ended). Sets JOB and
+# SAID. 1 (with the case failed) when it did not go so.
 end_job() {
-	local name=$1 want=$2 how=$3 state mark
+	local name=$1 want=$2 how=$3 mark
 	shift 3
 	mark=$(log_mark "$SLURMD_LOG")
 	if ! ended_job "mpol-$how" "$@"; then
@@ -39,31 +40,46 @@ end_job() {
 		return 1
 	fi
 	[ "$how" = cancel ] && scancel "$JOB"
+	job_ended "$name" "$want" "$mark"
+}
+
+# job_ended NAME STATE MARK: wait for JOB, and check it ended in STATE. Sets SAID
+# (slurmd's log of step 0 since MARK). 1 (with the case failed) when it did not.
+job_ended() {
+	local name=$1 want=$2 state
 	wait_job "$JOB" 180
 	state=$(sacct -n -X -P -o State -j "$JOB" 2>/dev/null | head -n 1)
-	SAID=$(log_since "$SLURMD_LOG" "$mark" | grep -F "job $JOB step 0:")
+	SAID=$(log_since "$SLURMD_LOG" "$3" | grep -F "job $JOB step 0:")
 	if [[ $state != "$want"* ]]; then
 		t_fail "$name: the job ends $want" "job '$JOB' state '$state'; slurmd: ${SAID:0:900}"
 		return 1
 	fi
 }
 
-# check_ended NAME STATE HOW SBATCH_ARGS...: the record is in sacct with this node's
-# entry of step 0, and slurmd's log says it went through slurmdbd, read back (two reads
-# or more, one write).
-check_ended() {
-	local name=$1
-	end_job "$@" || return
+# written_by_dbd NAME: the record of JOB is in sacct with this node's entry of step 0,
+# and slurmd's log (SAID) says it went through slurmdbd, read back (two reads or more,
+# one write).
+written_by_dbd() {
 	if has_record && grep -q "placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes" <<<"$SAID"; then
-		t_pass "$name: the record is in accounting, written through slurmdbd and read back"
+		t_pass "$1: the record is in accounting, written through slurmdbd and read back"
 	else
-		t_fail "$name: the record is in accounting, written through slurmdbd and read back" \
+		t_fail "$1: the record is in accounting, written through slurmdbd and read back" \
 			"job '$JOB'; AdminComment: $(acct_comment "$JOB" | head -c 300); slurmd: ${SAID:0:900}"
 	fi
 }
 
-check_ended "scancel during the step" CANCELLED cancel
-check_ended "time limit (-t 1)" TIMEOUT timeout -t 1
+# 2 first: the job that ends by its time limit runs while the other cases do.
+timeout_mark=$(log_mark "$SLURMD_LOG")
+timeout_job=
+if ended_job mpol-timeout -t 1; then
+	timeout_job=$JOB
+else
+	t_fail "time limit (-t 1): the job ends TIMEOUT" "the job did not start: $JOB"
+	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
+fi
+
+# 1. scancel during the step.
+end_job "scancel during the step" CANCELLED cancel && written_by_dbd "scancel during the step"
 
 # 3. No mem_interleave_dbd where dbd_client= says: the record is kept, with a reason
 # that names the setting, and delivered once the client is back.
@@ -161,4 +177,11 @@ else
 	t_fail "$name: each run's record is in its own row of sacct -D, neither over the other" \
 		"job '$JOB' did not reach its step 1: $(scontrol -o show job "$JOB" 2>&1 | head -c 300)"
 	[[ $JOB =~ ^[0-9]+$ ]] && scancel "$JOB"
+fi
+
+# 2. The time limit, started first: the job ends TIMEOUT, its record written as after
+# scancel.
+if [ -n "$timeout_job" ]; then
+	JOB=$timeout_job
+	job_ended "time limit (-t 1)" TIMEOUT "$timeout_mark" && written_by_dbd "time limit (-t 1)"
 fi

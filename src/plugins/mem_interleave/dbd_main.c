@@ -179,9 +179,12 @@ static int store_ended(const struct request *r, json_object *entries, struct smp
 		usleep(END_POLL_MS * 1000);
 	}
 	record_dbd_close(dbd);
-	if (rc == -EINPROGRESS)
-		rc = smpol_fail(err, errlen, ECONNREFUSED, "slurmdbd has not recorded the end of run %u of job %u in "
-			       "%d s", r->run.run, r->run.job, END_WAIT_MS / 1000);
+	if (rc == -EINPROGRESS) {
+		char last[SMPOL_ERRLEN];
+
+		snprintf(last, sizeof(last), "%s", err);
+		rc = smpol_fail(err, errlen, ECONNREFUSED, "after %d s, %s", END_WAIT_MS / 1000, last);
+	}
 	return rc;
 }
 

@@ -269,6 +269,11 @@ int record_dbd_write(void *ctx, const char *comment, char *err, size_t errlen)
 		if (rows > 1)
 			return smpol_fail(err, errlen, EIO, "slurmdbd found %d runs of job %u running at %lld, not run %u "
 					 "alone; nothing changed", rows, d->run.job, (long long)d->run.started, d->run.run);
+		/* No row, no error: the row the read found changed before the write (a
+		 * requeue's records reaching slurmdbd in between); read again. */
+		if (!e)
+			return smpol_fail(err, errlen, EINPROGRESS, "slurmdbd found no row of run %u of job %u running at "
+					 "%lld to change", d->run.run, d->run.job, (long long)d->run.started);
 		return smpol_fail(err, errlen, e == ESLURM_ACCESS_DENIED ? EPERM : EIO,
 				 "slurmdbd did not change the %s of job %u: %s", record_dbd_field_name(d->target),
 				 d->run.job, why(e));
