@@ -28,6 +28,7 @@ else
 	t_expect_match "scale: every $nodes-node step's record holds all $nodes nodes" "^ratio .* lost 0 of [0-9]+ +nodes $nodes " "$out"
 	updates=$(sed -n 's/^rpc REQUEST_UPDATE_JOB //p' <<<"$out")
 	reads=$(sed -n 's/^rpc REQUEST_JOB_INFO_SINGLE //p' <<<"$out")
+	layouts=$(sed -n 's/^rpc REQUEST_STEP_LAYOUT //p' <<<"$out")
 	fanin=$(sed -n 's/^fanin //p' <<<"$out")
 	fanout=$(awk -v n="$nodes" 'BEGIN { k = 2; while (k * k < n) k++; print k }')
 	if [ "${fanin:-0}" -ge 1 ] && [ "${fanin:-0}" -le $((2 * fanout)) ]; then
@@ -50,6 +51,13 @@ else
 	else
 		t_fail "scale: the plugin costs slurmctld at most 1 update and 2 reads per $nodes-node step" \
 			"updates ${updates:-0}, reads ${reads:-0} per step: $(grep '^rpc ' <<<"$out" | paste -sd ' ')"
+	fi
+	# each node learns the step's nodes from slurmctld once (record_step.c learn_hosts)
+	if awk -v l="${layouts:-0}" -v n="$nodes" 'BEGIN { exit !(l >= 1 && l <= n) }'; then
+		t_pass "scale: each node of a $nodes-node step asks slurmctld for its layout at most once (${layouts:-0} a step)"
+	else
+		t_fail "scale: each node of a $nodes-node step asks slurmctld for its layout at most once" \
+			"${layouts:-0} layout requests per step: $(grep '^rpc ' <<<"$out" | paste -sd ' ')"
 	fi
 fi
 # A node in the middle of the tree changes its entry after the first node wrote: with
