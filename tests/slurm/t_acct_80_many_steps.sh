@@ -28,7 +28,7 @@ if [ "${MPOL_LONG:-0}" != 1 ]; then
 	for field in "${fields[@]}"; do
 		for nodes in 1 2; do
 			t_skip "$(many_name "$field" "$nodes")" \
-				"a long case (about 40 min for the four jobs here): MPOL_LONG=1 tests/slurm/run t_acct_80_many_steps.sh"
+				"a long case (about 40 min for the four jobs here), not in CI: MPOL_LONG=1 tests/slurm/run t_acct_80_many_steps.sh (24.11: MPOL_LONG=1 tests/slurm/run-release t_acct_80_many_steps.sh)"
 		done
 	done
 	return 0 2>/dev/null || exit 0
@@ -63,7 +63,7 @@ many_job() {
 	[ "$nodes" = 1 ] && where=(-w "$HOST")
 	name=$(many_name "$field" "$nodes")
 	if [ "$field" = Extra ] && ! grep -q '^AccountingStoreFlags=.*job_extra' "$SLURM_CONF"; then
-		t_skip "$name" "Slurm $(slurm_release) has no AccountingStoreFlags=job_extra (record=extra needs 23.02 or later)"
+		t_skip "$name" "Slurm $(slurm_release) has no AccountingStoreFlags=job_extra (record=extra needs 23.02 or later: MPOL_LONG=1 tests/slurm/run-release t_acct_80_many_steps.sh runs it on 24.11)"
 		return
 	fi
 	plugstack record="${field,,}"
