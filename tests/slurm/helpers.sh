@@ -173,7 +173,8 @@ acct_comment() {
 # steps the record counts.
 acct_py() {
 	"$PY" -c '
-import json, sys
+import functools, json, sys
+@functools.lru_cache(maxsize=None)  # a 10,000-step record asks about the same few lists 10,000 times
 def ids(text):
     out = set()
     for item in text.split(","):
