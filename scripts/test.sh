@@ -101,14 +101,20 @@ run_tier() { # run_tier TIER
 	esac
 }
 
-# The tiers beside the cluster tiers (see the top), in the order given.
+# The tiers beside the cluster tiers (see the top): the longest (vm) first, pkg last,
+# since its jobs wait for the cluster tiers' lock.
 beside=() inturn=()
 for tier in "${tiers[@]}"; do
 	case " ${MPOL_TEST_BESIDE:-1} $tier " in
-	" 1 asan " | " 1 fuzz " | " 1 dist " | " 1 pkg " | " 1 vm ") beside+=("$tier") ;;
+	" 1 asan " | " 1 fuzz " | " 1 dist " | " 1 pkg " | " 1 vm ") ;;
 	*) inturn+=("$tier") ;;
 	esac
 done
+if [ "${MPOL_TEST_BESIDE:-1}" = 1 ]; then
+	for tier in vm asan fuzz dist pkg; do
+		[[ " ${tiers[*]} " == *" $tier "* ]] && beside+=("$tier")
+	done
+fi
 beside_pid=
 start_beside() {
 	[ ${#beside[@]} -gt 0 ] && [ -z "$beside_pid" ] || return 0

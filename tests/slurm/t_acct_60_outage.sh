@@ -21,7 +21,8 @@ sleep 1
 down=$(date +%s)
 kill -TERM "$(ctld_pid)"
 wait_until 30 ctld_gone
-wait "$srun_pid"
+# (srun is waited for once slurmctld is back: 26.05's can wait for it to take the
+# step's end until its timeout)
 spooled=no
 wait_until 30 test -s "$STATEDIR/spool/$job.0.json" && spooled=yes
 if [ -n "$job" ] && [ $spooled = yes ] && grep -q "\"$HOST\"" "$STATEDIR/spool/$job.0.json"; then
@@ -32,6 +33,7 @@ else
 fi
 sleep $((outage - ($(date +%s) - down) > 0 ? outage - ($(date +%s) - down) : 0))
 slurmctld 9>&- && wait_until 60 scontrol ping
+wait "$srun_pid"
 if [ -n "$job" ] && wait_until 30 sh -c "scontrol show job $job | grep -q 'AdminComment=.*\"$HOST\"'" &&
 	wait_until 10 sh -c "! test -e '$STATEDIR/spool/$job.0.json'"; then
 	t_pass "slurmctld back after ${outage} s: the spooled record is delivered, the spool emptied"
