@@ -101,20 +101,16 @@ run_tier() { # run_tier TIER
 	esac
 }
 
-# The tiers beside the cluster tiers (see the top): the longest (vm) first, pkg last,
-# since its jobs wait for the cluster tiers' lock.
+# The tiers beside the cluster tiers (see the top), in this order: the longest (vm)
+# first, pkg last, since its jobs wait for the cluster tiers' lock.
+beside_order=(vm asan fuzz dist pkg)
 beside=() inturn=()
 for tier in "${tiers[@]}"; do
-	case " ${MPOL_TEST_BESIDE:-1} $tier " in
-	" 1 asan " | " 1 fuzz " | " 1 dist " | " 1 pkg " | " 1 vm ") ;;
-	*) inturn+=("$tier") ;;
-	esac
+	[ "${MPOL_TEST_BESIDE:-1}" = 1 ] && [[ " ${beside_order[*]} " == *" $tier "* ]] || inturn+=("$tier")
 done
-if [ "${MPOL_TEST_BESIDE:-1}" = 1 ]; then
-	for tier in vm asan fuzz dist pkg; do
-		[[ " ${tiers[*]} " == *" $tier "* ]] && beside+=("$tier")
-	done
-fi
+for tier in "${beside_order[@]}"; do
+	[ "${MPOL_TEST_BESIDE:-1}" = 1 ] && [[ " ${tiers[*]} " == *" $tier "* ]] && beside+=("$tier")
+done
 beside_pid=
 start_beside() {
 	[ ${#beside[@]} -gt 0 ] && [ -z "$beside_pid" ] || return 0

@@ -182,10 +182,11 @@ job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
 comment=$(acct_comment "$job")
 got=$(acct_py "$comment" '[s for s in map(str, range('"$rounds"')) if step_nodes(r, s) != sorted(["'"$HOST"'", "node2"])], [s for s in range(1001, 1001 + '"$rounds"') if step_nodes(r, str(s)) != ["spooled-a"]], [s for s in range(2001, 2001 + '"$rounds"') if step_nodes(r, str(s)) != ["spooled-b"]]')
 left=$(ls "$STATEDIR/spool" "$spool2" 2>/dev/null | grep -c "^$job\." || true)
+name="two nodes deliver spooled records at once, $rounds rounds: all $((2 * rounds)) and the $rounds steps' own are kept, the spools emptied"
 if [ $RC -eq 0 ] && [ "$got" = "([], [], [])" ] && [ "$left" = 0 ]; then
-	t_pass "two nodes deliver spooled records at once, $rounds rounds: all $((2 * rounds)) and the $rounds steps' own are kept, the spools emptied"
+	t_pass "$name"
 else
-	t_fail "two nodes deliver spooled records at once, $rounds rounds: all $((2 * rounds)) and the $rounds steps' own are kept, the spools emptied" \
+	t_fail "$name" \
 		"job '$job' exit $RC: missing (steps, node a, node b): ${got:0:400}; $left left in the spools"
 fi
 
