@@ -68,6 +68,10 @@ static void test_limits_and_missing(void **state)
 	assert_non_null(strstr(err, "printed more than 4096 bytes"));
 	assert_int_equal(smpol_run_capture(missing, -1, 4096, 30, &out, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "not found in PATH"));
+	/* 127 with a reason, as the dynamic loader exits when a library is missing */
+	assert_int_equal(run_sh("echo 'error while loading shared libraries: libslurm.so.43' >&2; exit 127",
+				4096, &out, err), -ECHILD);
+	assert_string_equal(err, "sh failed (exit 127): error while loading shared libraries: libslurm.so.43");
 	assert_int_equal(run_sh("true", 4096, &out, err), 0);
 	assert_string_equal(out, "");
 	free(out);

@@ -201,7 +201,8 @@ int smpol_run_capture(char *const argv[], int input_fd, size_t max, unsigned tim
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	}
-	if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+	/* exec_child's 127 says nothing; the dynamic loader's (a missing library) does */
+	if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127 && !(e.buf && *e.buf)) {
 		rc = smpol_fail(err, errlen, ENOENT, "cannot run %s: not found in PATH", argv[0]);
 	} else if (rc == -ETIMEDOUT) {
 		rc = smpol_fail(err, errlen, ETIMEDOUT, "%s did not finish within %u s: it was killed, with every "
