@@ -504,5 +504,6 @@ int cmd_plan(int argc, char **argv)
 	smpol_plans_free(plans, nplans + (plans && scaled ? 1 : 0));   /* a scaled plan follows the one asked */
 	smpol_bw_free(&bandwidth);
 	smpol_topology_free(&topo);
+	cli_site_free(&site);
 	return rc;
 }

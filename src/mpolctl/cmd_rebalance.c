@@ -621,6 +621,7 @@ int cmd_rebalance(int argc, char **argv)
 		if (cli_site_bandwidth(&site, &now.topo, &now.bw, &origin) < 0)
 			log_action("no bandwidth table for processes without kept placement: out of memory; "
 				   "sysfs HMAT is used");
+		cli_site_free(&site);
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;

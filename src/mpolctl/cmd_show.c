@@ -375,5 +375,6 @@ int cmd_show(int argc, char **argv)
 	}
 	smpol_bw_free(&k.bw);
 	smpol_topology_free(&topo);
+	cli_site_free(&site);
 	return rc;
 }

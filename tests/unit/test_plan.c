@@ -243,6 +243,7 @@ static void test_named_nodes(void **state)
 static void test_explicit_weights(void **state)
 {
 	struct fake f = { 0 };
+	uint8_t w[6] = { 2, 0, 2 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
@@ -251,8 +252,8 @@ static void test_explicit_weights(void **state)
 	two_socket_cxl(&f);
 	smpol_plan_opts_default(&o);
 	o.has_weights = true;
-	o.weights[0] = 2;
-	o.weights[2] = 2;
+	o.weights = w;
+	o.nweights = 3;
 	/* used as given, no GCD reduction; rated against the bandwidth shares */
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,2", "2:2");
@@ -265,7 +266,8 @@ static void test_explicit_weights(void **state)
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nodes= and weights= name different nodes"));
 	o.has_nodes = false;
-	o.weights[5] = 1;
+	w[5] = 1;
+	o.nweights = 6;
 	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 5 is not online"));
@@ -431,6 +433,7 @@ static void test_every_node_a_kernel_numbers(void **state)
 {
 	struct fake f = { 0 };
 	struct smpol_node *many = calloc(SMPOL_MAX_NODES, sizeof(*many));
+	uint8_t all_one[SMPOL_MAX_NODES];
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -447,7 +450,9 @@ static void test_every_node_a_kernel_numbers(void **state)
 	smpol_plan_opts_default(&o);
 	o.scope = SMPOL_SCOPE_ALL;
 	o.has_weights = true;
-	memset(o.weights, 1, sizeof(o.weights));
+	memset(all_one, 1, sizeof(all_one));
+	o.weights = all_one;
+	o.nweights = SMPOL_MAX_NODES;
 	plan_ok(&f, 0, &o, &p);
 	assert_int_equal(p.nnodes, SMPOL_MAX_NODES);
 	assert_int_equal(p.nodes[SMPOL_MAX_NODES - 1], SMPOL_MAX_NODES - 1);

@@ -317,6 +317,9 @@ static int teardown(void **state)
 	struct fixture *fx = *state;
 
 	task_policy_reset();
+	/* what a test that ended before slurm_spank_exit left */
+	smpol_config_free(&step.site);
+	options_free();
 	if (fx) {
 		fake_tree_free(fx->root);
 		free(fx);
@@ -549,6 +552,7 @@ static void test_step_keeps_little(void **state)
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
 	struct mi_step *c = &step;
 	struct smpol_step_state kept;
+	struct smpol_host host = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	assert_true(sizeof(*c) <= sizeof(c->site) + sizeof(c->topo) + sizeof(c->pl) + 16 * sizeof(void *));
@@ -564,14 +568,18 @@ static void test_step_keeps_little(void **state)
 	assert_int_equal(kept.ntasks, 1);
 	assert_int_equal(kept.tasks[0].pid, getpid());
 	smpol_step_state_free(&kept);
+	assert_int_equal(smpol_host_copy(&host, &c->site.host), 0);   /* the step's is freed at its end */
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
-	assert_int_equal(smpol_step_state_read(&c->site.host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
+	assert_int_equal(smpol_step_state_read(&host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
+	smpol_host_free(&host);
 }
 
 /* Another step of the same job in this test: the plugin's per-process state anew. */
 static void next_step(void)
 {
 	fake.nregistered = 0;
+	smpol_config_free(&step.site);
+	options_free();
 	memset(&step, 0, sizeof(step));
 	memset(&parsed, 0, sizeof(parsed));
 }

@@ -19,7 +19,8 @@ void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol
 	o->has_nodes = spec->has_nodes;
 	o->nodes = spec->nodes;
 	o->has_weights = spec->has_weights;
-	memcpy(o->weights, spec->weights, sizeof(o->weights));
+	o->weights = spec->weights;
+	o->nweights = spec->nweights;
 	/* auto interleaves by the kernel's table: every candidate keeps a seat, as there. */
 	if (spec->mode == SMPOL_MODE_AUTO)
 		o->algorithm = SMPOL_ALGO_KERNEL;

@@ -80,7 +80,8 @@ enum smpol_lease_outcome {
 };
 
 struct smpol_place_in {
-	struct smpol_spec spec;        /* the user's option, else the site's default */
+	struct smpol_spec spec;        /* the user's option, else the site's default: a copy by
+	                                * value that borrows the weights of the caller's */
 	bool site_default;             /* the job gave no option: never fail it */
 	const struct smpol_site_decision *site;   /* what it reads of the site's configuration */
 	const struct smpol_topology *topo;
@@ -114,7 +115,8 @@ struct smpol_placement {
 	enum smpol_kernel_path path;   /* what they set (the syscall may still fall back) */
 	struct smpol_plan *plans;      /* one per initiator, or one for every task; malloc'ed */
 	int nplans;
-	struct smpol_plan_opts opts;   /* what they were planned with (bandwidth NULL): for
+	struct smpol_plan_opts opts;   /* what they were planned with (bandwidth NULL; the weights
+	                                * the request's, which outlives the placement): for
 	                                * combined plans whose weights are apportioned afresh */
 	bool weights_known;            /* the plans' weights are those in force */
 	bool lease_wanted;             /* lease UNTRIED: take it and write `want` */
@@ -146,7 +148,7 @@ int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_to
 /*
  * smpol_plan_opts_from_spec - the plan options for a spec under the site's
  * configuration: the spec's precision/scope/nodes/weights where given, else the site's
- * (scope defaults to socket). mem_kb 0 = no capacity cap.
+ * (scope defaults to socket). mem_kb 0 = no capacity cap. o borrows spec's weights.
  */
 void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o);

@@ -172,7 +172,7 @@ static int pick_candidates(const struct smpol_topology *topo, int initiator, con
 
 	smpol_bitmap_clear(&set);
 	if (opts->has_weights) {
-		for (int id = 0; id < SMPOL_MAX_NODES; id++)
+		for (int id = 0; id < opts->nweights; id++)
 			if (opts->weights[id])
 				smpol_bitmap_set(&set, id);
 		if (opts->has_nodes && !smpol_bitmap_equal(&set, &opts->nodes))

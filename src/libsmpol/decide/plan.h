@@ -57,7 +57,9 @@ struct smpol_plan_opts {
 	bool has_nodes;               /* restrict candidates to `nodes` */
 	struct smpol_bitmap nodes;
 	bool has_weights;             /* explicit weights: used as given, nodes implied */
-	uint8_t weights[SMPOL_MAX_NODES];
+	const uint8_t *weights;       /* weights[id] for id < nweights, 0 = not named: the
+	                               * request's (spec.h), borrowed: it outlives the options */
+	int nweights;
 	const struct smpol_bw_table *bandwidth;  /* per-pair numbers, NULL = sysfs HMAT only */
 };
 

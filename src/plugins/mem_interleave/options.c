@@ -48,7 +48,7 @@ static int reject(const char *why)
 static int option_cb(int val, const char *optarg, int remote)
 {
 	struct smpol_spec spec;
-	char err[SMPOL_ERRLEN], text[sizeof(parsed.text)], why[3 * SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN];
+	char err[SMPOL_ERRLEN], why[3 * SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN], before[SMPOL_ERRLEN], now[SMPOL_ERRLEN];
 
 	(void)val;
 	/* Another Slurm release: refused whatever the value (slurmstepd: in step.c). */
@@ -66,18 +66,25 @@ static int option_cb(int val, const char *optarg, int remote)
 			local_print_help();
 		return 0;
 	}
-	if (smpol_spec_format(&spec, text, sizeof(text)) < 0)
-		return reject("--mem-interleave: the value is too long");
-	if (parsed.given && strcmp(text, parsed.text) && !parsed.from_env) {
+	if (parsed.given && !smpol_spec_equal(&spec, &parsed.spec) && !parsed.from_env) {
+		/* canonical forms, cut where longer than a sentence */
+		smpol_spec_format(&parsed.spec, before, sizeof(before));
+		smpol_spec_format(&spec, now, sizeof(now));
+		smpol_spec_free(&spec);
 		snprintf(why, sizeof(why), "--mem-interleave given twice with different values ('%s', then '%s')",
-			 parsed.text, text);
+			 before, now);
 		return reject(why);
 	}
 	parsed.from_env = !parsed.given && from_environment(optarg, remote);
 	parsed.given = true;
+	smpol_spec_free(&parsed.spec);
 	parsed.spec = spec;
-	memcpy(parsed.text, text, sizeof(text));
 	return 0;
+}
+
+void options_free(void)
+{
+	smpol_spec_free(&parsed.spec);
 }
 
 const struct mi_option *options_value(void)

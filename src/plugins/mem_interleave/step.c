@@ -236,8 +236,9 @@ static bool read_site(struct mi_step *s, const struct mi_option *opt, int ac, ch
 {
 	char err[SMPOL_ERRLEN];
 
-	smpol_config_default(&s->site);
-	if (smpol_config_parse(ac, av, &s->site, err, sizeof(err)) == 0)
+	if (smpol_config_default(&s->site) < 0)
+		snprintf(err, sizeof(err), "out of memory reading them");
+	else if (smpol_config_parse(ac, av, &s->site, err, sizeof(err)) == 0)
 		return true;
 	slurm_error(MI_LOG "plugstack.conf arguments: %s", err);
 	if (opt->given) {
@@ -402,6 +403,8 @@ int step_exit(struct mi_step *s)
 	if (s->have_topo)
 		smpol_topology_free(&s->topo);
 	s->have_topo = false;
+	s->spec = NULL;   /* it may be the site's default */
+	smpol_config_free(&s->site);
 	s->active = false;
 	return 0;
 }

@@ -71,7 +71,10 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	char err[SMPOL_ERRLEN];
 	int c;
 
-	smpol_config_default(cfg);
+	if (smpol_config_default(cfg) != 0) {
+		fprintf(stderr, "mpol-launch: out of memory\n");
+		return 1;
+	}
 	cfg->decide.sysfs = SMPOL_SYSFS_NEVER;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
@@ -266,5 +269,7 @@ int main(int argc, char **argv)
 	smpol_placement_free(&pl);
 	smpol_bw_free(&bw);
 	smpol_topology_free(&topo);
+	smpol_spec_free(&l.spec);
+	smpol_config_free(&l.site);
 	return rc;
 }
