@@ -46,6 +46,7 @@ static void view_free(struct node_view *v)
 {
 	smpol_placement_free(&v->pl);
 	smpol_topology_free(&v->topo);
+	smpol_spec_free(&v->in.spec);
 	free(v);
 }
 
@@ -111,7 +112,9 @@ static void test_plan_opts_from_spec(void **state)
 	assert_true(o.has_weights);
 	assert_int_equal(o.weights[0], 3);
 	assert_int_equal(o.weights[2], 1);
+	assert_ptr_equal(o.weights, spec.weights);   /* borrowed */
 	assert_int_equal(o.mem_kb, 0);
+	smpol_spec_free(&spec);
 	/* auto interleaves by the kernel's table: the kernel's node set, whatever the site says */
 	assert_int_equal(smpol_spec_parse("auto", &spec, err, sizeof(err)), 0);
 	smpol_plan_opts_from_spec(&spec, &cfg, 0, &o);
@@ -364,6 +367,7 @@ static void test_unreadable_table(void **state)
 	assert_false(v->pl.lease_wanted);
 	assert_non_null(strstr(v->pl.note, "does not hold a weight"));
 	assert_non_null(strstr(v->pl.note, "unknown"));
+	smpol_spec_free(&v->in.spec);
 	smpol_spec_parse("auto", &v->in.spec, NULL, 0);
 	place(v);
 	assert_false(v->pl.weights_known);
@@ -441,6 +445,7 @@ static void test_region_aware(void **state)
 	assert_int_equal(v->pl.path, SMPOL_PATH_INTERLEAVE);
 	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_MOVE);
 	assert_non_null(strstr(v->pl.note, "plain interleave over the same nodes; this kernel has no process_mbind"));
+	smpol_spec_free(&v->in.spec);
 	smpol_spec_parse("weighted", &v->in.spec, NULL, 0);
 	v->in.pmbind = true;
 	place(v);

@@ -293,6 +293,7 @@ static void test_usage(void **state)
 
 		snprintf(value, sizeof(value), "%.*s", (int)strcspn(v, " \n"), v);
 		parse_ok(value, &s);
+		smpol_spec_free(&s);
 	}
 }
 
