@@ -172,9 +172,12 @@ static void print_text(const struct smpol_topology *topo, const struct kernel_st
 	       "(memory_tierN in /sys/devices/virtual/memory_tiering): a lower id is a faster tier, and\n"
 	       "the kernel demotes pages from it to a higher one.\n");
 	printf("\nkind:\n");
-	for (i = 0; i < topo->nnodes; i++)
-		printf("  node%d %s: %s\n", topo->nodes[i].id,
-		       smpol_node_kind_name(topo->nodes[i].kind), topo->nodes[i].kind_reason);
+	for (i = 0; i < topo->nnodes; i++) {
+		char why[128];
+
+		smpol_node_kind_reason(topo, &topo->nodes[i], why, sizeof(why));
+		printf("  node%d %s: %s\n", topo->nodes[i].id, smpol_node_kind_name(topo->nodes[i].kind), why);
+	}
 	for (i = 0; i < topo->nnodes; i++) {
 		const struct smpol_node *n = &topo->nodes[i];
 		char inits[64];
@@ -240,13 +243,14 @@ static json_object *json_node(const struct smpol_topology *topo, const struct sm
 			       const struct kernel_state *ks)
 {
 	json_object *o = json_object_new_object(), *acc = json_object_new_array(), *dist = NULL;
-	char cpus[1024] = "";
+	char cpus[1024] = "", why[128];
 	int init = smpol_node_initiator(topo, n), k;
 
 	smpol_cpus_format_list(&n->cpus, cpus, sizeof(cpus));
 	json_object_object_add(o, "id", json_object_new_int(n->id));
 	json_object_object_add(o, "kind", json_object_new_string(smpol_node_kind_name(n->kind)));
-	json_object_object_add(o, "kind_reason", json_object_new_string(n->kind_reason));
+	smpol_node_kind_reason(topo, n, why, sizeof(why));
+	json_object_object_add(o, "kind_reason", json_object_new_string(why));
 	json_object_object_add(o, "has_cpu", json_object_new_boolean(n->has_cpu));
 	json_object_object_add(o, "has_memory", json_object_new_boolean(n->has_memory));
 	json_object_object_add(o, "cpus", json_object_new_string(cpus));

@@ -342,27 +342,27 @@ static uint32_t access_latency(const struct smpol_access *a)
 	return a->read_lat ? a->read_lat : a->write_lat;
 }
 
-static void guess_kind(const struct smpol_topology *topo, struct smpol_node *n)
+/* The node's kind, and why into buf (len 0: not said). */
+static enum smpol_node_kind guess_kind(const struct smpol_topology *topo, const struct smpol_node *n, char *buf,
+				       size_t len)
 {
 	const struct smpol_node *init;
 	uint32_t bw, init_bw, lat, init_lat;
 	int iid;
 
-	n->kind = SMPOL_KIND_UNKNOWN;
 	if (n->has_cpu) {
-		n->kind = SMPOL_KIND_DRAM;
-		snprintf(n->kind_reason, sizeof(n->kind_reason), "has CPUs");
-		return;
+		snprintf(buf, len, "has CPUs");
+		return SMPOL_KIND_DRAM;
 	}
 	if (!n->has_memory) {
-		snprintf(n->kind_reason, sizeof(n->kind_reason), "no CPUs and no memory");
-		return;
+		snprintf(buf, len, "no CPUs and no memory");
+		return SMPOL_KIND_UNKNOWN;
 	}
 	iid = smpol_node_initiator(topo, n);
 	init = iid >= 0 ? smpol_topology_node(topo, iid) : NULL;
 	if (!init) {
-		snprintf(n->kind_reason, sizeof(n->kind_reason), "memory-only, no initiator found");
-		return;
+		snprintf(buf, len, "memory-only, no initiator found");
+		return SMPOL_KIND_UNKNOWN;
 	}
 	bw = smpol_node_bandwidth(n);
 	init_bw = smpol_node_bandwidth(init);
@@ -370,25 +370,26 @@ static void guess_kind(const struct smpol_topology *topo, struct smpol_node *n)
 	init_lat = access_latency(smpol_node_access(init));
 	/* bandwidth first: HBM is faster than DRAM but often no closer */
 	if (bw && init_bw && bw > init_bw) {
-		n->kind = SMPOL_KIND_HBM;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, %u MB/s > node%d's %u MB/s", bw, iid, init_bw);
+		snprintf(buf, len, "memory-only, %u MB/s > node%d's %u MB/s", bw, iid, init_bw);
+		return SMPOL_KIND_HBM;
 	} else if (bw && init_bw && bw < init_bw) {
-		n->kind = SMPOL_KIND_CXL;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, %u MB/s < node%d's %u MB/s", bw, iid, init_bw);
+		snprintf(buf, len, "memory-only, %u MB/s < node%d's %u MB/s", bw, iid, init_bw);
+		return SMPOL_KIND_CXL;
 	} else if (lat && init_lat && lat > init_lat) {
-		n->kind = SMPOL_KIND_CXL;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, %u ns > node%d's %u ns", lat, iid, init_lat);
+		snprintf(buf, len, "memory-only, %u ns > node%d's %u ns", lat, iid, init_lat);
+		return SMPOL_KIND_CXL;
 	} else if (n->tier >= 0 && init->tier >= 0 && n->tier > init->tier) {
-		n->kind = SMPOL_KIND_CXL;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, slower tier %d than node%d's %d", n->tier, iid, init->tier);
+		snprintf(buf, len, "memory-only, slower tier %d than node%d's %d", n->tier, iid, init->tier);
+		return SMPOL_KIND_CXL;
 	} else {
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, nothing tells it apart from node%d", iid);
+		snprintf(buf, len, "memory-only, nothing tells it apart from node%d", iid);
 	}
+	return SMPOL_KIND_UNKNOWN;
+}
+
+void smpol_node_kind_reason(const struct smpol_topology *topo, const struct smpol_node *n, char *buf, size_t len)
+{
+	guess_kind(topo, n, buf, len);
 }
 
 /* One warning for every memory node without HMAT bandwidth, not one per file;
@@ -478,7 +479,7 @@ int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo,
 	if ((rc = read_tiers(topo)) || (rc = warn_no_bandwidth(topo)))
 		goto fail;
 	for (i = 0; i < topo->nnodes; i++)
-		guess_kind(topo, &topo->nodes[i]);
+		topo->nodes[i].kind = guess_kind(topo, &topo->nodes[i], NULL, 0);
 	return 0;
 fail:
 	smpol_topology_free(topo);

@@ -46,8 +46,7 @@ struct smpol_node {
 	int tier;               /* memory_tierN that lists this node, -1 = unknown */
 	struct smpol_access access[SMPOL_ACCESS_CLASSES];
 	int *distance;          /* distance[i] to topology->nodes[i], nnodes entries; NULL = unknown */
-	enum smpol_node_kind kind;
-	char kind_reason[96];   /* why kind was guessed ("memory-only, slower than node0") */
+	enum smpol_node_kind kind;   /* why: smpol_node_kind_reason */
 };
 
 struct smpol_topology {
@@ -97,5 +96,9 @@ const struct smpol_access *smpol_node_access(const struct smpol_node *node);
 int smpol_node_initiator(const struct smpol_topology *topo, const struct smpol_node *node);
 
 const char *smpol_node_kind_name(enum smpol_node_kind kind);
+
+/* Why the node's kind was guessed ("memory-only, 64000 MB/s < node0's 224000 MB/s"),
+ * told from the topology as the reader told it, into buf. */
+void smpol_node_kind_reason(const struct smpol_topology *topo, const struct smpol_node *n, char *buf, size_t len);
 
 #endif
