@@ -111,7 +111,7 @@ static void test_scope_socket(void **state)
 	assert_true(plans[0].bandwidth_known);
 	assert_false(plans[0].capacity_capped);
 	assert_int_equal(plans[0].nleft_out, 0);
-	assert_string_equal(plans[0].notes, "");
+	assert_null(plans[0].notes);
 	assert_int_equal(plans[0].algorithm, SMPOL_ALGO_OPTIMAL);
 	smpol_plans_free(plans, n);
 	fake_free(&f);
@@ -332,7 +332,7 @@ static void test_capacity(void **state)
 	assert_float_equal(p.shares[0], 0.25, 1e-12);
 	assert_float_equal(p.shares[1], 0.75, 1e-12);
 	expect_plan(&p, "0,2", "1:3");
-	assert_string_equal(p.notes, "");
+	assert_null(p.notes);
 	/* more than all free memory: shares follow free memory, with a note, not an error */
 	o.mem_kb = 100 * GIB;
 	plan_ok(&f, 0, &o, &p);

@@ -99,6 +99,13 @@ static void assert_plan_equal(const struct smpol_plan *got, const struct smpol_p
 	a.shares = own->shares;
 	a.bandwidth = own->bandwidth;
 	a.sources = own->sources;
+	assert_int_equal(got->nserved, own->nserved);
+	assert_memory_equal(got->served, own->served, sizeof(*own->served) * (size_t)own->nserved);
+	assert_memory_equal(got->served_cpus, own->served_cpus, sizeof(*own->served_cpus) * (size_t)own->nserved);
+	a.served = own->served;
+	a.served_cpus = own->served_cpus;
+	assert_true(!got->notes == !own->notes && (!own->notes || !strcmp(got->notes, own->notes)));
+	a.notes = own->notes;
 	assert_memory_equal(&a, own, sizeof(a));
 }
 
@@ -220,7 +227,7 @@ static void test_two_sockets_half_each(void **state)
 	assert_float_equal(got.shares[3], 0.5 * 64000 / 364000, 1e-12);
 	assert_int_equal(got.weight_sum, 12);
 	assert_float_equal(got.efficiency, plan_of(p, 0)->efficiency, 1e-12);
-	assert_string_equal(got.notes, "");
+	assert_null(got.notes);
 	assert_int_equal(got.bw_source, SMPOL_BW_SYSFS);
 	smpol_plan_free(&got);
 	planned_free(p);
@@ -251,7 +258,7 @@ static void test_uneven_split_and_scaling(void **state)
 	pick(p, "0-11", &got);
 	assert_string_equal(weights_of(&got), "10:5:2:1");
 	assert_float_equal(got.efficiency, socket1.efficiency, 1e-12);
-	assert_string_equal(got.notes, "");
+	assert_null(got.notes);
 	smpol_plan_free(&got);
 	smpol_plan_free(&socket1);
 	planned_free(p);

@@ -42,8 +42,8 @@ static void export_env(spank_t sp, const char *mode, const char *nodes, const ch
 /* The plan's own notes (a spanning plan's split, guesses made) after the step's. */
 static void task_note(const struct mi_step *s, const struct smpol_plan *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", s->pl.note, s->pl.note[0] && p->nserved > 1 && p->notes[0] ? "; " : "",
-		 p->nserved > 1 ? p->notes : "");
+	snprintf(buf, len, "%s%s%s", s->pl.note, s->pl.note[0] && p->nserved > 1 && p->notes ? "; " : "",
+		 p->nserved > 1 && p->notes ? p->notes : "");
 }
 
 /* One line like --mem-bind=verbose: what this task got, and why when it is less. */
