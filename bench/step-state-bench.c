@@ -119,8 +119,8 @@ int main(int argc, char **argv)
 	};
 	if (smpol_place_with_lease(&in, &table, &s.owner, &s.pl, &lease) < 0)
 		return fail("placement", "out of memory");
-	if (s.pl.failure[0] || !s.pl.active)
-		return fail("placement", s.pl.failure[0] ? s.pl.failure : s.pl.note);
+	if (s.pl.failure || !s.pl.active)
+		return fail("placement", s.pl.failure ? s.pl.failure : s.pl.note ? s.pl.note : "inactive");
 	s.lease_held = lease.held;
 	pl_heap = heap_since(&mark);
 	s.kept = calloc(1, sizeof(*s.kept));

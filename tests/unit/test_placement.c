@@ -141,7 +141,7 @@ static void test_weighted_takes_the_lease(void **state)
 	assert_false(v->pl.lease_wanted);
 	assert_string_equal(weights_of(&v->pl, 0), "4:1");   /* its own, not the table's 7:2 */
 	assert_true(v->pl.weights_known);
-	assert_string_equal(v->pl.note, "");
+	assert_null(v->pl.note);
 	view_free(v);
 }
 
@@ -252,7 +252,7 @@ static void test_equal_weights_are_not_written(void **state)
 	(void)state;
 	place(v);
 	assert_false(v->pl.lease_wanted);
-	assert_string_equal(v->pl.note, "");
+	assert_null(v->pl.note);
 	for (int n = 0; n < 4; n++)
 		v->table.weight[n] = 0;
 	place(v);
@@ -303,7 +303,7 @@ static void test_none_is_inactive(void **state)
 	place(v);
 	assert_false(v->pl.active);
 	assert_int_equal(v->pl.nplans, 0);
-	assert_string_equal(v->pl.failure, "");
+	assert_null(v->pl.failure);
 	view_free(v);
 }
 
@@ -330,7 +330,7 @@ static void test_old_kernel(void **state)
 	v->in.site_default = true;
 	place(v);
 	assert_false(v->pl.active);
-	assert_string_equal(v->pl.failure, "");
+	assert_null(v->pl.failure);
 	assert_non_null(strstr(v->pl.note, "the site's default 'weighted,strict' cannot apply on this node: strict"));
 	assert_non_null(strstr(v->pl.note, "the tasks run without a memory policy"));
 	view_free(v);
@@ -348,7 +348,7 @@ static void test_site_default_never_fails_a_job(void **state)
 	v->in.site_default = true;
 	place(v);
 	assert_false(v->pl.active);
-	assert_string_equal(v->pl.failure, "");
+	assert_null(v->pl.failure);
 	assert_non_null(strstr(v->pl.note, "the site's default 'weighted,nodes=5' cannot apply on this node"));
 	view_free(v);
 }
@@ -408,7 +408,7 @@ static void test_region_aware(void **state)
 	v->in.pmbind_note = NULL;
 	place(v);
 	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_POLICY);
-	assert_string_equal(v->pl.note, "");
+	assert_null(v->pl.note);
 	assert_string_equal(smpol_regions_by_name(v->pl.regions_by), "process_mbind");
 
 	/* one sample only: later mappings are not placed, and the note says so */

@@ -123,11 +123,15 @@ struct smpol_placement {
 	struct smpol_wanted_table *want;   /* lease_wanted: what to write; malloc'ed, else NULL */
 	uint64_t min_region_kb;        /* region-aware: the smallest mapping planned, 0 = not */
 	enum smpol_regions_by regions_by;
-	char note[SMPOL_ERRLEN];       /* why the tasks get less than asked, or "" */
-	char failure[SMPOL_ERRLEN];    /* the user asked for what cannot be had: tasks fail with this */
+	/* Sentences of at most SMPOL_ERRLEN - 1 characters, the placement's (malloc'ed,
+	 * freed with it); a note memory cannot hold is not said. */
+	char *note;                    /* why the tasks get less than asked, or NULL */
+	char *failure;                 /* the user asked for what cannot be had: tasks fail with
+	                                * this; NULL = they do not */
 };
 
-/* Decide. Returns 0 (a failure the tasks report is in out->failure), or -ENOMEM. */
+/* Decide into *out, which holds nothing before (smpol_placement_free it after).
+ * Returns 0 (a failure the tasks report is in out->failure), or -ENOMEM. */
 int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out);
 
 void smpol_placement_free(struct smpol_placement *pl);

@@ -50,7 +50,7 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 	st->path = pl->path;
 	st->regions_by = pl->regions_by;
 	st->has_span = in->span_cpus != NULL;
-	snprintf(st->note, sizeof(st->note), "%s", pl->note);
+	snprintf(st->note, sizeof(st->note), "%s", pl->note ? pl->note : "");
 	if ((in->span_cpus && smpol_cpus_copy(&st->span_cpus, in->span_cpus) < 0) ||
 	    (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0))
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
