@@ -69,7 +69,7 @@ static int node_weight(const struct kernel_state *k, int n)
 
 static void format_initiators(const struct smpol_access *a, char *buf, size_t len)
 {
-	if (!a || smpol_bitmap_empty(&a->initiators) || smpol_bitmap_format_list(&a->initiators, buf, len))
+	if (!a || smpol_cpus_empty(&a->initiators) || smpol_cpus_format_list(&a->initiators, buf, len))
 		snprintf(buf, len, "-");
 }
 
@@ -151,7 +151,7 @@ static bool access_differs(const struct smpol_node *n)
 	return a0->valid && a1->valid &&
 	       (a0->read_bw != a1->read_bw || a0->write_bw != a1->write_bw ||
 		a0->read_lat != a1->read_lat || a0->write_lat != a1->write_lat ||
-		!smpol_bitmap_equal(&a0->initiators, &a1->initiators));
+		!smpol_cpus_equal(&a0->initiators, &a1->initiators));
 }
 
 static void print_text(const struct smpol_topology *topo, const struct kernel_state *k)
@@ -217,11 +217,11 @@ static json_object *json_u32(uint32_t v)
 	return v ? json_object_new_int64(v) : NULL;
 }
 
-static json_object *json_list(const struct smpol_bitmap *b)
+static json_object *json_list(const struct smpol_cpus *b)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int id = smpol_bitmap_next(b, 0); id >= 0; id = smpol_bitmap_next(b, id + 1))
+	for (int id = smpol_cpus_next(b, 0); id >= 0; id = smpol_cpus_next(b, id + 1))
 		json_object_array_add(arr, json_object_new_int(id));
 	return arr;
 }

@@ -38,16 +38,16 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 		n->access[1].read_bw = n->access[1].write_bw = bw;
 	}
 	if (initiator >= 0)
-		smpol_bitmap_set(&n->access[1].initiators, initiator);
+		assert_int_equal(smpol_cpus_set(&n->access[1].initiators, initiator), 0);
 	smpol_bitmap_set(&f->topo.online, id);
 	smpol_bitmap_set(&f->topo.possible, id);
 }
 
-/* Free the nodes' CPU sets (a fake is zeroed when declared). */
+/* Free what the nodes hold (a fake is zeroed when declared). */
 static void fake_free(struct fake *f)
 {
 	for (int i = 0; f->topo.nodes == f->nodes && i < f->topo.nnodes; i++)
-		smpol_cpus_free(&f->nodes[i].cpus);
+		smpol_node_free(&f->nodes[i]);
 }
 
 static void fake_init(struct fake *f)
@@ -459,7 +459,7 @@ static void test_every_node_a_kernel_numbers(void **state)
 	assert_int_equal(p.weight_sum, SMPOL_MAX_NODES);
 	smpol_plan_free(&p);
 	for (int id = 0; id < SMPOL_MAX_NODES; id++)
-		smpol_cpus_free(&many[id].cpus);
+		smpol_node_free(&many[id]);
 	free(many);
 }
 

@@ -350,7 +350,7 @@ static void add_node(struct fake *f, int id, bool cpu, int local, uint32_t read,
 		n->access[1].valid = true;
 		n->access[1].read_bw = read;
 		n->access[1].write_bw = write;
-		smpol_bitmap_set(&n->access[1].initiators, local);
+		assert_int_equal(smpol_cpus_set(&n->access[1].initiators, local), 0);
 	}
 	smpol_bitmap_set(&f->topo.online, id);
 	smpol_bitmap_set(&f->topo.possible, id);
@@ -364,7 +364,7 @@ static struct planned *planned_fake(struct fake *f)
 	assert_non_null(p);
 	assert_int_equal(smpol_topology_copy(&f->topo, &p->topo), 0);
 	for (int i = 0; i < f->topo.nnodes; i++)
-		smpol_cpus_free(&f->nodes[i].cpus);
+		smpol_node_free(&f->nodes[i]);
 	smpol_plan_opts_default(&p->opts);
 	plan_all(p);
 	return p;

@@ -107,7 +107,7 @@ static void test_linux_7_3_boot(void **state)
 	assert_true(n2->access[1].valid);
 	assert_int_equal(n2->access[1].read_bw, 64000);
 	assert_int_equal(n2->access[1].write_lat, 250);
-	assert_string_equal(list(&n2->access[1].initiators), "0");
+	assert_string_equal(cpu_list(&n2->access[1].initiators), "0");
 	assert_int_equal(smpol_node_bandwidth(n0), 224000);
 	assert_int_equal(smpol_node_bandwidth(n2), 64000);
 	assert_int_equal(smpol_node_initiator(&topo, n2), 0);
@@ -242,7 +242,7 @@ static void test_access0_differs(void **state)
 	/* access1, min(read 50000, write 40000), not access0's 100000 */
 	assert_int_equal(smpol_node_bandwidth(n1), 40000);
 	assert_ptr_equal(smpol_node_access(n1), &n1->access[1]);
-	assert_string_equal(list(&n1->access[0].initiators), "2");
+	assert_string_equal(cpu_list(&n1->access[0].initiators), "2");
 	assert_int_equal(smpol_node_initiator(&topo, n1), 0);
 	assert_int_equal(n1->kind, SMPOL_KIND_CXL);
 	/* the generic initiator: no CPUs, no memory */
@@ -429,7 +429,7 @@ static void test_dangling_initiator(void **state)
 	snprintf(path, sizeof(path), "%s" NODE_DIR "/node4/access1/initiators/node7", root);
 	assert_int_equal(symlink("../../../node7", path), 0);
 	assert_int_equal(smpol_topology_read(fake_host(root, NULL), &topo, err, sizeof(err)), 0);
-	assert_string_equal(list(&node(&topo, 4)->access[1].initiators), "7");
+	assert_string_equal(cpu_list(&node(&topo, 4)->access[1].initiators), "7");
 	assert_int_equal(smpol_node_initiator(&topo, node(&topo, 4)), 1);
 	assert_int_equal(smpol_node_bandwidth(node(&topo, 4)), 1000);
 	smpol_topology_free(&topo);

@@ -144,10 +144,13 @@ static int read_access(struct smpol_topology *topo, int node, int k, struct smpo
 	d = opendir(dir);
 	if (!d)
 		return 0;   /* no HMAT data for this class */
-	while ((de = readdir(d)))
+	rc = 0;
+	while (!rc && (de = readdir(d)))
 		if (sscanf(de->d_name, "node%d%c", &id, &tail) == 1 && id >= 0 && id < SMPOL_MAX_NODES)
-			smpol_bitmap_set(&acc->initiators, id);
+			rc = smpol_cpus_set(&acc->initiators, id);
 	closedir(d);
+	if (rc)
+		return rc;
 	if ((rc = read_perf(topo, dir, "read_bandwidth", &acc->read_bw)) ||
 	    (rc = read_perf(topo, dir, "write_bandwidth", &acc->write_bw)) ||
 	    (rc = read_perf(topo, dir, "read_latency", &acc->read_lat)) ||
@@ -486,14 +489,21 @@ fail:
 	return smpol_fail(err, errlen, -rc, "out of memory while reading the topology under %s", fsroot);
 }
 
+void smpol_node_free(struct smpol_node *n)
+{
+	free(n->distance);
+	n->distance = NULL;
+	smpol_cpus_free(&n->cpus);
+	for (int k = 0; k < SMPOL_ACCESS_CLASSES; k++)
+		smpol_cpus_free(&n->access[k].initiators);
+}
+
 void smpol_topology_free(struct smpol_topology *topo)
 {
 	int i;
 
-	for (i = 0; topo->nodes && i < topo->nnodes; i++) {
-		free(topo->nodes[i].distance);
-		smpol_cpus_free(&topo->nodes[i].cpus);
-	}
+	for (i = 0; topo->nodes && i < topo->nnodes; i++)
+		smpol_node_free(&topo->nodes[i]);
 	free(topo->nodes);
 	for (i = 0; i < topo->nwarnings; i++)
 		free(topo->warnings[i]);
@@ -516,8 +526,13 @@ int smpol_topology_copy(const struct smpol_topology *src, struct smpol_topology 
 		dst->nodes[i] = src->nodes[i];
 		dst->nodes[i].distance = NULL;
 		dst->nodes[i].cpus = (struct smpol_cpus){ 0 };
+		for (int k = 0; k < SMPOL_ACCESS_CLASSES; k++)
+			dst->nodes[i].access[k].initiators = (struct smpol_cpus){ 0 };
 		if (smpol_cpus_copy(&dst->nodes[i].cpus, &src->nodes[i].cpus) < 0)
 			goto fail;
+		for (int k = 0; k < SMPOL_ACCESS_CLASSES; k++)
+			if (smpol_cpus_copy(&dst->nodes[i].access[k].initiators, &src->nodes[i].access[k].initiators) < 0)
+				goto fail;
 		if (!src->nodes[i].distance)
 			continue;
 		dst->nodes[i].distance = malloc((size_t)src->nnodes * sizeof(int));
@@ -570,8 +585,8 @@ int smpol_node_initiator(const struct smpol_topology *topo, const struct smpol_n
 	if (node->has_cpu)
 		return node->id;
 	for (k = 1; k >= 0; k--)
-		for (id = smpol_bitmap_next(&node->access[k].initiators, 0); id >= 0;
-		     id = smpol_bitmap_next(&node->access[k].initiators, id + 1)) {
+		for (id = smpol_cpus_next(&node->access[k].initiators, 0); id >= 0;
+		     id = smpol_cpus_next(&node->access[k].initiators, id + 1)) {
 			const struct smpol_node *init = smpol_topology_node(topo, id);
 
 			if (init && init->has_cpu)

@@ -26,7 +26,9 @@ struct smpol_access {
 	uint32_t write_bw;     /* MB/s, 0 = unknown */
 	uint32_t read_lat;     /* ns, 0 = unknown */
 	uint32_t write_lat;    /* ns, 0 = unknown */
-	struct smpol_bitmap initiators; /* nodes listed in accessN/initiators */
+	/* node ids listed in accessN/initiators: few, so held as a grown id set (bitmap.h's
+	 * struct smpol_cpus, which holds any ids below SMPOL_MAX_CPUS), the node's */
+	struct smpol_cpus initiators;
 };
 
 enum smpol_node_kind {
@@ -69,6 +71,9 @@ struct smpol_topology {
  */
 int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo, char *err, size_t errlen);
 void smpol_topology_free(struct smpol_topology *topo);
+
+/* What one node holds (CPUs, initiators, distances), for nodes built by hand. */
+void smpol_node_free(struct smpol_node *n);
 
 /* A deep copy without the warnings, of the same host (free it with smpol_topology_free).
  * 0 or -ENOMEM. */
