@@ -149,8 +149,10 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 		rc = smpol_spec_parse(value, &spec, why, sizeof(why));
 		if (rc)
 			return smpol_fail(err, errlen, -rc, "plugstack argument default=%s: %s", q, why);
-		if (spec.mode == SMPOL_MODE_HELP)
+		if (spec.mode == SMPOL_MODE_HELP) {
+			smpol_spec_free(&spec);
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=help: a default must be a mode that places memory, or none");
+		}
 		smpol_spec_free(&cfg->default_spec);
 		cfg->default_spec = spec;
 		return 0;

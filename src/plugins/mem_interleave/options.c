@@ -45,6 +45,12 @@ static int reject(const char *why)
 	return -1;
 }
 
+/* The spec's canonical text, where a sentence can hold it. */
+static const char *canonical(const struct smpol_spec *spec, char *buf, size_t len)
+{
+	return smpol_spec_format(spec, buf, len) == 0 ? buf : "a value too long to show";
+}
+
 static int option_cb(int val, const char *optarg, int remote)
 {
 	struct smpol_spec spec;
@@ -67,12 +73,9 @@ static int option_cb(int val, const char *optarg, int remote)
 		return 0;
 	}
 	if (parsed.given && !smpol_spec_equal(&spec, &parsed.spec) && !parsed.from_env) {
-		/* canonical forms, cut where longer than a sentence */
-		smpol_spec_format(&parsed.spec, before, sizeof(before));
-		smpol_spec_format(&spec, now, sizeof(now));
-		smpol_spec_free(&spec);
 		snprintf(why, sizeof(why), "--mem-interleave given twice with different values ('%s', then '%s')",
-			 before, now);
+			 canonical(&parsed.spec, before, sizeof(before)), canonical(&spec, now, sizeof(now)));
+		smpol_spec_free(&spec);
 		return reject(why);
 	}
 	parsed.from_env = !parsed.given && from_environment(optarg, remote);
