@@ -397,9 +397,22 @@ static void test_local_accepts_and_rejects(void **state)
 	/* The same value again (sbatch, then the step's env) is fine; a different one is not. */
 	assert_int_equal(fake.registered[0]->cb(0, "verbose,weighted", 0), 0);
 	assert_int_equal(fake.registered[0]->cb(0, "interleave", 0), -1);
-	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: --mem-interleave given twice"));
+	assert_non_null(strstr(fake.log, "slurm_error: mem_interleave: --mem-interleave given twice with different "
+				"values ('verbose,weighted', then 'interleave')"));
 	assert_int_equal(slurm_spank_init_post_opt(NULL, 0, NULL), 0);
-	assert_non_null(strstr(fake.log, "slurm_verbose: mem_interleave: requesting"));
+	assert_non_null(strstr(fake.log, "slurm_verbose: mem_interleave: requesting verbose,weighted"));
+}
+
+/* The same request in other words is the same value; other weights are not. */
+static void test_local_same_weights_twice(void **state)
+{
+	(void)state;
+	fake.context = S_CTX_LOCAL;
+	assert_int_equal(give_option("weighted,weights=0:3:2:1", 0), 0);
+	assert_int_equal(fake.registered[0]->cb(0, "weighted,weights=2:1:0:3,nodes=0,2", 0), 0);
+	assert_int_equal(parsed.spec.nweights, 3);
+	assert_int_equal(fake.registered[0]->cb(0, "weighted,weights=0:3:2:2", 0), -1);
+	assert_non_null(strstr(fake.log, "('weighted,weights=0:3:2:1', then 'weighted,weights=0:3:2:2')"));
 }
 
 /* srun inside an sbatch job: the job's value arrives first (environment), the step's
@@ -1447,6 +1460,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_local_accepts_and_rejects),
+		T(test_local_same_weights_twice),
 		T(test_local_step_overrides_job),
 		T(test_local_bad_value),
 		T(test_local_long_value_keeps_reason),
