@@ -160,13 +160,13 @@ void record_courier_start(int ac, char **av)
 
 void record_courier_stop(void)
 {
-	if (!courier.running)
-		return;
-	pthread_mutex_lock(&courier.lock);
-	courier.stop = true;
-	pthread_cond_signal(&courier.wake);
-	pthread_mutex_unlock(&courier.lock);
-	pthread_join(courier.thread, NULL);
-	courier.running = false;
-	smpol_config_free(&courier.site);
+	if (courier.running) {
+		pthread_mutex_lock(&courier.lock);
+		courier.stop = true;
+		pthread_cond_signal(&courier.wake);
+		pthread_mutex_unlock(&courier.lock);
+		pthread_join(courier.thread, NULL);
+		courier.running = false;
+	}
+	smpol_config_free(&courier.site);   /* read by a start that did not run the thread too */
 }
