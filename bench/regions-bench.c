@@ -117,8 +117,7 @@ int main(int argc, char **argv)
 	mib = bench_whole_arg("regions-bench", "MIB", argv[1], 1 << 20);
 	small = bench_whole_arg("regions-bench", "SMALL_MIB", argv[2], 1 << 20);
 	rounds = bench_whole_arg("regions-bench", "ROUNDS", argv[3], 10000);
-	smpol_host_default(&host);
-	if (smpol_topology_read(&host, &topo, err, sizeof(err)) < 0) {
+	if (smpol_host_default(&host) < 0 || smpol_topology_read(&host, &topo, err, sizeof(err)) < 0) {
 		fprintf(stderr, "regions-bench: %s\n", err);
 		return 1;
 	}
@@ -164,5 +163,6 @@ int main(int argc, char **argv)
 	smpol_task_unpin(&t);
 	smpol_region_memory_free(&m);
 	smpol_topology_free(&topo);
+	smpol_host_free(&host);
 	return 0;
 }

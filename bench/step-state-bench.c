@@ -6,14 +6,18 @@
  * on the sysfs tree FSROOT with its state in STATEDIR (both written: the lease writes
  * the tree's weights table), and frees what step.c frees once the step's one task has
  * started (the bandwidth table, the kept placement after its last write). Prints the
- * structs' size and the heap the step still holds then, by part, from glibc's
- * allocator counters (mallinfo2) taken between the parts, and what was freed; the
- * placement record (record_step.c) is not built here.
+ * structs' size and the heap the step still holds then, by part (the site's strings,
+ * topology, placement), from glibc's allocator counters (mallinfo2) taken between the
+ * parts, and what was freed; the placement record (record_step.c) is not built here.
+ * glibc's per-thread cache (tcache) keeps freed chunks that mallinfo2 counts as in
+ * use, so the bench runs itself again with it off (GLIBC_TUNABLES
+ * glibc.malloc.tcache_count=0): what a part freed is not counted as held.
  *   step-state-bench FSROOT STATEDIR [OPTION]     (OPTION default "weighted")
  */
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "lease_place.h"
@@ -34,6 +38,23 @@ static size_t heap_since(size_t *mark)
 	return grown;
 }
 
+#define NO_TCACHE "glibc.malloc.tcache_count=0"
+
+/* Run again with glibc's tcache off, unless it is already (the tunable is read at start). */
+static void without_tcache(char **argv)
+{
+	const char *had = getenv("GLIBC_TUNABLES");
+	char tunables[1024];
+
+	if (had && strstr(had, NO_TCACHE))
+		return;
+	snprintf(tunables, sizeof(tunables), "%s%s" NO_TCACHE, had ? had : "", had ? ":" : "");
+	if (setenv("GLIBC_TUNABLES", tunables, 1) == 0)
+		execv("/proc/self/exe", argv);
+	perror("step-state-bench: running again without tcache");
+	exit(1);
+}
+
 static int fail(const char *what, const char *err)
 {
 	fprintf(stderr, "step-state-bench: %s: %s\n", what, err);
@@ -44,7 +65,8 @@ int main(int argc, char **argv)
 {
 	static struct mi_step s;   /* as plugin.c holds it: one per slurmstepd, in .bss */
 	static struct mi_option opt;   /* as options.c holds it */
-	size_t mark, topo_heap, bw_heap, pl_heap, kept_heap, structs, resident;
+	void *volatile warm;
+	size_t mark, site_heap, topo_heap, bw_heap, pl_heap, kept_heap, structs, resident;
 	struct smpol_bw_table bandwidth = { 0 };
 	struct smpol_lease_try lease;
 	struct smpol_wi_table table;
@@ -56,9 +78,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: step-state-bench FSROOT STATEDIR [OPTION]\n");
 		return 2;
 	}
+	without_tcache(argv);
 	snprintf(fsroot_arg, sizeof(fsroot_arg), "fsroot=%s", argv[1]);
 	snprintf(statedir_arg, sizeof(statedir_arg), "statedir=%s", argv[2]);
-	smpol_config_default(&s.site);
+	/* glibc's first allocation brings its own per-thread header (656 bytes): slurmstepd's
+	 * long before a step, so made before measuring (volatile: the compiler drops a bare pair) */
+	warm = malloc(1);
+	free(warm);
+	mark = heap_used();
+	if (smpol_config_default(&s.site) < 0)
+		return fail("site arguments", "out of memory");
 	if (smpol_config_parse(2, site_args, &s.site, err, sizeof(err)) < 0)
 		return fail("site arguments", err);
 	if (smpol_spec_parse(argc > 3 ? argv[3] : "weighted", &opt.spec, err, sizeof(err)) < 0)
@@ -69,7 +98,7 @@ int main(int argc, char **argv)
 	s.owner.step_id = 0;
 	s.owner.uid = getuid();
 	s.local_tasks = 1;
-	mark = heap_used();
+	site_heap = heap_since(&mark);   /* the site's and the option's own */
 	if (smpol_topology_read(&s.site.host, &s.topo, err, sizeof(err)) < 0)
 		return fail("topology", err);
 	s.have_topo = true;
@@ -90,8 +119,8 @@ int main(int argc, char **argv)
 	};
 	if (smpol_place_with_lease(&in, &table, &s.owner, &s.pl, &lease) < 0)
 		return fail("placement", "out of memory");
-	if (s.pl.failure[0] || !s.pl.active)
-		return fail("placement", s.pl.failure[0] ? s.pl.failure : s.pl.note);
+	if (s.pl.failure || !s.pl.active)
+		return fail("placement", s.pl.failure ? s.pl.failure : s.pl.note ? s.pl.note : "inactive");
 	s.lease_held = lease.held;
 	pl_heap = heap_since(&mark);
 	s.kept = calloc(1, sizeof(*s.kept));
@@ -107,14 +136,16 @@ int main(int argc, char **argv)
 	free(s.kept);
 	s.kept = NULL;
 	structs = sizeof(s) + sizeof(opt);
-	resident = structs + topo_heap + pl_heap;
-	printf("nodes %d plans %d struct %zu (step %zu option %zu) heap %zu (topology %zu placement %zu) "
+	resident = structs + site_heap + topo_heap + pl_heap;
+	printf("nodes %d plans %d struct %zu (step %zu option %zu) heap %zu (site %zu topology %zu placement %zu) "
 	       "total %zu bytes; freed once the tasks run: bandwidth %zu kept %zu\n", s.topo.nnodes, s.pl.nplans,
-	       structs, sizeof(s), sizeof(opt), topo_heap + pl_heap, topo_heap, pl_heap, resident, bw_heap,
-	       kept_heap);
+	       structs, sizeof(s), sizeof(opt), site_heap + topo_heap + pl_heap, site_heap, topo_heap, pl_heap,
+	       resident, bw_heap, kept_heap);
 	if (lease.held && smpol_lease_release(&s.site.host, &s.owner, NULL, err, sizeof(err)) < 0)
 		return fail("lease release", err);
 	smpol_placement_free(&s.pl);
 	smpol_topology_free(&s.topo);
+	smpol_spec_free(&opt.spec);
+	smpol_config_free(&s.site);
 	return 0;
 }

@@ -277,7 +277,8 @@ int main(int argc, char **argv)
 	int nmem = 0, rc;
 	bool auto_failed = false;
 
-	smpol_host_default(&b.host);
+	if (smpol_host_default(&b.host) < 0)
+		return fprintf(stderr, "stream-bench: out of memory\n"), 1;
 	rc = parse(argc, argv, &b);
 	if (rc)
 		return rc;
@@ -321,5 +322,6 @@ int main(int argc, char **argv)
 	smpol_cpus_free(&b.cpus);
 	smpol_bw_free(&b.bw);
 	smpol_topology_free(&b.topo);
+	smpol_host_free(&b.host);
 	return rc;
 }

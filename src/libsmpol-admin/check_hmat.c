@@ -64,7 +64,7 @@ static void check_classes(const struct smpol_node *n, struct smpol_findings *f)
 	if (!a0->valid || !a1->valid)
 		return;
 	if ((b0 && b1 && b0 < b1) ||
-	    (smpol_bitmap_equal(&a0->initiators, &a1->initiators) &&
+	    (smpol_cpus_equal(&a0->initiators, &a1->initiators) &&
 	     (a0->read_bw != a1->read_bw || a0->write_bw != a1->write_bw)))
 		smpol_findings_add(f, SMPOL_SEV_WARNING, "hmat-access-mismatch", n->id, "the firmware's HMAT contradicts "
 				   "itself: " CALIBRATE,

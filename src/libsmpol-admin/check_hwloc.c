@@ -115,7 +115,7 @@ static int run_hwloc(const struct smpol_topology *topo, char **out, char *err, s
 /* The CPUs of an access class's initiators. */
 static void initiator_cpus(const struct smpol_topology *topo, const struct smpol_access *a, struct smpol_cpus *out)
 {
-	for (int id = smpol_bitmap_next(&a->initiators, 0); id >= 0; id = smpol_bitmap_next(&a->initiators, id + 1)) {
+	for (int id = smpol_cpus_next(&a->initiators, 0); id >= 0; id = smpol_cpus_next(&a->initiators, id + 1)) {
 		const struct smpol_node *n = smpol_topology_node(topo, id);
 
 		if (n)

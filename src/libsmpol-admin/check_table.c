@@ -44,7 +44,7 @@ static bool hmat_claims(const struct smpol_topology *topo, const struct smpol_bw
 	const struct smpol_node *t = smpol_topology_node(topo, h->target);
 	const struct smpol_access *a = t ? smpol_node_access(t) : NULL;
 
-	return h->source == SMPOL_BW_ACPI || (a && smpol_bitmap_test(&a->initiators, h->initiator));
+	return h->source == SMPOL_BW_ACPI || (a && smpol_cpus_test(&a->initiators, h->initiator));
 }
 
 /* Shares of each initiator's best bandwidth, table against HMAT: the scales differ

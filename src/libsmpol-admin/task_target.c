@@ -74,7 +74,7 @@ int smpol_task_target(const struct smpol_target_in *in, struct smpol_task_target
 		return rc;
 	smpol_spec_format(&pin.spec, out->spec_text, sizeof(out->spec_text));
 	rc = smpol_place(&pin, &pl);
-	if (rc == 0 && pl.failure[0])
+	if (rc == 0 && pl.failure)
 		rc = smpol_fail(err, errlen, EINVAL, "%s", pl.failure);
 	else if (rc == 0 && !pl.active)
 		rc = smpol_fail(err, errlen, EINVAL, "its request '%s' names no interleave", out->spec_text);
@@ -84,7 +84,7 @@ int smpol_task_target(const struct smpol_target_in *in, struct smpol_task_target
 		out->path = pl.path;
 		out->weights_known = pl.weights_known;
 		out->min_region_kb = pl.min_region_kb;
-		snprintf(out->note, sizeof(out->note), "%s", pl.note);
+		snprintf(out->note, sizeof(out->note), "%s", pl.note ? pl.note : "");
 	}
 	smpol_placement_free(&pl);
 	if (have_launch_topo)

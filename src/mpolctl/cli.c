@@ -121,7 +121,10 @@ static void checked_fsroot(const char *verb, const char *dir, const char *from, 
 
 void cli_common_init(struct cli_common *c)
 {
-	smpol_host_default(&c->host);
+	if (smpol_host_default(&c->host) < 0) {
+		cli_error(NULL, "out of memory");
+		exit(cli_finish(1));
+	}
 	c->fsroot_given = false;
 	c->statedir_given = false;
 	c->json = false;

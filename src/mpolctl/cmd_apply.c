@@ -75,11 +75,15 @@ static int system_table(const struct cli_common *c, const struct smpol_topology 
 	struct cli_site site;
 	char err[SMPOL_ERRLEN];
 	int nplans, rc;
+	bool usable;
 
 	cli_site_read(c, &site);
-	if (!cli_site_usable(c, &site, "apply"))
+	usable = cli_site_usable(c, &site, "apply");
+	rc = usable ? cli_site_bandwidth(&site, topo, &bw, &origin) : 0;
+	cli_site_free(&site);   /* only its table is read */
+	if (!usable)
 		return 1;
-	if (cli_site_bandwidth(&site, topo, &bw, &origin) < 0) {
+	if (rc < 0) {
 		fprintf(stderr, "mpolctl apply: out of memory\n");
 		return 1;
 	}

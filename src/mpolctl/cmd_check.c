@@ -241,5 +241,6 @@ int cmd_check(int argc, char **argv)
 	if (!rc)
 		rc = exit_status(&f);
 	smpol_findings_free(&f);
+	cli_site_free(&site);
 	return rc;
 }

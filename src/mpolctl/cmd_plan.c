@@ -309,7 +309,7 @@ static void print_plan(const struct smpol_topology *topo, const struct plan_args
 		printf("  shares were capped by free memory (--mem)\n");
 	for (i = 0; i < p->nleft_out; i++)
 		printf("  left out node%d: %s\n", p->left_out[i].node, p->left_out[i].reason);
-	if (p->notes[0])
+	if (p->notes)
 		printf("  note: %s\n", p->notes);
 	sysfs_remote_nodes(topo, p, remote, sizeof(remote));
 	if (remote[0])
@@ -430,7 +430,7 @@ static json_object *json_plan(const struct smpol_topology *topo, const struct sm
 	for (i = smpol_bitmap_next(&p->standby, 0); i >= 0; i = smpol_bitmap_next(&p->standby, i + 1))
 		json_object_array_add(standby, json_object_new_int(i));
 	json_object_object_add(o, "standby", standby);
-	json_object_object_add(o, "notes", json_object_new_string(p->notes));
+	json_object_object_add(o, "notes", json_object_new_string(p->notes ? p->notes : ""));
 	/* nodes weighed by their best initiator's number, not this one's (see print_plan) */
 	sysfs_remote_nodes(topo, p, remote, sizeof(remote));
 	json_object_object_add(o, "best_initiator_only", json_object_new_string(remote));
@@ -504,5 +504,6 @@ int cmd_plan(int argc, char **argv)
 	smpol_plans_free(plans, nplans + (plans && scaled ? 1 : 0));   /* a scaled plan follows the one asked */
 	smpol_bw_free(&bandwidth);
 	smpol_topology_free(&topo);
+	cli_site_free(&site);
 	return rc;
 }

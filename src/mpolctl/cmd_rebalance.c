@@ -285,7 +285,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 		.job_holds_lease = jp && now->lease.held && now->lease.holder_alive && now->lease.owner.job_id == jp->job,
 	};
 	struct smpol_task_target target;
-	struct smpol_spec applied;
+	struct smpol_spec applied = { 0 };
 	struct smpol_cpus cpus = { 0 };
 	uint32_t step = SMPOL_NO_STEP;
 	char mode[64];
@@ -313,6 +313,7 @@ static int task_target(const struct args *a, const struct node_now *now, const s
 	if (rc == 0)
 		rc = smpol_task_target(&in, &target, err, errlen);
 	smpol_cpus_free(&cpus);
+	smpol_spec_free(&applied);
 	if (rc < 0)
 		return rc;
 	if (!target.weights_known) {
@@ -621,6 +622,7 @@ int cmd_rebalance(int argc, char **argv)
 		if (cli_site_bandwidth(&site, &now.topo, &now.bw, &origin) < 0)
 			log_action("no bandwidth table for processes without kept placement: out of memory; "
 				   "sysfs HMAT is used");
+		cli_site_free(&site);
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
@@ -660,6 +662,7 @@ int cmd_rebalance(int argc, char **argv)
 		smpol_plan_free(&tgs[i].plan);
 	free(tgs);
 	free(jp);
+	smpol_spec_free(&a->spec_parsed);
 	free(a);
 	closelog();
 	return status;

@@ -69,7 +69,7 @@ static int node_weight(const struct kernel_state *k, int n)
 
 static void format_initiators(const struct smpol_access *a, char *buf, size_t len)
 {
-	if (!a || smpol_bitmap_empty(&a->initiators) || smpol_bitmap_format_list(&a->initiators, buf, len))
+	if (!a || smpol_cpus_empty(&a->initiators) || smpol_cpus_format_list(&a->initiators, buf, len))
 		snprintf(buf, len, "-");
 }
 
@@ -151,7 +151,7 @@ static bool access_differs(const struct smpol_node *n)
 	return a0->valid && a1->valid &&
 	       (a0->read_bw != a1->read_bw || a0->write_bw != a1->write_bw ||
 		a0->read_lat != a1->read_lat || a0->write_lat != a1->write_lat ||
-		!smpol_bitmap_equal(&a0->initiators, &a1->initiators));
+		!smpol_cpus_equal(&a0->initiators, &a1->initiators));
 }
 
 static void print_text(const struct smpol_topology *topo, const struct kernel_state *k)
@@ -172,9 +172,12 @@ static void print_text(const struct smpol_topology *topo, const struct kernel_st
 	       "(memory_tierN in /sys/devices/virtual/memory_tiering): a lower id is a faster tier, and\n"
 	       "the kernel demotes pages from it to a higher one.\n");
 	printf("\nkind:\n");
-	for (i = 0; i < topo->nnodes; i++)
-		printf("  node%d %s: %s\n", topo->nodes[i].id,
-		       smpol_node_kind_name(topo->nodes[i].kind), topo->nodes[i].kind_reason);
+	for (i = 0; i < topo->nnodes; i++) {
+		char why[128];
+
+		smpol_node_kind_reason(topo, &topo->nodes[i], why, sizeof(why));
+		printf("  node%d %s: %s\n", topo->nodes[i].id, smpol_node_kind_name(topo->nodes[i].kind), why);
+	}
 	for (i = 0; i < topo->nnodes; i++) {
 		const struct smpol_node *n = &topo->nodes[i];
 		char inits[64];
@@ -214,11 +217,11 @@ static json_object *json_u32(uint32_t v)
 	return v ? json_object_new_int64(v) : NULL;
 }
 
-static json_object *json_list(const struct smpol_bitmap *b)
+static json_object *json_list(const struct smpol_cpus *b)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int id = smpol_bitmap_next(b, 0); id >= 0; id = smpol_bitmap_next(b, id + 1))
+	for (int id = smpol_cpus_next(b, 0); id >= 0; id = smpol_cpus_next(b, id + 1))
 		json_object_array_add(arr, json_object_new_int(id));
 	return arr;
 }
@@ -240,13 +243,14 @@ static json_object *json_node(const struct smpol_topology *topo, const struct sm
 			       const struct kernel_state *ks)
 {
 	json_object *o = json_object_new_object(), *acc = json_object_new_array(), *dist = NULL;
-	char cpus[1024] = "";
+	char cpus[1024] = "", why[128];
 	int init = smpol_node_initiator(topo, n), k;
 
 	smpol_cpus_format_list(&n->cpus, cpus, sizeof(cpus));
 	json_object_object_add(o, "id", json_object_new_int(n->id));
 	json_object_object_add(o, "kind", json_object_new_string(smpol_node_kind_name(n->kind)));
-	json_object_object_add(o, "kind_reason", json_object_new_string(n->kind_reason));
+	smpol_node_kind_reason(topo, n, why, sizeof(why));
+	json_object_object_add(o, "kind_reason", json_object_new_string(why));
 	json_object_object_add(o, "has_cpu", json_object_new_boolean(n->has_cpu));
 	json_object_object_add(o, "has_memory", json_object_new_boolean(n->has_memory));
 	json_object_object_add(o, "cpus", json_object_new_string(cpus));
@@ -375,5 +379,6 @@ int cmd_show(int argc, char **argv)
 	}
 	smpol_bw_free(&k.bw);
 	smpol_topology_free(&topo);
+	cli_site_free(&site);
 	return rc;
 }

@@ -1,22 +1,32 @@
 /* site.c - the plugstack line's arguments for mpolctl verbs (see site.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "site.h"
+#include "text.h"
+
+static void out_of_memory(void)
+{
+	cli_error(NULL, "out of memory reading the site's configuration");
+	exit(cli_finish(1));
+}
 
 void cli_site_read(const struct cli_common *c, struct cli_site *s)
 {
-	char err[SMPOL_ERRLEN], statedir[sizeof(s->cfg.host.statedir)];
+	char err[SMPOL_ERRLEN];
 
 	memset(s, 0, sizeof(*s));
-	smpol_config_default(&s->cfg);
+	if (smpol_config_default(&s->cfg) < 0)
+		out_of_memory();
 	s->max_source = (enum smpol_bw_source)c->max_source;
 	if (strcmp(c->host.fsroot, "/") && !c->plugstack) {
 		/* another machine's sysfs: this host's plugstack line and table are not its */
-		s->cfg.bandwidth_file[0] = '\0';
+		if (smpol_text_set(&s->cfg.bandwidth_file, "") < 0)
+			out_of_memory();
 		s->line_rc = -ENOENT;
 		snprintf(s->why, sizeof(s->why), "sysfs is read under %.400s: this host's plugstack line is not read "
 			 "(give --plugstack to)", c->host.fsroot);
@@ -30,15 +40,18 @@ void cli_site_read(const struct cli_common *c, struct cli_site *s)
 	}
 	/* sysfs is where this command was told to look, not the line's fsroot=; the state
 	 * directory is the line's unless --statedir names one */
-	memcpy(statedir, s->cfg.host.statedir, sizeof(statedir));
-	s->cfg.host = c->host;
-	if (!c->statedir_given)
-		memcpy(s->cfg.host.statedir, statedir, sizeof(statedir));
-	if (c->bandwidth) {
-		snprintf(s->cfg.bandwidth_file, sizeof(s->cfg.bandwidth_file), "%s",
-			 strcmp(c->bandwidth, "none") ? c->bandwidth : "");
+	if (smpol_text_set(&s->cfg.host.fsroot, c->host.fsroot) < 0 ||
+	    (c->statedir_given && smpol_text_set(&s->cfg.host.statedir, c->host.statedir) < 0) ||
+	    (c->bandwidth && smpol_text_set(&s->cfg.bandwidth_file, strcmp(c->bandwidth, "none") ? c->bandwidth : "") < 0))
+		out_of_memory();
+	s->cfg.host.lock_timeout_ms = c->host.lock_timeout_ms;
+	if (c->bandwidth)
 		s->cfg.bandwidth_named = true;
-	}
+}
+
+void cli_site_free(struct cli_site *s)
+{
+	smpol_config_free(&s->cfg);
 }
 
 bool cli_site_usable(const struct cli_common *c, const struct cli_site *s, const char *verb)

@@ -25,8 +25,10 @@ struct cli_site {
 	char why[SMPOL_ERRLEN];
 };
 
-/* Read the line and apply c's --bandwidth and --statedir. Never fails. */
+/* Read the line and apply c's --bandwidth and --statedir into s (cli_site_free it
+ * after). Fails only when memory runs out: then it says so and exits 1. */
 void cli_site_read(const struct cli_common *c, struct cli_site *s);
+void cli_site_free(struct cli_site *s);
 
 /*
  * cli_site_usable - whether a verb that acts as the plugin would may go on with s: 1

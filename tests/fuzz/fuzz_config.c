@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (w = strtok_r(text, " \t\n", &save); w && argc < MAX_WORDS; w = strtok_r(NULL, " \t\n", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
-	smpol_config_default(&cfg);
+	fuzz_check(smpol_config_default(&cfg) == 0, "out of memory");
 	rc = smpol_config_parse(argc, argv, &cfg, err, sizeof(err));
 	if (rc) {
 		fuzz_check(rc == -EINVAL || rc == -ENAMETOOLONG, "rc %d", rc);
@@ -37,7 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(rc == 0, "default spec does not format (%d)", rc);
 	rc = smpol_spec_parse(canon, &again, err, sizeof(err));
 	fuzz_check(rc == 0, "default spec's canonical '%s' is refused: %s", canon, err);
+	smpol_spec_free(&again);
 out:
+	smpol_config_free(&cfg);
 	free(text);
 	return 0;
 }

@@ -6,18 +6,6 @@
 #include "fuzz.h"
 #include "spec.h"
 
-static void check_same(const struct smpol_spec *a, const struct smpol_spec *b, const char *text)
-{
-	fuzz_check(a->mode == b->mode && a->verbose == b->verbose && a->strict == b->strict &&
-		   a->has_nodes == b->has_nodes && smpol_bitmap_equal(&a->nodes, &b->nodes) &&
-		   a->has_weights == b->has_weights &&
-		   !memcmp(a->weights, b->weights, sizeof(a->weights)) &&
-		   a->has_scope == b->has_scope && (!a->has_scope || a->scope == b->scope) &&
-		   a->has_precision == b->has_precision &&
-		   (!a->has_precision || a->precision == b->precision) && a->min_region_kb == b->min_region_kb,
-		   "'%s' re-parsed to a different spec", text);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_string(data, size);
@@ -40,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(rc == 0, "'%s' does not format (%d)", text, rc);
 	rc = smpol_spec_parse(canon, &again, err, sizeof(err));
 	fuzz_check(rc == 0, "canonical '%s' of '%s' is refused: %s", canon, text, err);
-	check_same(&s, &again, canon);
+	fuzz_check(smpol_spec_equal(&s, &again), "'%s' re-parsed to a different spec", canon);
+	smpol_spec_free(&again);
+	smpol_spec_free(&s);
 out:
 	free(text);
 	return 0;

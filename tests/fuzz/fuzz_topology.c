@@ -55,8 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	atexit(remove_root);
-	smpol_host_default(&host);
-	if (smpol_host_set_fsroot(&host, root, NULL, 0) < 0) {
+	if (smpol_host_default(&host) < 0 || smpol_host_set_fsroot(&host, root, NULL, 0) < 0) {
 		fprintf(stderr, "fuzz_topology: %s is not an absolute directory\n", root);
 		exit(2);
 	}

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "fake_tree.h"
+#include "text.h"
 
 static void die(const char *what, const char *path)
 {
@@ -143,10 +144,12 @@ const struct smpol_host *fake_host(const char *fsroot, const char *statedir)
 	static unsigned next;
 	struct smpol_host *h = &ring[next++ % 8];
 
-	smpol_host_default(h);
-	snprintf(h->fsroot, sizeof(h->fsroot), "%s", fsroot && *fsroot ? fsroot : "/");
-	if (statedir)
-		snprintf(h->statedir, sizeof(h->statedir), "%s", statedir);
+	smpol_host_free(h);   /* the ring's oldest */
+	if (smpol_host_default(h) < 0 || smpol_text_set(&h->fsroot, fsroot && *fsroot ? fsroot : "/") < 0 ||
+	    (statedir && smpol_text_set(&h->statedir, statedir) < 0)) {
+		fprintf(stderr, "fake_host: out of memory\n");
+		exit(1);
+	}
 	return h;
 }
 
@@ -156,7 +159,8 @@ int fake_state_setup(void **state)
 
 	fx->root = fake_tree_new();
 	snprintf(fx->dir, sizeof(fx->dir), "%s/state", fx->root);
-	fx->host = *fake_host(NULL, fx->dir);
+	if (smpol_host_copy(&fx->host, fake_host(NULL, fx->dir)) < 0)
+		return -1;
 	*state = fx;
 	return 0;
 }
@@ -166,6 +170,7 @@ int fake_state_teardown(void **state)
 	struct fake_state *fx = *state;
 
 	fake_tree_free(fx->root);
+	smpol_host_free(&fx->host);
 	free(fx);
 	return 0;
 }

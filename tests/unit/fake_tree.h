@@ -25,7 +25,8 @@ const char *fake_tree_read(const char *root, const char *path);
 void fake_tree_wi(const char *root, const char *auto_name, const char *auto_value, const char *pairs);
 
 /* A host reading sysfs under fsroot, with its state in statedir (NULL = the default).
- * Points into a small ring of static buffers: good for a few calls at once. */
+ * Points into a small ring of static hosts, each freed when the ring comes back to
+ * it: good for a few calls at once (smpol_host_copy one to keep it). */
 const struct smpol_host *fake_host(const char *fsroot, const char *statedir);
 
 /* A state directory not made yet (ROOT/state, ROOT a fresh tree) and a host that keeps
@@ -33,7 +34,7 @@ const struct smpol_host *fake_host(const char *fsroot, const char *statedir);
 struct fake_state {
 	char *root;
 	char dir[4200];
-	struct smpol_host host;
+	struct smpol_host host;        /* its own (teardown frees it) */
 };
 /* cmocka setup and teardown: *state is a struct fake_state. */
 int fake_state_setup(void **state);

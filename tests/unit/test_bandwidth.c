@@ -357,8 +357,8 @@ static void test_step_keeps_table(void **state)
 	assert_int_equal(smpol_wi_read(fake_host(fixture_path("linux-7.3-boot"), NULL), &wi, err, sizeof(err)), 0);
 	assert_int_equal(smpol_bw_put(&t, &(struct smpol_bw_entry){ 0, 2, 224000, 200000, SMPOL_BW_MEASURED }), 0);
 	assert_int_equal(smpol_bw_put(&t, &(struct smpol_bw_entry){ 0, 0, 64000, 0, SMPOL_BW_OVERRIDE }), 0);
-	smpol_config_default(&site);
-	site.host = *fake_host(fixture_path("linux-7.3-boot"), state_dir);
+	assert_int_equal(smpol_config_default(&site), 0);
+	assert_int_equal(smpol_host_copy(&site.host, fake_host(fixture_path("linux-7.3-boot"), state_dir)), 0);
 	assert_int_equal(smpol_spec_parse("weighted", &in.spec, err, sizeof(err)), 0);
 	in.site = &site.decide;
 	in.topo = &topo;
@@ -381,6 +381,8 @@ static void test_step_keeps_table(void **state)
 	smpol_placement_free(&pl);
 	smpol_bw_free(&t);
 	smpol_topology_free(&topo);
+	smpol_spec_free(&in.spec);
+	smpol_config_free(&site);
 	fake_tree_free(state_dir);
 }
 

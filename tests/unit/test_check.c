@@ -127,9 +127,10 @@ static void record_finding(const char *conf_text, enum smpol_record_target targe
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, conf_text, strlen(conf_text)), (ssize_t)strlen(conf_text));
 	close(fd);
-	smpol_config_default(&cfg);
+	assert_int_equal(smpol_config_default(&cfg), 0);
 	cfg.record = target;
 	smpol_check_record_field(&cfg, path, &f);
+	smpol_config_free(&cfg);
 	unlink(path);
 	assert_int_equal(f.n, 1);
 	assert_string_equal(f.v[0].code, code);

@@ -38,7 +38,7 @@ static int setup(void **state)
 
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_gather.XXXXXX");
 	assert_non_null(mkdtemp(fx->dir));
-	smpol_host_default(&fx->host);
+	assert_int_equal(smpol_host_default(&fx->host), 0);
 	assert_int_equal(smpol_host_set_statedir(&fx->host, fx->dir, err, sizeof(err)), 0);
 	assert_int_equal(smpol_gather_open(&fx->host, 42, "0", &fx->g, err, sizeof(err)), 0);
 	assert_int_equal(smpol_gather_path(&fx->host, 42, "0", fx->path, sizeof(fx->path), err, sizeof(err)), 0);
@@ -54,6 +54,7 @@ static int teardown(void **state)
 	smpol_gather_close(fx->g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->dir);
 	assert_int_equal(system(cmd), 0);
+	smpol_host_free(&fx->host);
 	free(fx);
 	return 0;
 }
@@ -354,7 +355,7 @@ static void test_paths(void **state)
 	char err[SMPOL_ERRLEN], buf[200], longdir[120];
 
 	(void)state;
-	smpol_host_default(&h);
+	assert_int_equal(smpol_host_default(&h), 0);
 	memset(longdir, 'x', sizeof(longdir) - 1);
 	longdir[0] = '/';
 	longdir[sizeof(longdir) - 1] = '\0';
@@ -362,6 +363,7 @@ static void test_paths(void **state)
 	/* a unix socket path holds 107 bytes: the nodes then write themselves, and say why */
 	assert_int_equal(smpol_gather_path(&h, 1, "0", buf, sizeof(buf), err, sizeof(err)), -ENAMETOOLONG);
 	assert_non_null(strstr(err, "write their entries themselves"));
+	smpol_host_free(&h);
 }
 
 static void test_printable(void **state)

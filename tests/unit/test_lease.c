@@ -139,7 +139,7 @@ static void test_lock_held_too_long(void **state)
 {
 	struct fixture *fx = *state;
 	struct smpol_lease_owner me = owner_of(1, 0);
-	struct smpol_host h = *fake_host(fx->root, fx->statedir);
+	struct smpol_host h = { 0 };
 	struct smpol_wi_table w;
 	struct smpol_bitmap which;
 	char err[SMPOL_ERRLEN];
@@ -148,6 +148,7 @@ static void test_lock_held_too_long(void **state)
 	struct timespec start;
 	double waited;
 
+	assert_int_equal(smpol_host_copy(&h, fake_host(fx->root, fx->statedir)), 0);
 	h.lock_timeout_ms = 200;
 	job_weights(&w, &which, 9);
 	assert_int_equal(smpol_statedir_lock(&h, "lock", true, LOCK_EX, &held, err, sizeof(err)), 0);
@@ -172,6 +173,7 @@ static void test_lock_held_too_long(void **state)
 	close(held);
 	assert_int_equal(smpol_lease_release(&h, &me, NULL, err, sizeof(err)), 0);
 	assert_original(fx->root);
+	smpol_host_free(&h);
 }
 
 static void test_live_holder_refuses(void **state)

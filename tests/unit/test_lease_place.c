@@ -34,7 +34,7 @@ static int setup(void **state)
 	fx->root = fake_tree_new();
 	fake_tree_copy(fx->root, fixture_path("linux-7.3-boot"));
 	snprintf(statedir, sizeof(statedir), "%s/state", fx->root);
-	smpol_config_default(&fx->site);
+	assert_int_equal(smpol_config_default(&fx->site), 0);
 	fx->site.decide.sysfs = SMPOL_SYSFS_ALWAYS;
 	if (smpol_host_set_fsroot(&fx->site.host, fx->root, err, sizeof(err)) ||
 	    smpol_host_set_statedir(&fx->site.host, statedir, err, sizeof(err)) ||
@@ -55,6 +55,8 @@ static int teardown(void **state)
 
 	smpol_placement_free(&fx->pl);
 	smpol_topology_free(&fx->topo);
+	smpol_spec_free(&fx->in.spec);
+	smpol_config_free(&fx->site);
 	fake_tree_free(fx->root);
 	free(fx);
 	return 0;

@@ -46,6 +46,7 @@ static void view_free(struct node_view *v)
 {
 	smpol_placement_free(&v->pl);
 	smpol_topology_free(&v->topo);
+	smpol_spec_free(&v->in.spec);
 	free(v);
 }
 
@@ -111,7 +112,9 @@ static void test_plan_opts_from_spec(void **state)
 	assert_true(o.has_weights);
 	assert_int_equal(o.weights[0], 3);
 	assert_int_equal(o.weights[2], 1);
+	assert_ptr_equal(o.weights, spec.weights);   /* borrowed */
 	assert_int_equal(o.mem_kb, 0);
+	smpol_spec_free(&spec);
 	/* auto interleaves by the kernel's table: the kernel's node set, whatever the site says */
 	assert_int_equal(smpol_spec_parse("auto", &spec, err, sizeof(err)), 0);
 	smpol_plan_opts_from_spec(&spec, &cfg, 0, &o);
@@ -138,7 +141,7 @@ static void test_weighted_takes_the_lease(void **state)
 	assert_false(v->pl.lease_wanted);
 	assert_string_equal(weights_of(&v->pl, 0), "4:1");   /* its own, not the table's 7:2 */
 	assert_true(v->pl.weights_known);
-	assert_string_equal(v->pl.note, "");
+	assert_null(v->pl.note);
 	view_free(v);
 }
 
@@ -249,7 +252,7 @@ static void test_equal_weights_are_not_written(void **state)
 	(void)state;
 	place(v);
 	assert_false(v->pl.lease_wanted);
-	assert_string_equal(v->pl.note, "");
+	assert_null(v->pl.note);
 	for (int n = 0; n < 4; n++)
 		v->table.weight[n] = 0;
 	place(v);
@@ -300,7 +303,7 @@ static void test_none_is_inactive(void **state)
 	place(v);
 	assert_false(v->pl.active);
 	assert_int_equal(v->pl.nplans, 0);
-	assert_string_equal(v->pl.failure, "");
+	assert_null(v->pl.failure);
 	view_free(v);
 }
 
@@ -327,7 +330,7 @@ static void test_old_kernel(void **state)
 	v->in.site_default = true;
 	place(v);
 	assert_false(v->pl.active);
-	assert_string_equal(v->pl.failure, "");
+	assert_null(v->pl.failure);
 	assert_non_null(strstr(v->pl.note, "the site's default 'weighted,strict' cannot apply on this node: strict"));
 	assert_non_null(strstr(v->pl.note, "the tasks run without a memory policy"));
 	view_free(v);
@@ -345,7 +348,7 @@ static void test_site_default_never_fails_a_job(void **state)
 	v->in.site_default = true;
 	place(v);
 	assert_false(v->pl.active);
-	assert_string_equal(v->pl.failure, "");
+	assert_null(v->pl.failure);
 	assert_non_null(strstr(v->pl.note, "the site's default 'weighted,nodes=5' cannot apply on this node"));
 	view_free(v);
 }
@@ -364,6 +367,7 @@ static void test_unreadable_table(void **state)
 	assert_false(v->pl.lease_wanted);
 	assert_non_null(strstr(v->pl.note, "does not hold a weight"));
 	assert_non_null(strstr(v->pl.note, "unknown"));
+	smpol_spec_free(&v->in.spec);
 	smpol_spec_parse("auto", &v->in.spec, NULL, 0);
 	place(v);
 	assert_false(v->pl.weights_known);
@@ -404,7 +408,7 @@ static void test_region_aware(void **state)
 	v->in.pmbind_note = NULL;
 	place(v);
 	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_POLICY);
-	assert_string_equal(v->pl.note, "");
+	assert_null(v->pl.note);
 	assert_string_equal(smpol_regions_by_name(v->pl.regions_by), "process_mbind");
 
 	/* one sample only: later mappings are not placed, and the note says so */
@@ -441,6 +445,7 @@ static void test_region_aware(void **state)
 	assert_int_equal(v->pl.path, SMPOL_PATH_INTERLEAVE);
 	assert_int_equal(v->pl.regions_by, SMPOL_REGIONS_MOVE);
 	assert_non_null(strstr(v->pl.note, "plain interleave over the same nodes; this kernel has no process_mbind"));
+	smpol_spec_free(&v->in.spec);
 	smpol_spec_parse("weighted", &v->in.spec, NULL, 0);
 	v->in.pmbind = true;
 	place(v);

@@ -38,16 +38,16 @@ static void add_node(struct fake *f, int id, bool cpu, uint64_t mem_kb, uint32_t
 		n->access[1].read_bw = n->access[1].write_bw = bw;
 	}
 	if (initiator >= 0)
-		smpol_bitmap_set(&n->access[1].initiators, initiator);
+		assert_int_equal(smpol_cpus_set(&n->access[1].initiators, initiator), 0);
 	smpol_bitmap_set(&f->topo.online, id);
 	smpol_bitmap_set(&f->topo.possible, id);
 }
 
-/* Free the nodes' CPU sets (a fake is zeroed when declared). */
+/* Free what the nodes hold (a fake is zeroed when declared). */
 static void fake_free(struct fake *f)
 {
 	for (int i = 0; f->topo.nodes == f->nodes && i < f->topo.nnodes; i++)
-		smpol_cpus_free(&f->nodes[i].cpus);
+		smpol_node_free(&f->nodes[i]);
 }
 
 static void fake_init(struct fake *f)
@@ -111,7 +111,7 @@ static void test_scope_socket(void **state)
 	assert_true(plans[0].bandwidth_known);
 	assert_false(plans[0].capacity_capped);
 	assert_int_equal(plans[0].nleft_out, 0);
-	assert_string_equal(plans[0].notes, "");
+	assert_null(plans[0].notes);
 	assert_int_equal(plans[0].algorithm, SMPOL_ALGO_OPTIMAL);
 	smpol_plans_free(plans, n);
 	fake_free(&f);
@@ -243,6 +243,7 @@ static void test_named_nodes(void **state)
 static void test_explicit_weights(void **state)
 {
 	struct fake f = { 0 };
+	uint8_t w[6] = { 2, 0, 2 };
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 	char err[SMPOL_ERRLEN];
@@ -251,8 +252,8 @@ static void test_explicit_weights(void **state)
 	two_socket_cxl(&f);
 	smpol_plan_opts_default(&o);
 	o.has_weights = true;
-	o.weights[0] = 2;
-	o.weights[2] = 2;
+	o.weights = w;
+	o.nweights = 3;
 	/* used as given, no GCD reduction; rated against the bandwidth shares */
 	plan_ok(&f, 0, &o, &p);
 	expect_plan(&p, "0,2", "2:2");
@@ -265,7 +266,8 @@ static void test_explicit_weights(void **state)
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nodes= and weights= name different nodes"));
 	o.has_nodes = false;
-	o.weights[5] = 1;
+	w[5] = 1;
+	o.nweights = 6;
 	smpol_plan_free(&p);
 	assert_int_equal(smpol_plan_for_initiator(&f.topo, 0, &o, &p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "node 5 is not online"));
@@ -330,7 +332,7 @@ static void test_capacity(void **state)
 	assert_float_equal(p.shares[0], 0.25, 1e-12);
 	assert_float_equal(p.shares[1], 0.75, 1e-12);
 	expect_plan(&p, "0,2", "1:3");
-	assert_string_equal(p.notes, "");
+	assert_null(p.notes);
 	/* more than all free memory: shares follow free memory, with a note, not an error */
 	o.mem_kb = 100 * GIB;
 	plan_ok(&f, 0, &o, &p);
@@ -431,6 +433,7 @@ static void test_every_node_a_kernel_numbers(void **state)
 {
 	struct fake f = { 0 };
 	struct smpol_node *many = calloc(SMPOL_MAX_NODES, sizeof(*many));
+	uint8_t all_one[SMPOL_MAX_NODES];
 	struct smpol_plan_opts o;
 	struct smpol_plan p = { 0 };
 
@@ -447,14 +450,16 @@ static void test_every_node_a_kernel_numbers(void **state)
 	smpol_plan_opts_default(&o);
 	o.scope = SMPOL_SCOPE_ALL;
 	o.has_weights = true;
-	memset(o.weights, 1, sizeof(o.weights));
+	memset(all_one, 1, sizeof(all_one));
+	o.weights = all_one;
+	o.nweights = SMPOL_MAX_NODES;
 	plan_ok(&f, 0, &o, &p);
 	assert_int_equal(p.nnodes, SMPOL_MAX_NODES);
 	assert_int_equal(p.nodes[SMPOL_MAX_NODES - 1], SMPOL_MAX_NODES - 1);
 	assert_int_equal(p.weight_sum, SMPOL_MAX_NODES);
 	smpol_plan_free(&p);
 	for (int id = 0; id < SMPOL_MAX_NODES; id++)
-		smpol_cpus_free(&many[id].cpus);
+		smpol_node_free(&many[id]);
 	free(many);
 }
 

@@ -99,6 +99,13 @@ static void assert_plan_equal(const struct smpol_plan *got, const struct smpol_p
 	a.shares = own->shares;
 	a.bandwidth = own->bandwidth;
 	a.sources = own->sources;
+	assert_int_equal(got->nserved, own->nserved);
+	assert_memory_equal(got->served, own->served, sizeof(*own->served) * (size_t)own->nserved);
+	assert_memory_equal(got->served_cpus, own->served_cpus, sizeof(*own->served_cpus) * (size_t)own->nserved);
+	a.served = own->served;
+	a.served_cpus = own->served_cpus;
+	assert_true(!got->notes == !own->notes && (!own->notes || !strcmp(got->notes, own->notes)));
+	a.notes = own->notes;
 	assert_memory_equal(&a, own, sizeof(a));
 }
 
@@ -220,7 +227,7 @@ static void test_two_sockets_half_each(void **state)
 	assert_float_equal(got.shares[3], 0.5 * 64000 / 364000, 1e-12);
 	assert_int_equal(got.weight_sum, 12);
 	assert_float_equal(got.efficiency, plan_of(p, 0)->efficiency, 1e-12);
-	assert_string_equal(got.notes, "");
+	assert_null(got.notes);
 	assert_int_equal(got.bw_source, SMPOL_BW_SYSFS);
 	smpol_plan_free(&got);
 	planned_free(p);
@@ -251,7 +258,7 @@ static void test_uneven_split_and_scaling(void **state)
 	pick(p, "0-11", &got);
 	assert_string_equal(weights_of(&got), "10:5:2:1");
 	assert_float_equal(got.efficiency, socket1.efficiency, 1e-12);
-	assert_string_equal(got.notes, "");
+	assert_null(got.notes);
 	smpol_plan_free(&got);
 	smpol_plan_free(&socket1);
 	planned_free(p);
@@ -343,7 +350,7 @@ static void add_node(struct fake *f, int id, bool cpu, int local, uint32_t read,
 		n->access[1].valid = true;
 		n->access[1].read_bw = read;
 		n->access[1].write_bw = write;
-		smpol_bitmap_set(&n->access[1].initiators, local);
+		assert_int_equal(smpol_cpus_set(&n->access[1].initiators, local), 0);
 	}
 	smpol_bitmap_set(&f->topo.online, id);
 	smpol_bitmap_set(&f->topo.possible, id);
@@ -357,7 +364,7 @@ static struct planned *planned_fake(struct fake *f)
 	assert_non_null(p);
 	assert_int_equal(smpol_topology_copy(&f->topo, &p->topo), 0);
 	for (int i = 0; i < f->topo.nnodes; i++)
-		smpol_cpus_free(&f->nodes[i].cpus);
+		smpol_node_free(&f->nodes[i]);
 	smpol_plan_opts_default(&p->opts);
 	plan_all(p);
 	return p;

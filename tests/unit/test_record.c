@@ -98,7 +98,7 @@ static void test_entry_spanning_plan(void **state)
 				   .weights = (unsigned[]){ 5, 5, 1, 1 }, .shares = (double[]){ 0.41, 0.41, 0.09, 0.09 },
 				   .bandwidth = (uint32_t[4]){ 0 }, .sources = (enum smpol_bw_source[4]){ 0 },
 				   .bw_source = SMPOL_BW_SYSFS, .nserved = 2,
-				   .served = { 0, 1 }, .served_cpus = { 8, 8 } };
+				   .served = (int[]){ 0, 1 }, .served_cpus = (unsigned[]){ 8, 8 } };
 	struct smpol_record_node in = { .requested = "weighted", .applied = "weighted", .path = "weighted-interleave",
 				       .plans = &plan, .nplans = 1, .max_node = -1 };
 	json_object *e;

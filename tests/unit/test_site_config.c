@@ -20,7 +20,7 @@ static void test_defaults(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	smpol_config_default(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	assert_int_equal(c.default_spec.mode, SMPOL_MODE_NONE);
 	assert_int_equal(c.decide.sysfs, SMPOL_SYSFS_EXCLUSIVE);
 	assert_int_equal(c.decide.algorithm, SMPOL_ALGO_OPTIMAL);
@@ -42,6 +42,7 @@ static void test_defaults(void **state)
 	assert_int_equal(smpol_config_parse(0, NULL, &c, err, sizeof(err)), 0);
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_NEVER), "never");
 	assert_string_equal(smpol_sysfs_policy_name(SMPOL_SYSFS_ALWAYS), "always");
+	smpol_config_free(&c);
 }
 
 static void test_every_key(void **state)
@@ -56,7 +57,7 @@ static void test_every_key(void **state)
 	char err[SMPOL_ERRLEN] = "";
 
 	(void)state;
-	smpol_config_default(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	if (smpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)))
 		fail_msg("refused: %s", err);
 	assert_int_equal(c.default_spec.mode, SMPOL_MODE_WEIGHTED);
@@ -75,13 +76,15 @@ static void test_every_key(void **state)
 	assert_string_equal(c.preload, "/opt/mpol/regions.so");
 	assert_string_equal(c.dbd_client, "/opt/mpol/dbd");
 	/* none: no table, not even the default */
-	smpol_config_default(&c);
+	smpol_config_free(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	assert_int_equal(smpol_config_parse(1, (char *[]){ "bandwidth=none" }, &c, err, sizeof(err)), 0);
 	assert_string_equal(c.bandwidth_file, "");
 	assert_true(c.bandwidth_named);
 	/* none: no interposer, the sampler places every large mapping */
 	assert_int_equal(smpol_config_parse(1, (char *[]){ "preload=none" }, &c, err, sizeof(err)), 0);
 	assert_string_equal(c.preload, "");
+	smpol_config_free(&c);
 }
 
 static void test_bad(void **state)
@@ -139,7 +142,7 @@ static void test_bad(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	smpol_config_default(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	before = c;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		/* a good argument before the bad one must not stick either */
@@ -153,6 +156,7 @@ static void test_bad(void **state)
 			fail_msg("'%s': got '%s', want '%s'", cases[i].arg, err, cases[i].says);
 		assert_memory_equal(&c, &before, sizeof(c));
 	}
+	smpol_config_free(&c);
 }
 
 static void test_twice(void **state)
@@ -162,9 +166,10 @@ static void test_twice(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	smpol_config_default(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	assert_int_equal(smpol_config_parse(ARGC(argv), argv, &c, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "sysfs is given twice"));
+	smpol_config_free(&c);
 }
 
 static void test_long_path(void **state)
@@ -175,12 +180,13 @@ static void test_long_path(void **state)
 	char err[SMPOL_ERRLEN];
 
 	(void)state;
-	smpol_config_default(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	strcpy(arg, "statedir=/");
 	memset(arg + strlen(arg), 'a', sizeof(arg) - strlen(arg) - 1);
 	assert_int_equal(smpol_config_parse(1, argv, &c, err, sizeof(err)), -ENAMETOOLONG);
 	assert_non_null(strstr(err, "statedir"));
 	assert_string_equal(c.host.statedir, SMPOL_DEFAULT_STATEDIR);
+	smpol_config_free(&c);
 }
 
 static void test_record_and_metrics(void **state)
@@ -195,7 +201,7 @@ static void test_record_and_metrics(void **state)
 	};
 
 	(void)state;
-	smpol_config_default(&c);
+	assert_int_equal(smpol_config_default(&c), 0);
 	assert_int_equal(c.record, SMPOL_RECORD_ADMIN_COMMENT);
 	assert_string_equal(c.prometheus_dir, "");
 	assert_int_equal(smpol_config_parse(ARGC(good), good, &c, err, sizeof(err)), 0);
@@ -206,11 +212,13 @@ static void test_record_and_metrics(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *argv[] = { (char *)bad[i][0] };
 
-		smpol_config_default(&c);
+		smpol_config_free(&c);
+		assert_int_equal(smpol_config_default(&c), 0);
 		assert_int_equal(smpol_config_parse(1, argv, &c, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, bad[i][1]));
 		assert_int_equal(c.record, SMPOL_RECORD_ADMIN_COMMENT);
 	}
+	smpol_config_free(&c);
 }
 
 int main(void)

@@ -4,7 +4,8 @@
  * the kernel's nodemask_t: structs carrying one (a request, a plan, a table) copy with
  * `=`, and the malloc interposer uses them without allocating. A CPU set (struct
  * smpol_cpus) is grown on the heap to its highest id, as machines number thousands
- * of CPUs: its holder frees it and copies it with smpol_cpus_copy, never `=`.
+ * of CPUs: its holder frees it and copies it with smpol_cpus_copy, never `=`. A few
+ * node ids a struct keeps for long (a node's HMAT initiators) are held in one too.
  * Lists use the kernel's cpulist syntax: "0-3,8,10-11".
  */
 #ifndef SMPOL_BITMAP_H

@@ -1,5 +1,7 @@
-/* text.c - untrusted text made printable (see text.h). */
+/* text.c - untrusted text made printable; heap strings (see text.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
@@ -74,4 +76,15 @@ const char *smpol_text_printable(const char *text, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+int smpol_text_set(char **slot, const char *value)
+{
+	char *copy = strdup(value);
+
+	if (!copy)
+		return -ENOMEM;
+	free(*slot);
+	*slot = copy;
+	return 0;
 }

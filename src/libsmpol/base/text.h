@@ -1,5 +1,6 @@
 /* text.h - text from outside (a job's record, written by whoever could write the
- * field) made safe to print on an admin's terminal. */
+ * field) made safe to print on an admin's terminal; heap strings kept as long as
+ * they are. */
 #ifndef SMPOL_TEXT_H
 #define SMPOL_TEXT_H
 
@@ -21,5 +22,8 @@ const char *smpol_text_printable(const char *text, char *buf, size_t len);
  * short by n). Every ASCII byte, NUL included, is a character of length 1.
  */
 size_t smpol_utf8_len(const unsigned char *p, size_t n);
+
+/* *slot = a malloc'ed copy of value, what it held freed. 0, or -ENOMEM (*slot unchanged). */
+int smpol_text_set(char **slot, const char *value);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "placement.h"
+#include "text.h"
 
 void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o)
@@ -19,29 +20,31 @@ void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol
 	o->has_nodes = spec->has_nodes;
 	o->nodes = spec->nodes;
 	o->has_weights = spec->has_weights;
-	memcpy(o->weights, spec->weights, sizeof(o->weights));
+	o->weights = spec->weights;
+	o->nweights = spec->nweights;
 	/* auto interleaves by the kernel's table: every candidate keeps a seat, as there. */
 	if (spec->mode == SMPOL_MODE_AUTO)
 		o->algorithm = SMPOL_ALGO_KERNEL;
 }
 
-static void set_note(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int set_note(char **slot, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void set_note(char *buf, const char *fmt, ...)
+/* *slot = the sentence, what it held freed. 0 or -ENOMEM (the slot unchanged). */
+static int set_note(char **slot, const char *fmt, ...)
 {
+	char text[SMPOL_ERRLEN];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, SMPOL_ERRLEN, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	return smpol_text_set(slot, text);
 }
 
 /* One more sentence after what the note already says. */
-static void add_note(char *buf, const char *text)
+static void add_note(char **slot, const char *text)
 {
-	size_t used = strlen(buf);
-
-	snprintf(buf + used, SMPOL_ERRLEN - used, "%s%s", used ? "; " : "", text);
+	set_note(slot, "%s%s%s", *slot ? *slot : "", *slot ? "; " : "", text);
 }
 
 const char *smpol_regions_by_name(enum smpol_regions_by by)
@@ -67,7 +70,7 @@ static void settle_regions(const struct smpol_place_in *in, struct smpol_placeme
 	} else if (!out->weights_known) {
 		/* nothing to move the pages onto: they stay where the task faults them */
 		out->regions_by = SMPOL_REGIONS_NONE;
-		add_note(out->note, "the weights in force are unknown and this kernel has no process_mbind: large "
+		add_note(&out->note, "the weights in force are unknown and this kernel has no process_mbind: large "
 			 "mappings stay on the local node");
 		return;
 	} else {
@@ -76,10 +79,10 @@ static void settle_regions(const struct smpol_place_in *in, struct smpol_placeme
 			 "(sample_interval), the pages they fault in between land on the local node first",
 			 in->pmbind_note ? in->pmbind_note : "this kernel has no process_mbind (not upstream; "
 			 "plugstack process_mbind_nr= names it where a kernel has it)");
-		add_note(out->note, text);
+		add_note(&out->note, text);
 	}
 	if (in->site->sample_interval == 0)
-		add_note(out->note, "sample_interval=0: large mappings are placed once, about 1 s after the first "
+		add_note(&out->note, "sample_interval=0: large mappings are placed once, about 1 s after the first "
 			 "task starts; later ones stay on the local node");
 }
 
@@ -90,12 +93,10 @@ static int cannot_have(const struct smpol_place_in *in, struct smpol_placement *
 	char text[256] = "";
 
 	smpol_placement_free(out);
-	if (!in->site_default) {
-		set_note(out->failure, "%s", why);
-		return 0;
-	}
+	if (!in->site_default)
+		return set_note(&out->failure, "%s", why);   /* -ENOMEM: not silently none */
 	smpol_spec_format(&in->spec, text, sizeof(text));
-	set_note(out->note, "the site's default '%s' cannot apply on this node: %s; the tasks run without a "
+	set_note(&out->note, "the site's default '%s' cannot apply on this node: %s; the tasks run without a "
 		 "memory policy", text, why);
 	return 0;
 }
@@ -117,33 +118,33 @@ static void settle_weighted(const struct smpol_place_in *in, struct smpol_placem
 	char err[SMPOL_ERRLEN];
 
 	if (smpol_wi_from_plans(out->plans, out->nplans, &want.table, &want.nodes, err, sizeof(err)) < 0) {
-		set_note(out->note, "%s; running on the node's current weights", err);
+		set_note(&out->note, "%s; running on the node's current weights", err);
 		run_on_table(in, out);
 		return;
 	}
 	if (in->lease == SMPOL_LEASE_HELD)
 		return;
 	if (in->table_error) {
-		set_note(out->note, "%s; running on the node's current weights, which are unknown", in->table_error);
+		set_note(&out->note, "%s; running on the node's current weights, which are unknown", in->table_error);
 		run_on_table(in, out);
 		return;
 	}
 	if (smpol_wi_holds(in->table, &want.table, &want.nodes))
 		return;         /* the kernel already uses these weights: nothing to write */
 	if (in->lease == SMPOL_LEASE_NOT_HELD)
-		set_note(out->note, "%s", in->lease_note ? in->lease_note : "the step does not hold the weights lease; "
+		set_note(&out->note, "%s", in->lease_note ? in->lease_note : "the step does not hold the weights lease; "
 			 "running on the node's system weights");
 	else if (in->site->sysfs == SMPOL_SYSFS_NEVER)
-		set_note(out->note, "the site does not let jobs write weights (sysfs=never); running on the node's "
+		set_note(&out->note, "the site does not let jobs write weights (sysfs=never); running on the node's "
 			 "system weights");
 	else if (in->site->sysfs == SMPOL_SYSFS_EXCLUSIVE && !in->job_owns_node)
-		set_note(out->note, "the job shares the node (sysfs=exclusive); running on the node's system weights");
+		set_note(&out->note, "the job shares the node (sysfs=exclusive); running on the node's system weights");
 	else if ((out->want = malloc(sizeof(*out->want)))) {
 		*out->want = want;
 		out->lease_wanted = true;
 		return;
 	} else
-		set_note(out->note, "out of memory for the weights table this step needs; running on the node's "
+		set_note(&out->note, "out of memory for the weights table this step needs; running on the node's "
 			 "system weights");
 	run_on_table(in, out);
 }
@@ -179,13 +180,13 @@ int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out)
 		for (int i = 0; i < out->nplans; i++)
 			smpol_plan_set_equal_weights(&out->plans[i]);
 		if (weighted)
-			set_note(out->note, "this kernel has no weighted interleave (needs Linux 6.9): plain interleave "
+			set_note(&out->note, "this kernel has no weighted interleave (needs Linux 6.9): plain interleave "
 				 "over the same nodes");
 	} else {
 		out->path = SMPOL_PATH_WEIGHTED;
 		if (mode == SMPOL_MODE_AUTO) {
 			if (in->table_error)
-				set_note(out->note, "%s; the kernel's weights are unknown", in->table_error);
+				set_note(&out->note, "%s; the kernel's weights are unknown", in->table_error);
 			run_on_table(in, out);
 		} else {
 			if (in->span_cpus)
@@ -211,6 +212,9 @@ void smpol_placement_free(struct smpol_placement *pl)
 	pl->path = SMPOL_PATH_NONE;
 	pl->min_region_kb = 0;
 	pl->regions_by = SMPOL_REGIONS_NONE;
+	free(pl->note);
+	free(pl->failure);
+	pl->note = pl->failure = NULL;
 }
 
 int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_topology *topo,

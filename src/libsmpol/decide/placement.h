@@ -80,7 +80,8 @@ enum smpol_lease_outcome {
 };
 
 struct smpol_place_in {
-	struct smpol_spec spec;        /* the user's option, else the site's default */
+	struct smpol_spec spec;        /* the user's option, else the site's default: a copy by
+	                                * value that borrows the weights of the caller's */
 	bool site_default;             /* the job gave no option: never fail it */
 	const struct smpol_site_decision *site;   /* what it reads of the site's configuration */
 	const struct smpol_topology *topo;
@@ -114,18 +115,23 @@ struct smpol_placement {
 	enum smpol_kernel_path path;   /* what they set (the syscall may still fall back) */
 	struct smpol_plan *plans;      /* one per initiator, or one for every task; malloc'ed */
 	int nplans;
-	struct smpol_plan_opts opts;   /* what they were planned with (bandwidth NULL): for
+	struct smpol_plan_opts opts;   /* what they were planned with (bandwidth NULL; the weights
+	                                * the request's, which outlives the placement): for
 	                                * combined plans whose weights are apportioned afresh */
 	bool weights_known;            /* the plans' weights are those in force */
 	bool lease_wanted;             /* lease UNTRIED: take it and write `want` */
 	struct smpol_wanted_table *want;   /* lease_wanted: what to write; malloc'ed, else NULL */
 	uint64_t min_region_kb;        /* region-aware: the smallest mapping planned, 0 = not */
 	enum smpol_regions_by regions_by;
-	char note[SMPOL_ERRLEN];       /* why the tasks get less than asked, or "" */
-	char failure[SMPOL_ERRLEN];    /* the user asked for what cannot be had: tasks fail with this */
+	/* Sentences of at most SMPOL_ERRLEN - 1 characters, the placement's (malloc'ed,
+	 * freed with it); a note memory cannot hold is not said. */
+	char *note;                    /* why the tasks get less than asked, or NULL */
+	char *failure;                 /* the user asked for what cannot be had: tasks fail with
+	                                * this; NULL = they do not */
 };
 
-/* Decide. Returns 0 (a failure the tasks report is in out->failure), or -ENOMEM. */
+/* Decide into *out, which holds nothing before (smpol_placement_free it after).
+ * Returns 0 (a failure the tasks report is in out->failure), or -ENOMEM. */
 int smpol_place(const struct smpol_place_in *in, struct smpol_placement *out);
 
 void smpol_placement_free(struct smpol_placement *pl);
@@ -146,7 +152,7 @@ int smpol_placement_pick(const struct smpol_placement *pl, const struct smpol_to
 /*
  * smpol_plan_opts_from_spec - the plan options for a spec under the site's
  * configuration: the spec's precision/scope/nodes/weights where given, else the site's
- * (scope defaults to socket). mem_kb 0 = no capacity cap.
+ * (scope defaults to socket). mem_kb 0 = no capacity cap. o borrows spec's weights.
  */
 void smpol_plan_opts_from_spec(const struct smpol_spec *spec, const struct smpol_site_decision *cfg,
 			       uint64_t mem_kb, struct smpol_plan_opts *o);

@@ -24,13 +24,15 @@ static size_t column_bytes(int n)
 			    sizeof(enum smpol_bw_source));
 }
 
+static void free_nodes(struct smpol_plan *plan);
+
 int smpol_plan_alloc(struct smpol_plan *plan, int n)
 {
 	double *block = calloc(1, column_bytes(n > 0 ? n : 1));
 
 	if (!block)
 		return -ENOMEM;
-	smpol_plan_free(plan);
+	free_nodes(plan);
 	plan->shares = block;
 	plan->nodes = (int *)(plan->shares + n);
 	plan->weights = (unsigned *)(plan->nodes + n);
@@ -48,7 +50,12 @@ int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src)
 	dst->shares = NULL;
 	dst->left_out = NULL;
 	dst->nleft_out = 0;
-	if (smpol_plan_alloc(dst, n) < 0 || (left_bytes && !(dst->left_out = malloc(left_bytes)))) {
+	dst->served = NULL;
+	dst->served_cpus = NULL;
+	dst->nserved = 0;
+	dst->notes = NULL;
+	if (smpol_plan_alloc(dst, n) < 0 || (left_bytes && !(dst->left_out = malloc(left_bytes))) ||
+	    smpol_plan_serve(dst, src->nserved) < 0 || (src->notes && !(dst->notes = strdup(src->notes)))) {
 		smpol_plan_free(dst);
 		memset(dst, 0, sizeof(*dst));
 		return -ENOMEM;
@@ -62,10 +69,28 @@ int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src)
 	memcpy(dst->shares, src->shares, sizeof(*dst->shares) * (size_t)n);
 	memcpy(dst->bandwidth, src->bandwidth, sizeof(*dst->bandwidth) * (size_t)n);
 	memcpy(dst->sources, src->sources, sizeof(*dst->sources) * (size_t)n);
+	if (src->nserved) {
+		memcpy(dst->served, src->served, sizeof(*dst->served) * (size_t)src->nserved);
+		memcpy(dst->served_cpus, src->served_cpus, sizeof(*dst->served_cpus) * (size_t)src->nserved);
+	}
 	return 0;
 }
 
-void smpol_plan_free(struct smpol_plan *plan)
+int smpol_plan_serve(struct smpol_plan *plan, int n)
+{
+	int *block = n ? calloc((size_t)n, sizeof(*plan->served) + sizeof(*plan->served_cpus)) : NULL;
+
+	if (n && !block)
+		return -ENOMEM;
+	free(plan->served);
+	plan->served = block;
+	plan->served_cpus = block ? (unsigned *)(block + n) : NULL;
+	plan->nserved = n;
+	return 0;
+}
+
+/* The per-node block and the left-out reasons (smpol_plan_alloc starts over from here). */
+static void free_nodes(struct smpol_plan *plan)
 {
 	free(plan->shares);   /* the block's start */
 	plan->shares = NULL;
@@ -77,6 +102,14 @@ void smpol_plan_free(struct smpol_plan *plan)
 	free(plan->left_out);
 	plan->left_out = NULL;
 	plan->nleft_out = 0;
+}
+
+void smpol_plan_free(struct smpol_plan *plan)
+{
+	free_nodes(plan);
+	smpol_plan_serve(plan, 0);
+	free(plan->notes);
+	plan->notes = NULL;
 }
 
 void smpol_plan_leave_out(struct smpol_plan *plan, int node, const char *reason)
@@ -121,20 +154,28 @@ static void memory_nodes(const struct smpol_topology *topo, struct smpol_bitmap 
 			smpol_bitmap_set(out, topo->nodes[i].id);
 }
 
-static void add_note(struct smpol_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_note(struct smpol_plan *plan, const char *fmt, ...)
+void smpol_plan_note(struct smpol_plan *plan, const char *fmt, ...)
 {
-	size_t used = strlen(plan->notes);
+	char *text = NULL, *joined = NULL;
 	va_list ap;
+	int n;
 
-	if (used + 2 >= sizeof(plan->notes))
-		return;
-	if (used)
-		plan->notes[used++] = ' ';
 	va_start(ap, fmt);
-	vsnprintf(plan->notes + used, sizeof(plan->notes) - used, fmt, ap);
+	n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	if (n <= 0 || (plan->notes && strstr(plan->notes, text))) {
+		free(n < 0 ? NULL : text);
+		return;
+	}
+	if (!plan->notes) {
+		plan->notes = text;
+		return;
+	}
+	if (asprintf(&joined, "%s %s", plan->notes, text) >= 0) {
+		free(plan->notes);
+		plan->notes = joined;
+	}
+	free(text);
 }
 
 
@@ -172,7 +213,7 @@ static int pick_candidates(const struct smpol_topology *topo, int initiator, con
 
 	smpol_bitmap_clear(&set);
 	if (opts->has_weights) {
-		for (int id = 0; id < SMPOL_MAX_NODES; id++)
+		for (int id = 0; id < opts->nweights; id++)
 			if (opts->weights[id])
 				smpol_bitmap_set(&set, id);
 		if (opts->has_nodes && !smpol_bitmap_equal(&set, &opts->nodes))
@@ -195,7 +236,7 @@ static int pick_candidates(const struct smpol_topology *topo, int initiator, con
 		}
 		if (smpol_bitmap_empty(&set)) {
 			memory_nodes(topo, &set);
-			add_note(plan, "node %d has no memory of its own or local to it: every node with memory is used.",
+			smpol_plan_note(plan, "node %d has no memory of its own or local to it: every node with memory is used.",
 				 initiator);
 		}
 	} else {
@@ -254,7 +295,7 @@ static void candidate_bandwidth(const struct smpol_topology *topo, const struct 
 		bw[i] = raw[i] ? raw[i] : least;
 	if (least && !smpol_bitmap_empty(&missing)) {
 		smpol_bitmap_format_list(&missing, list, sizeof(list));
-		add_note(plan, "no HMAT bandwidth for node(s) %s: weighed as the slowest known (%u MB/s).", list,
+		smpol_plan_note(plan, "no HMAT bandwidth for node(s) %s: weighed as the slowest known (%u MB/s).", list,
 			 least);
 	}
 }
@@ -308,7 +349,7 @@ static int plan_shares(const struct smpol_topology *topo, const struct smpol_pla
 	}
 	rc = smpol_shares_from_bandwidth(bw, cap, opts->mem_kb, plan->nnodes, plan->shares, why, sizeof(why));
 	if (rc == -ENOSPC)
-		add_note(plan, "%s: shares follow free memory.", why);
+		smpol_plan_note(plan, "%s: shares follow free memory.", why);
 	else if (rc)
 		return smpol_fail(err, errlen, -rc, "%s", why);
 	for (int i = 0; i < plan->nnodes; i++)
@@ -385,7 +426,8 @@ int smpol_plan_for_initiator(const struct smpol_topology *topo, int initiator,
 		return smpol_fail(err, errlen, EINVAL, "node %d is not online, so it cannot be an initiator",
 				 initiator);
 	if (in) {
-		plan->nserved = 1;
+		if (smpol_plan_serve(plan, 1) < 0)
+			return smpol_fail(err, errlen, ENOMEM, "out of memory");
 		plan->served[0] = initiator;
 		plan->served_cpus[0] = (unsigned)smpol_cpus_count(&in->cpus);
 	}

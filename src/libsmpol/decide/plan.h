@@ -57,7 +57,9 @@ struct smpol_plan_opts {
 	bool has_nodes;               /* restrict candidates to `nodes` */
 	struct smpol_bitmap nodes;
 	bool has_weights;             /* explicit weights: used as given, nodes implied */
-	uint8_t weights[SMPOL_MAX_NODES];
+	const uint8_t *weights;       /* weights[id] for id < nweights, 0 = not named: the
+	                               * request's (spec.h), borrowed: it outlives the options */
+	int nweights;
 	const struct smpol_bw_table *bandwidth;  /* per-pair numbers, NULL = sysfs HMAT only */
 };
 
@@ -94,9 +96,10 @@ struct smpol_plan {
 	 * serves each of them with the task's CPUs there (plan_span.h). None for a
 	 * node-independent plan (initiator -1): it serves every CPU. Ascending ids. */
 	int nserved;
-	int served[SMPOL_PLAN_MAX_SERVED];
-	unsigned served_cpus[SMPOL_PLAN_MAX_SERVED];
-	char notes[256];              /* "" or sentences on guesses made (missing HMAT data, fallbacks) */
+	int *served;                  /* nserved of each: one block the plan owns (smpol_plan_serve) */
+	unsigned *served_cpus;
+	char *notes;                  /* NULL, or sentences on guesses made (missing HMAT data,
+	                               * fallbacks): the plan's (smpol_plan_note) */
 };
 
 void smpol_plan_opts_default(struct smpol_plan_opts *opts);
@@ -120,11 +123,19 @@ int smpol_plan_alloc(struct smpol_plan *plan, int n);
 /* dst = src with arrays of its own (dst holds nothing before). 0 or -ENOMEM (dst empty). */
 int smpol_plan_copy(struct smpol_plan *dst, const struct smpol_plan *src);
 
+/* Room for n served CPU nodes in served and served_cpus, zeroed (what they held is
+ * freed); nserved is set to n. 0 or -ENOMEM (the plan unchanged). */
+int smpol_plan_serve(struct smpol_plan *plan, int n);
+
+/* Add a sentence to the plan's notes, unless it is empty or already there. A sentence
+ * memory cannot hold is not said. */
+void smpol_plan_note(struct smpol_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Say why node was left out of plan (once per node). A reason memory cannot hold is
  * not said: the node is left out all the same. */
 void smpol_plan_leave_out(struct smpol_plan *plan, int node, const char *reason);
 
-/* Free a plan's arrays and left-out reasons (the plan itself is the caller's), or a
+/* Free a plan's arrays, notes and left-out reasons (the plan itself is the caller's), or a
  * malloc'ed list of plans (NULL: nothing, whatever nplans says). */
 void smpol_plan_free(struct smpol_plan *plan);
 void smpol_plans_free(struct smpol_plan *plans, int nplans);

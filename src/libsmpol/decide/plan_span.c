@@ -79,15 +79,6 @@ static int main_initiator(const struct cpu_split *s)
 	return s->node[best];
 }
 
-static void append_note(struct smpol_plan *p, const char *text)
-{
-	size_t used = strlen(p->notes);
-
-	if (!*text || strstr(p->notes, text))
-		return;
-	snprintf(p->notes + used, sizeof(p->notes) - used, "%s%s", used ? " " : "", text);
-}
-
 /* Where the combined plan's candidates come from: each plan naming node j, and its index there. */
 static int index_in(const struct smpol_plan *p, int node)
 {
@@ -155,7 +146,7 @@ static bool disjoint(const struct smpol_plan *const *from, int n)
 /* Say so when the weights split the memory between the plans otherwise than the CPUs. */
 static void note_split(const struct smpol_plan **from, const struct cpu_split *s, struct smpol_plan *out)
 {
-	char mem[160] = "", cpus[160] = "", nodes[160] = "", text[sizeof(out->notes)];
+	char mem[160] = "", cpus[160] = "", nodes[160] = "";
 	size_t um = 0, uc = 0, un = 0;
 	bool differs = false;
 
@@ -171,9 +162,8 @@ static void note_split(const struct smpol_plan **from, const struct cpu_split *s
 	}
 	if (!differs)
 		return;
-	snprintf(text, sizeof(text), "the weights give CPU nodes %s %s of the memory, the task's CPUs are %s "
-		 "there.", nodes, mem, cpus);
-	append_note(out, text);
+	smpol_plan_note(out, "the weights give CPU nodes %s %s of the memory, the task's CPUs are %s there.", nodes,
+			mem, cpus);
 }
 
 static int combine(const struct smpol_plan **from, const struct cpu_split *s, const struct smpol_plan_opts *opts,
@@ -192,7 +182,10 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 	out->initiator = main_initiator(s);
 	out->algorithm = from[0]->algorithm;
 	out->bandwidth_known = true;
-	out->nserved = s->n;
+	if (smpol_plan_serve(out, s->n) < 0) {
+		smpol_plan_free(out);
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
+	}
 	for (int i = 0; i < s->n; i++) {
 		out->served[i] = s->node[i];
 		out->served_cpus[i] = s->cpus[i];
@@ -201,7 +194,8 @@ static int combine(const struct smpol_plan **from, const struct cpu_split *s, co
 		smpol_bitmap_or(&out->standby, &from[i]->standby);
 		for (int l = 0; l < from[i]->nleft_out; l++)
 			smpol_plan_leave_out(out, from[i]->left_out[l].node, from[i]->left_out[l].reason);
-		append_note(out, from[i]->notes);
+		if (from[i]->notes)
+			smpol_plan_note(out, "%s", from[i]->notes);
 	}
 	agree = combine_nodes(from, s, &all, out);
 	if (!agree) {
@@ -238,7 +232,8 @@ int smpol_plan_pick(const struct smpol_topology *topo, const struct smpol_plan *
 		return combine(from, &s, opts, out, err, errlen);
 	if (smpol_plan_copy(out, from[0]) < 0)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
-	out->served_cpus[0] = s.cpus[0];
+	if (out->nserved == 1)   /* the node's plan serves the task's CPUs there */
+		out->served_cpus[0] = s.cpus[0];
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "number.h"
 #include "site_config.h"
+#include "text.h"
 
 #define MAX_SAMPLE_INTERVAL 86400
 #define MAX_WEIGHT_SUM_LIMIT 1024
@@ -63,15 +64,54 @@ void smpol_site_decision_default(struct smpol_site_decision *d)
 	};
 }
 
-void smpol_config_default(struct smpol_site_config *cfg)
+void smpol_config_free(struct smpol_site_config *cfg)
+{
+	smpol_spec_free(&cfg->default_spec);
+	smpol_host_free(&cfg->host);
+	free(cfg->prometheus_dir);
+	free(cfg->bandwidth_file);
+	free(cfg->preload);
+	free(cfg->dbd_client);
+	cfg->prometheus_dir = cfg->bandwidth_file = cfg->preload = cfg->dbd_client = NULL;
+}
+
+int smpol_config_default(struct smpol_site_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->default_spec.mode = SMPOL_MODE_NONE;
 	smpol_site_decision_default(&cfg->decide);
-	smpol_host_default(&cfg->host);
-	snprintf(cfg->bandwidth_file, sizeof(cfg->bandwidth_file), "%s", SMPOL_BW_FILE_DEFAULT);
-	snprintf(cfg->preload, sizeof(cfg->preload), "%s", SMPOL_PRELOAD_DEFAULT);
-	snprintf(cfg->dbd_client, sizeof(cfg->dbd_client), "%s", SMPOL_DBD_CLIENT_DEFAULT);
+	if (smpol_host_default(&cfg->host) < 0 || smpol_text_set(&cfg->prometheus_dir, "") < 0 ||
+	    smpol_text_set(&cfg->bandwidth_file, SMPOL_BW_FILE_DEFAULT) < 0 ||
+	    smpol_text_set(&cfg->preload, SMPOL_PRELOAD_DEFAULT) < 0 ||
+	    smpol_text_set(&cfg->dbd_client, SMPOL_DBD_CLIENT_DEFAULT) < 0) {
+		smpol_config_free(cfg);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* dst = src with strings of its own (dst holds nothing before). 0 or -ENOMEM (dst empty). */
+static int config_copy(struct smpol_site_config *dst, const struct smpol_site_config *src)
+{
+	*dst = *src;
+	dst->default_spec.weights = NULL;
+	dst->host.fsroot = dst->host.statedir = NULL;
+	dst->prometheus_dir = dst->bandwidth_file = dst->preload = dst->dbd_client = NULL;
+	if (smpol_spec_copy(&dst->default_spec, &src->default_spec) < 0 || smpol_host_copy(&dst->host, &src->host) < 0 ||
+	    smpol_text_set(&dst->prometheus_dir, src->prometheus_dir) < 0 ||
+	    smpol_text_set(&dst->bandwidth_file, src->bandwidth_file) < 0 ||
+	    smpol_text_set(&dst->preload, src->preload) < 0 || smpol_text_set(&dst->dbd_client, src->dbd_client) < 0) {
+		smpol_config_free(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A path argument's value into *slot. */
+static int set_path(const char *key, const char *value, char **slot, char *err, size_t errlen)
+{
+	return smpol_text_set(slot, value) < 0 ? smpol_fail(err, errlen, ENOMEM, "plugstack argument %s: out of memory",
+							      key) : 0;
 }
 
 /* A NUMBER (number.h) for plugstack argument `key`, scaled by 10^decimals, in [lo, hi]. */
@@ -103,12 +143,20 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 
 	smpol_quote(value, q, sizeof(q));
 	switch (k) {
-	case KEY_DEFAULT:
-		if (smpol_spec_parse(value, &cfg->default_spec, why, sizeof(why)))
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=%s: %s", q, why);
-		if (cfg->default_spec.mode == SMPOL_MODE_HELP)
+	case KEY_DEFAULT: {
+		struct smpol_spec spec;
+
+		rc = smpol_spec_parse(value, &spec, why, sizeof(why));
+		if (rc)
+			return smpol_fail(err, errlen, -rc, "plugstack argument default=%s: %s", q, why);
+		if (spec.mode == SMPOL_MODE_HELP) {
+			smpol_spec_free(&spec);
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument default=help: a default must be a mode that places memory, or none");
+		}
+		smpol_spec_free(&cfg->default_spec);
+		cfg->default_spec = spec;
 		return 0;
+	}
 	case KEY_SYSFS:
 		if ((i = name_index(sysfs_names, sizeof(sysfs_names) / sizeof(sysfs_names[0]), value)) >= 0) {
 			cfg->decide.sysfs = (enum smpol_sysfs_policy)i;
@@ -146,11 +194,10 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 		}
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument record=%s: use admincomment, extra or none", q);
 	case KEY_PROMETHEUS:
-		if (value[0] != '/' || strlen(value) >= sizeof(cfg->prometheus_dir))
+		if (value[0] != '/')
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument prometheus_dir=%s: give an absolute "
 					  "directory (node_exporter's --collector.textfile.directory)", q);
-		snprintf(cfg->prometheus_dir, sizeof(cfg->prometheus_dir), "%s", value);
-		return 0;
+		return set_path(keys[k], value, &cfg->prometheus_dir, err, errlen);
 	case KEY_FSROOT:
 		rc = *value ? smpol_host_set_fsroot(&cfg->host, value, why, sizeof(why)) : -EINVAL;
 		return rc ? smpol_fail(err, errlen, -rc, "plugstack argument fsroot: %s",
@@ -163,15 +210,10 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 		return rc;
 	case KEY_BANDWIDTH:
 		cfg->bandwidth_named = true;
-		if (!strcmp(value, "none")) {
-			cfg->bandwidth_file[0] = '\0';
-			return 0;
-		}
-		if (value[0] != '/' || strlen(value) >= sizeof(cfg->bandwidth_file))
+		if (strcmp(value, "none") && value[0] != '/')
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument bandwidth=%s: give the absolute "
 					  "path of a bandwidth table (mpolctl calibrate writes one), or none", q);
-		strcpy(cfg->bandwidth_file, value);
-		return 0;
+		return set_path(keys[k], strcmp(value, "none") ? value : "", &cfg->bandwidth_file, err, errlen);
 	case KEY_PMBIND_NR:
 		rc = parse_number(keys[k], value, 0, 1, SMPOL_PMBIND_LAST_NR, &v, " (process_mbind's system call number)",
 				  err, errlen);
@@ -180,22 +222,16 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 		cfg->process_mbind_nr = rc ? cfg->process_mbind_nr : (long)v;
 		return rc;
 	case KEY_PRELOAD:
-		if (!strcmp(value, "none")) {
-			cfg->preload[0] = '\0';
-			return 0;
-		}
-		if (value[0] != '/' || strlen(value) >= sizeof(cfg->preload) || strpbrk(value, " :"))
+		if (strcmp(value, "none") && (value[0] != '/' || strpbrk(value, " :")))
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument preload=%s: give the absolute path of "
 					  "mem_interleave_regions.so (without spaces or colons: LD_PRELOAD splits "
 					  "there), or none", q);
-		strcpy(cfg->preload, value);
-		return 0;
+		return set_path(keys[k], strcmp(value, "none") ? value : "", &cfg->preload, err, errlen);
 	case KEY_DBD_CLIENT:
-		if (value[0] != '/' || strlen(value) >= sizeof(cfg->dbd_client))
+		if (value[0] != '/')
 			return smpol_fail(err, errlen, EINVAL, "plugstack argument dbd_client=%s: give the absolute "
 					  "path of mem_interleave_dbd", q);
-		strcpy(cfg->dbd_client, value);
-		return 0;
+		return set_path(keys[k], value, &cfg->dbd_client, err, errlen);
 	default:
 		return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is not handled", keys[k]);
 	}
@@ -204,32 +240,39 @@ static int parse_one(enum key k, const char *value, struct smpol_site_config *cf
 int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *cfg,
 		      char *err, size_t errlen)
 {
-	struct smpol_site_config c = *cfg;
+	struct smpol_site_config c;
 	bool given[NKEYS] = { false };
 	char q[SMPOL_QUOTE_LEN];
+	int rc = 0;
 
-	for (int i = 0; i < argc; i++) {
+	if (config_copy(&c, cfg) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory reading the plugstack arguments");
+	for (int i = 0; i < argc && !rc; i++) {
 		const char *eq = strchr(argv[i], '=');
 		size_t klen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
 		enum key k;
-		int rc;
 
 		for (k = 0; k < NKEYS; k++)
 			if (strlen(keys[k]) == klen && !strncmp(argv[i], keys[k], klen))
 				break;
 		if (k == NKEYS)
-			return smpol_fail(err, errlen, EINVAL, "unknown plugstack argument %s (known: %s)",
-					  smpol_quote_n(argv[i], klen, q, sizeof(q)), KNOWN_KEYS);
-		if (!eq || !eq[1])
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument %s has no value (write %s=VALUE)",
-					  smpol_quote(argv[i], q, sizeof(q)), keys[k]);
-		if (given[k])
-			return smpol_fail(err, errlen, EINVAL, "plugstack argument %s is given twice", keys[k]);
-		given[k] = true;
-		rc = parse_one(k, eq + 1, &c, err, errlen);
-		if (rc)
-			return rc;
+			rc = smpol_fail(err, errlen, EINVAL, "unknown plugstack argument %s (known: %s)",
+					smpol_quote_n(argv[i], klen, q, sizeof(q)), KNOWN_KEYS);
+		else if (!eq || !eq[1])
+			rc = smpol_fail(err, errlen, EINVAL, "plugstack argument %s has no value (write %s=VALUE)",
+					smpol_quote(argv[i], q, sizeof(q)), keys[k]);
+		else if (given[k])
+			rc = smpol_fail(err, errlen, EINVAL, "plugstack argument %s is given twice", keys[k]);
+		else
+			rc = parse_one(k, eq + 1, &c, err, errlen);
+		if (k < NKEYS)
+			given[k] = true;
 	}
+	if (rc) {
+		smpol_config_free(&c);
+		return rc;
+	}
+	smpol_config_free(cfg);
 	*cfg = c;
 	return 0;
 }

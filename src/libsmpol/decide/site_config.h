@@ -62,23 +62,30 @@ struct smpol_site_decision {
 	unsigned sample_interval;
 };
 
+/* Its paths (and the host's, the default's weights) are its own heap strings, as long
+ * as they are: smpol_config_free, never copied by value (a pointer lends it). */
 struct smpol_site_config {
 	struct smpol_spec default_spec;
 	struct smpol_site_decision decide;
 	struct smpol_host host;        /* statedir=, fsroot= */
 	enum smpol_record_target record;
-	char prometheus_dir[1024];     /* "" = no metrics files */
-	char bandwidth_file[1024];     /* "" = none */
+	char *prometheus_dir;          /* "" = no metrics files */
+	char *bandwidth_file;          /* "" = none */
 	bool bandwidth_named;          /* given by bandwidth=: its absence is worth a warning */
 	long process_mbind_nr;         /* 0 = not configured */
-	char preload[1024];            /* the interposer's path, "" = none */
-	char dbd_client[1024];         /* mem_interleave_dbd's path */
+	char *preload;                 /* the interposer's path, "" = none */
+	char *dbd_client;              /* mem_interleave_dbd's path */
 };
 
-void smpol_config_default(struct smpol_site_config *cfg);
+/* The defaults into cfg, which holds nothing before. 0, or -ENOMEM (cfg then holds
+ * nothing). */
+int smpol_config_default(struct smpol_site_config *cfg);
+/* Free what cfg holds; it then holds nothing (freeing it again does nothing). */
+void smpol_config_free(struct smpol_site_config *cfg);
 void smpol_site_decision_default(struct smpol_site_decision *d);   /* the part the decision reads */
 
-/* Parse argv-style "key=value" arguments on top of the defaults. -EINVAL naming the key. */
+/* Parse argv-style "key=value" arguments on top of the defaults. -EINVAL naming the
+ * key, -ENOMEM; nothing changes on error. */
 int smpol_config_parse(int argc, char *const argv[], struct smpol_site_config *cfg,
 		      char *err, size_t errlen);
 

@@ -70,6 +70,16 @@ static int parse_verbosity(const char *word, struct smpol_spec *s, struct seen *
 	return 1;
 }
 
+/* The highest id in a set that is not empty. */
+static int highest(const struct smpol_bitmap *b)
+{
+	int last = -1;
+
+	for (int id = smpol_bitmap_next(b, 0); id >= 0; id = smpol_bitmap_next(b, id + 1))
+		last = id;
+	return last;
+}
+
 /* weights=N:W[:N:W...] into w[] (0 = not named). */
 static int parse_weights(const char *text, uint8_t *w, struct smpol_bitmap *nodes, char *err, size_t errlen)
 {
@@ -161,18 +171,23 @@ static int parse_option(const char *key, const char *value, struct smpol_spec *s
 	if (!strcmp(key, "weights")) {
 		uint8_t w[SMPOL_MAX_NODES];
 		struct smpol_bitmap nodes;
+		int n;
 
 		rc = parse_weights(value, w, &nodes, err, errlen);
 		if (rc)
 			return rc;
-		if (seen->weights && memcmp(w, s->weights, sizeof(w)))
+		n = highest(&nodes) + 1;
+		if (seen->weights && (n != s->nweights || memcmp(w, s->weights, (size_t)n)))
 			return smpol_fail(err, errlen, EINVAL, "weights= given twice with different values (%s is the second)",
 					 qv);
 		if (s->has_nodes && !smpol_bitmap_equal(&nodes, &s->nodes))
 			return smpol_fail(err, errlen, EINVAL,
 					 "weights=%s names other nodes than nodes=; give one of them", qv);
+		if (!seen->weights && !(s->weights = malloc((size_t)n)))
+			return smpol_fail(err, errlen, ENOMEM, "out of memory for weights=");
 		seen->weights = s->has_weights = s->has_nodes = true;
-		memcpy(s->weights, w, sizeof(w));
+		memcpy(s->weights, w, (size_t)n);
+		s->nweights = n;
 		s->nodes = nodes;
 		return 0;
 	}
@@ -298,10 +313,44 @@ int smpol_spec_parse(const char *text, struct smpol_spec *spec, char *err, size_
 		rc = parse_option("nodes", list, &s, &seen, err, errlen);
 	if (!rc)
 		rc = check_spec(&s, &seen, err, errlen);
-	if (rc)
+	if (rc) {
+		smpol_spec_free(&s);
 		return rc;
+	}
 	*spec = s;
 	return 0;
+}
+
+void smpol_spec_free(struct smpol_spec *spec)
+{
+	free(spec->weights);
+	spec->weights = NULL;
+	spec->nweights = 0;
+}
+
+int smpol_spec_copy(struct smpol_spec *dst, const struct smpol_spec *src)
+{
+	uint8_t *w = NULL;
+
+	if (src->nweights && !(w = malloc((size_t)src->nweights)))
+		return -ENOMEM;
+	if (w)
+		memcpy(w, src->weights, (size_t)src->nweights);
+	smpol_spec_free(dst);
+	*dst = *src;
+	dst->weights = w;
+	return 0;
+}
+
+bool smpol_spec_equal(const struct smpol_spec *a, const struct smpol_spec *b)
+{
+	return a->mode == b->mode && a->verbose == b->verbose && a->strict == b->strict &&
+	       a->has_nodes == b->has_nodes && smpol_bitmap_equal(&a->nodes, &b->nodes) &&
+	       a->has_weights == b->has_weights && a->nweights == b->nweights &&
+	       (!a->nweights || !memcmp(a->weights, b->weights, (size_t)a->nweights)) &&
+	       a->has_scope == b->has_scope && (!a->has_scope || a->scope == b->scope) &&
+	       a->has_precision == b->has_precision && (!a->has_precision || a->precision == b->precision) &&
+	       a->min_region_kb == b->min_region_kb;
 }
 
 /* The precision as the grammar writes it: parse(format(p)) == p. */
@@ -346,7 +395,7 @@ int smpol_spec_format(const struct smpol_spec *spec, char *buf, size_t len)
 	if (!rc && spec->has_weights) {
 		const char *sep = ",weights=";
 
-		for (int id = 0; id < SMPOL_MAX_NODES && !rc; id++) {
+		for (int id = 0; id < spec->nweights && !rc; id++) {
 			if (!spec->weights[id])
 				continue;
 			rc = append(buf, len, &used, "%s%d:%u", sep, id, spec->weights[id]);

@@ -37,7 +37,9 @@ struct smpol_spec {
 	bool has_nodes;
 	struct smpol_bitmap nodes;
 	bool has_weights;
-	uint8_t weights[SMPOL_MAX_NODES];   /* 0 = node not named */
+	uint8_t *weights;                   /* has_weights: weights[id] for id < nweights, 0 = node
+	                                     * not named; malloc'ed, sized by the highest id */
+	int nweights;
 	bool has_scope;
 	enum smpol_scope scope;
 	bool has_precision;
@@ -48,9 +50,22 @@ struct smpol_spec {
 /* The smallest min_region: one base page. */
 #define SMPOL_MIN_REGION_LEAST_KB 4
 
-/* Parse; -EINVAL with one sentence naming the bad part ("bad weight '0' for node 2:
- * weights are 1-255"). */
+/* A spec owns its weights: smpol_spec_copy, never `=` (a copy by value borrows them,
+ * and its holder says so), and smpol_spec_free. */
+
+/* Parse into *spec, which holds nothing before (smpol_spec_free it after); -EINVAL with
+ * one sentence naming the bad part ("bad weight '0' for node 2: weights are 1-255"),
+ * -ENOMEM. Nothing changes on error. */
 int smpol_spec_parse(const char *text, struct smpol_spec *spec, char *err, size_t errlen);
+
+/* dst = src with weights of its own (what dst held is freed). 0 or -ENOMEM (dst unchanged). */
+int smpol_spec_copy(struct smpol_spec *dst, const struct smpol_spec *src);
+
+/* Do two specs ask for the same? */
+bool smpol_spec_equal(const struct smpol_spec *a, const struct smpol_spec *b);
+
+/* Free the weights; spec then holds nothing (freeing it again does nothing). */
+void smpol_spec_free(struct smpol_spec *spec);
 
 /* A precision: a number P with 0 < P <= 1; -EINVAL naming the text otherwise. */
 int smpol_precision_parse(const char *text, double *out, char *err, size_t errlen);

@@ -41,7 +41,8 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 		return smpol_fail(err, errlen, -rc, "cannot read this process's start time from /proc: %s",
 				  strerror(-rc));
 	st->holder_alive = true;
-	st->spec = in->spec;
+	if (smpol_spec_copy(&st->spec, &in->spec) < 0)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	st->site_default = in->site_default;
 	st->site = *in->site;
 	st->mem_kb = in->mem_kb;
@@ -49,7 +50,7 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 	st->path = pl->path;
 	st->regions_by = pl->regions_by;
 	st->has_span = in->span_cpus != NULL;
-	snprintf(st->note, sizeof(st->note), "%s", pl->note);
+	snprintf(st->note, sizeof(st->note), "%s", pl->note ? pl->note : "");
 	if ((in->span_cpus && smpol_cpus_copy(&st->span_cpus, in->span_cpus) < 0) ||
 	    (in->bandwidth && smpol_bw_copy(in->bandwidth, &st->bandwidth) < 0))
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
@@ -567,7 +568,7 @@ int smpol_step_state_place_in(const struct smpol_step_state *st, const struct sm
 			if (launch_topo->nodes[j].id == st->launch_free[i].node)
 				launch_topo->nodes[j].mem_free_kb = st->launch_free[i].free_kb;
 	memset(in, 0, sizeof(*in));
-	in->spec = st->spec;
+	in->spec = st->spec;   /* borrowed from st, as the rest */
 	in->site_default = st->site_default;
 	in->site = &st->site;
 	in->topo = launch_topo;
@@ -585,6 +586,7 @@ int smpol_step_state_place_in(const struct smpol_step_state *st, const struct sm
 
 void smpol_step_state_free(struct smpol_step_state *st)
 {
+	smpol_spec_free(&st->spec);
 	smpol_bw_free(&st->bandwidth);
 	smpol_cpus_free(&st->span_cpus);
 	free(st->launch_free);

@@ -93,8 +93,8 @@ static int check_sysfs(const struct smpol_topology *topo, const struct smpol_bw_
 
 		if (!a->valid)
 			continue;
-		for (int init = smpol_bitmap_next(&a->initiators, 0); init >= 0;
-		     init = smpol_bitmap_next(&a->initiators, init + 1)) {
+		for (int init = smpol_cpus_next(&a->initiators, 0); init >= 0;
+		     init = smpol_cpus_next(&a->initiators, init + 1)) {
 			const struct smpol_bw_entry *e = smpol_bw_lookup(raw, init, t->id);
 
 			if (!e || ((!a->read_bw || a->read_bw == e->read) && (!a->write_bw || a->write_bw == e->write)))

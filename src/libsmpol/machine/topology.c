@@ -144,10 +144,13 @@ static int read_access(struct smpol_topology *topo, int node, int k, struct smpo
 	d = opendir(dir);
 	if (!d)
 		return 0;   /* no HMAT data for this class */
-	while ((de = readdir(d)))
+	rc = 0;
+	while (!rc && (de = readdir(d)))
 		if (sscanf(de->d_name, "node%d%c", &id, &tail) == 1 && id >= 0 && id < SMPOL_MAX_NODES)
-			smpol_bitmap_set(&acc->initiators, id);
+			rc = smpol_cpus_set(&acc->initiators, id);
 	closedir(d);
+	if (rc)
+		return rc;
 	if ((rc = read_perf(topo, dir, "read_bandwidth", &acc->read_bw)) ||
 	    (rc = read_perf(topo, dir, "write_bandwidth", &acc->write_bw)) ||
 	    (rc = read_perf(topo, dir, "read_latency", &acc->read_lat)) ||
@@ -342,27 +345,27 @@ static uint32_t access_latency(const struct smpol_access *a)
 	return a->read_lat ? a->read_lat : a->write_lat;
 }
 
-static void guess_kind(const struct smpol_topology *topo, struct smpol_node *n)
+/* The node's kind, and why into buf (len 0: not said). */
+static enum smpol_node_kind guess_kind(const struct smpol_topology *topo, const struct smpol_node *n, char *buf,
+				       size_t len)
 {
 	const struct smpol_node *init;
 	uint32_t bw, init_bw, lat, init_lat;
 	int iid;
 
-	n->kind = SMPOL_KIND_UNKNOWN;
 	if (n->has_cpu) {
-		n->kind = SMPOL_KIND_DRAM;
-		snprintf(n->kind_reason, sizeof(n->kind_reason), "has CPUs");
-		return;
+		snprintf(buf, len, "has CPUs");
+		return SMPOL_KIND_DRAM;
 	}
 	if (!n->has_memory) {
-		snprintf(n->kind_reason, sizeof(n->kind_reason), "no CPUs and no memory");
-		return;
+		snprintf(buf, len, "no CPUs and no memory");
+		return SMPOL_KIND_UNKNOWN;
 	}
 	iid = smpol_node_initiator(topo, n);
 	init = iid >= 0 ? smpol_topology_node(topo, iid) : NULL;
 	if (!init) {
-		snprintf(n->kind_reason, sizeof(n->kind_reason), "memory-only, no initiator found");
-		return;
+		snprintf(buf, len, "memory-only, no initiator found");
+		return SMPOL_KIND_UNKNOWN;
 	}
 	bw = smpol_node_bandwidth(n);
 	init_bw = smpol_node_bandwidth(init);
@@ -370,25 +373,26 @@ static void guess_kind(const struct smpol_topology *topo, struct smpol_node *n)
 	init_lat = access_latency(smpol_node_access(init));
 	/* bandwidth first: HBM is faster than DRAM but often no closer */
 	if (bw && init_bw && bw > init_bw) {
-		n->kind = SMPOL_KIND_HBM;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, %u MB/s > node%d's %u MB/s", bw, iid, init_bw);
+		snprintf(buf, len, "memory-only, %u MB/s > node%d's %u MB/s", bw, iid, init_bw);
+		return SMPOL_KIND_HBM;
 	} else if (bw && init_bw && bw < init_bw) {
-		n->kind = SMPOL_KIND_CXL;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, %u MB/s < node%d's %u MB/s", bw, iid, init_bw);
+		snprintf(buf, len, "memory-only, %u MB/s < node%d's %u MB/s", bw, iid, init_bw);
+		return SMPOL_KIND_CXL;
 	} else if (lat && init_lat && lat > init_lat) {
-		n->kind = SMPOL_KIND_CXL;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, %u ns > node%d's %u ns", lat, iid, init_lat);
+		snprintf(buf, len, "memory-only, %u ns > node%d's %u ns", lat, iid, init_lat);
+		return SMPOL_KIND_CXL;
 	} else if (n->tier >= 0 && init->tier >= 0 && n->tier > init->tier) {
-		n->kind = SMPOL_KIND_CXL;
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, slower tier %d than node%d's %d", n->tier, iid, init->tier);
+		snprintf(buf, len, "memory-only, slower tier %d than node%d's %d", n->tier, iid, init->tier);
+		return SMPOL_KIND_CXL;
 	} else {
-		snprintf(n->kind_reason, sizeof(n->kind_reason),
-			 "memory-only, nothing tells it apart from node%d", iid);
+		snprintf(buf, len, "memory-only, nothing tells it apart from node%d", iid);
 	}
+	return SMPOL_KIND_UNKNOWN;
+}
+
+void smpol_node_kind_reason(const struct smpol_topology *topo, const struct smpol_node *n, char *buf, size_t len)
+{
+	guess_kind(topo, n, buf, len);
 }
 
 /* One warning for every memory node without HMAT bandwidth, not one per file;
@@ -478,21 +482,28 @@ int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo,
 	if ((rc = read_tiers(topo)) || (rc = warn_no_bandwidth(topo)))
 		goto fail;
 	for (i = 0; i < topo->nnodes; i++)
-		guess_kind(topo, &topo->nodes[i]);
+		topo->nodes[i].kind = guess_kind(topo, &topo->nodes[i], NULL, 0);
 	return 0;
 fail:
 	smpol_topology_free(topo);
 	return smpol_fail(err, errlen, -rc, "out of memory while reading the topology under %s", fsroot);
 }
 
+void smpol_node_free(struct smpol_node *n)
+{
+	free(n->distance);
+	n->distance = NULL;
+	smpol_cpus_free(&n->cpus);
+	for (int k = 0; k < SMPOL_ACCESS_CLASSES; k++)
+		smpol_cpus_free(&n->access[k].initiators);
+}
+
 void smpol_topology_free(struct smpol_topology *topo)
 {
 	int i;
 
-	for (i = 0; topo->nodes && i < topo->nnodes; i++) {
-		free(topo->nodes[i].distance);
-		smpol_cpus_free(&topo->nodes[i].cpus);
-	}
+	for (i = 0; topo->nodes && i < topo->nnodes; i++)
+		smpol_node_free(&topo->nodes[i]);
 	free(topo->nodes);
 	for (i = 0; i < topo->nwarnings; i++)
 		free(topo->warnings[i]);
@@ -515,8 +526,13 @@ int smpol_topology_copy(const struct smpol_topology *src, struct smpol_topology 
 		dst->nodes[i] = src->nodes[i];
 		dst->nodes[i].distance = NULL;
 		dst->nodes[i].cpus = (struct smpol_cpus){ 0 };
+		for (int k = 0; k < SMPOL_ACCESS_CLASSES; k++)
+			dst->nodes[i].access[k].initiators = (struct smpol_cpus){ 0 };
 		if (smpol_cpus_copy(&dst->nodes[i].cpus, &src->nodes[i].cpus) < 0)
 			goto fail;
+		for (int k = 0; k < SMPOL_ACCESS_CLASSES; k++)
+			if (smpol_cpus_copy(&dst->nodes[i].access[k].initiators, &src->nodes[i].access[k].initiators) < 0)
+				goto fail;
 		if (!src->nodes[i].distance)
 			continue;
 		dst->nodes[i].distance = malloc((size_t)src->nnodes * sizeof(int));
@@ -569,8 +585,8 @@ int smpol_node_initiator(const struct smpol_topology *topo, const struct smpol_n
 	if (node->has_cpu)
 		return node->id;
 	for (k = 1; k >= 0; k--)
-		for (id = smpol_bitmap_next(&node->access[k].initiators, 0); id >= 0;
-		     id = smpol_bitmap_next(&node->access[k].initiators, id + 1)) {
+		for (id = smpol_cpus_next(&node->access[k].initiators, 0); id >= 0;
+		     id = smpol_cpus_next(&node->access[k].initiators, id + 1)) {
 			const struct smpol_node *init = smpol_topology_node(topo, id);
 
 			if (init && init->has_cpu)

@@ -26,7 +26,9 @@ struct smpol_access {
 	uint32_t write_bw;     /* MB/s, 0 = unknown */
 	uint32_t read_lat;     /* ns, 0 = unknown */
 	uint32_t write_lat;    /* ns, 0 = unknown */
-	struct smpol_bitmap initiators; /* nodes listed in accessN/initiators */
+	/* node ids listed in accessN/initiators: few, so held as a grown id set (bitmap.h's
+	 * struct smpol_cpus, which holds any ids below SMPOL_MAX_CPUS), the node's */
+	struct smpol_cpus initiators;
 };
 
 enum smpol_node_kind {
@@ -46,8 +48,7 @@ struct smpol_node {
 	int tier;               /* memory_tierN that lists this node, -1 = unknown */
 	struct smpol_access access[SMPOL_ACCESS_CLASSES];
 	int *distance;          /* distance[i] to topology->nodes[i], nnodes entries; NULL = unknown */
-	enum smpol_node_kind kind;
-	char kind_reason[96];   /* why kind was guessed ("memory-only, slower than node0") */
+	enum smpol_node_kind kind;   /* why: smpol_node_kind_reason */
 };
 
 struct smpol_topology {
@@ -70,6 +71,9 @@ struct smpol_topology {
  */
 int smpol_topology_read(const struct smpol_host *h, struct smpol_topology *topo, char *err, size_t errlen);
 void smpol_topology_free(struct smpol_topology *topo);
+
+/* What one node holds (CPUs, initiators, distances), for nodes built by hand. */
+void smpol_node_free(struct smpol_node *n);
 
 /* A deep copy without the warnings, of the same host (free it with smpol_topology_free).
  * 0 or -ENOMEM. */
@@ -97,5 +101,9 @@ const struct smpol_access *smpol_node_access(const struct smpol_node *node);
 int smpol_node_initiator(const struct smpol_topology *topo, const struct smpol_node *node);
 
 const char *smpol_node_kind_name(enum smpol_node_kind kind);
+
+/* Why the node's kind was guessed ("memory-only, 64000 MB/s < node0's 224000 MB/s"),
+ * told from the topology as the reader told it, into buf. */
+void smpol_node_kind_reason(const struct smpol_topology *topo, const struct smpol_node *n, char *buf, size_t len);
 
 #endif

@@ -46,7 +46,7 @@ int smpol_gather_open(const struct smpol_host *h, uint32_t job, const char *step
 {
 	struct smpol_gather *g = calloc(1, sizeof(*g));
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char dir[sizeof(h->statedir) + 16];
+	char dir[SMPOL_HOST_PATH_MAX + 16];
 	struct stat st;
 	int rc;
 

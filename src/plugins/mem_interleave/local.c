@@ -14,7 +14,9 @@ void local_print_help(void)
 
 int local_init_post_opt(const struct mi_option *opt)
 {
-	if (opt->given)
-		slurm_verbose(MI_LOG "requesting %s", opt->text);
+	char text[4096];   /* its canonical form: weights for many nodes run long */
+
+	if (opt->given && smpol_spec_format(&opt->spec, text, sizeof(text)) == 0)
+		slurm_verbose(MI_LOG "requesting %s", text);
 	return 0;
 }

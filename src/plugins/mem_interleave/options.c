@@ -45,10 +45,16 @@ static int reject(const char *why)
 	return -1;
 }
 
+/* The spec's canonical text, where a sentence can hold it. */
+static const char *canonical(const struct smpol_spec *spec, char *buf, size_t len)
+{
+	return smpol_spec_format(spec, buf, len) == 0 ? buf : "a value too long to show";
+}
+
 static int option_cb(int val, const char *optarg, int remote)
 {
 	struct smpol_spec spec;
-	char err[SMPOL_ERRLEN], text[sizeof(parsed.text)], why[3 * SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN];
+	char err[SMPOL_ERRLEN], why[3 * SMPOL_ERRLEN], q[SMPOL_QUOTE_LEN], before[SMPOL_ERRLEN], now[SMPOL_ERRLEN];
 
 	(void)val;
 	/* Another Slurm release: refused whatever the value (slurmstepd: in step.c). */
@@ -66,18 +72,22 @@ static int option_cb(int val, const char *optarg, int remote)
 			local_print_help();
 		return 0;
 	}
-	if (smpol_spec_format(&spec, text, sizeof(text)) < 0)
-		return reject("--mem-interleave: the value is too long");
-	if (parsed.given && strcmp(text, parsed.text) && !parsed.from_env) {
+	if (parsed.given && !smpol_spec_equal(&spec, &parsed.spec) && !parsed.from_env) {
 		snprintf(why, sizeof(why), "--mem-interleave given twice with different values ('%s', then '%s')",
-			 parsed.text, text);
+			 canonical(&parsed.spec, before, sizeof(before)), canonical(&spec, now, sizeof(now)));
+		smpol_spec_free(&spec);
 		return reject(why);
 	}
 	parsed.from_env = !parsed.given && from_environment(optarg, remote);
 	parsed.given = true;
+	smpol_spec_free(&parsed.spec);
 	parsed.spec = spec;
-	memcpy(parsed.text, text, sizeof(text));
 	return 0;
+}
+
+void options_free(void)
+{
+	smpol_spec_free(&parsed.spec);
 }
 
 const struct mi_option *options_value(void)

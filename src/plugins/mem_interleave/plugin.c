@@ -73,10 +73,14 @@ int slurm_spank_task_exit(spank_t sp, int ac, char **av)
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
+	int rc;
+
 	(void)sp;
 	(void)ac;
 	(void)av;
-	return spank_context() == S_CTX_REMOTE ? step_exit(&step) : 0;
+	rc = spank_context() == S_CTX_REMOTE ? step_exit(&step) : 0;
+	options_free();
+	return rc;
 }
 
 /* slurmd's shutdown. */

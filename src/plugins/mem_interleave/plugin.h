@@ -43,8 +43,7 @@
 struct mi_option {
 	bool given;
 	bool from_env;                 /* the job's value, which a step's command line overrides */
-	struct smpol_spec spec;
-	char text[512];                /* canonical form, to accept the same value twice */
+	struct smpol_spec spec;        /* its weights are options.c's until options_free */
 };
 
 /* slurmstepd: what this step keeps on this node from its decision to its end
@@ -74,6 +73,7 @@ struct mi_step {
 /* options.c */
 int options_register(spank_t sp);
 const struct mi_option *options_value(void);
+void options_free(void);               /* the value's weights, once the plugin exits */
 
 /* local.c */
 void local_print_help(void);           /* prints the syntax on stdout and exits 0 */

@@ -138,8 +138,10 @@ void record_courier_start(int ac, char **av)
 
 	if (courier.running)
 		return;
-	smpol_config_default(&courier.site);
-	if (smpol_config_parse(ac, av, &courier.site, err, sizeof(err)) < 0) {
+	smpol_config_free(&courier.site);   /* a start before that found no records to deliver */
+	rc = smpol_config_default(&courier.site) < 0 ? smpol_fail(err, sizeof(err), ENOMEM, "out of memory")
+						      : smpol_config_parse(ac, av, &courier.site, err, sizeof(err));
+	if (rc < 0) {
 		slurm_error(MI_LOG "plugstack.conf arguments: %s; spooled placement records wait for the node's "
 			    "next step", err);
 		return;
@@ -158,12 +160,13 @@ void record_courier_start(int ac, char **av)
 
 void record_courier_stop(void)
 {
-	if (!courier.running)
-		return;
-	pthread_mutex_lock(&courier.lock);
-	courier.stop = true;
-	pthread_cond_signal(&courier.wake);
-	pthread_mutex_unlock(&courier.lock);
-	pthread_join(courier.thread, NULL);
-	courier.running = false;
+	if (courier.running) {
+		pthread_mutex_lock(&courier.lock);
+		courier.stop = true;
+		pthread_cond_signal(&courier.wake);
+		pthread_mutex_unlock(&courier.lock);
+		pthread_join(courier.thread, NULL);
+		courier.running = false;
+	}
+	smpol_config_free(&courier.site);   /* read by a start that did not run the thread too */
 }

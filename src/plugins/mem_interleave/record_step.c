@@ -377,7 +377,7 @@ static int build_entry(struct record_step *a, int ntasks, json_object **entry, c
 		.max_node = s->max_node, .last = s->last, .peak = s->peak,
 		.target = s->have_target ? s->expect : NULL,
 		.kind = a->in.topo ? a->kinds : NULL, .nkind = a->nkinds,
-		.note = a->in.pl->note[0] ? a->in.pl->note : NULL,
+		.note = a->in.pl->note,
 		.regions = s->have_regions ? &s->regions : NULL,
 	};
 

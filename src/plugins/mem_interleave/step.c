@@ -16,6 +16,7 @@
 #include "release.h"
 #include "step_name.h"
 #include "sysfs.h"
+#include "text.h"
 #include "wi.h"
 
 #define LOG_STEP(s, fn, fmt, ...) \
@@ -236,8 +237,9 @@ static bool read_site(struct mi_step *s, const struct mi_option *opt, int ac, ch
 {
 	char err[SMPOL_ERRLEN];
 
-	smpol_config_default(&s->site);
-	if (smpol_config_parse(ac, av, &s->site, err, sizeof(err)) == 0)
+	if (smpol_config_default(&s->site) < 0)
+		snprintf(err, sizeof(err), "out of memory reading them");
+	else if (smpol_config_parse(ac, av, &s->site, err, sizeof(err)) == 0)
 		return true;
 	slurm_error(MI_LOG "plugstack.conf arguments: %s", err);
 	if (opt->given) {
@@ -258,11 +260,12 @@ static int decide(spank_t sp, struct mi_step *s, struct smpol_place_in *in, stru
 	if (lease.refused[0])
 		LOG_STEP(s, slurm_info, "weights not written: %s", lease.refused);
 	s->lease_held = lease.held;
-	if (s->pl.failure[0])
+	if (s->pl.failure)
 		return step_fail(s, "", s->pl.failure);
 	if (!s->pl.active) {
 		/* the site's default cannot apply here: the job runs without a policy */
-		LOG_STEP(s, slurm_info, "%s", s->pl.note);
+		if (s->pl.note)
+			LOG_STEP(s, slurm_info, "%s", s->pl.note);
 		return 0;
 	}
 	keep_placement(s, in);
@@ -276,7 +279,7 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 	struct smpol_wi_table table;
 	struct smpol_bw_table bandwidth = { 0 };
 	struct smpol_cpus span = { 0 };
-	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "";
+	char err[SMPOL_ERRLEN], table_err[SMPOL_ERRLEN] = "", pmbind_err[SMPOL_ERRLEN] = "", note[SMPOL_ERRLEN];
 	bool pmbind = false, site_default;
 	uid_t uid = 0;
 	int rc;
@@ -305,9 +308,10 @@ int step_init_post_opt(spank_t sp, struct mi_step *s, const struct mi_option *op
 		if (!site_default)
 			return step_fail(s, "", err);
 		/* the site's default never fails a job: it runs without a policy, and says so */
-		snprintf(s->pl.note, sizeof(s->pl.note), "the site's default cannot apply on this node: %.400s; "
+		snprintf(note, sizeof(note), "the site's default cannot apply on this node: %.400s; "
 			 "the tasks run without a memory policy", err);
-		LOG_STEP(s, slurm_info, "%s", s->pl.note);
+		LOG_STEP(s, slurm_info, "%s", note);
+		smpol_text_set(&s->pl.note, note);   /* the tasks' environment says it too, memory allowing */
 		return 0;
 	}
 	s->have_topo = true;
@@ -402,6 +406,8 @@ int step_exit(struct mi_step *s)
 	if (s->have_topo)
 		smpol_topology_free(&s->topo);
 	s->have_topo = false;
+	s->spec = NULL;   /* it may be the site's default */
+	smpol_config_free(&s->site);
 	s->active = false;
 	return 0;
 }

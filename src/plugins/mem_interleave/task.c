@@ -42,8 +42,8 @@ static void export_env(spank_t sp, const char *mode, const char *nodes, const ch
 /* The plan's own notes (a spanning plan's split, guesses made) after the step's. */
 static void task_note(const struct mi_step *s, const struct smpol_plan *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", s->pl.note, s->pl.note[0] && p->nserved > 1 && p->notes[0] ? "; " : "",
-		 p->nserved > 1 ? p->notes : "");
+	snprintf(buf, len, "%s%s%s", s->pl.note ? s->pl.note : "", s->pl.note && p->nserved > 1 && p->notes ? "; " : "",
+		 p->nserved > 1 && p->notes ? p->notes : "");
 }
 
 /* One line like --mem-bind=verbose: what this task got, and why when it is less. */
@@ -155,8 +155,8 @@ int task_init(spank_t sp, const struct mi_step *s, const struct mi_option *opt)
 	if (!s->pl.active) {
 		/* Asked for none, or the site's default cannot apply here: say so, as
 		 * --mem-bind=none would be visible too. */
-		if ((opt->given && opt->spec.mode == SMPOL_MODE_NONE) || s->pl.note[0])
-			export_env(sp, "none", "", "", "", s->pl.note);
+		if ((opt->given && opt->spec.mode == SMPOL_MODE_NONE) || s->pl.note)
+			export_env(sp, "none", "", "", "", s->pl.note ? s->pl.note : "");
 		return 0;
 	}
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &taskid);

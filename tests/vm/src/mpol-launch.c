@@ -71,7 +71,10 @@ static int parse_args(int argc, char **argv, struct launch *l)
 	char err[SMPOL_ERRLEN];
 	int c;
 
-	smpol_config_default(cfg);
+	if (smpol_config_default(cfg) != 0) {
+		fprintf(stderr, "mpol-launch: out of memory\n");
+		return 1;
+	}
 	cfg->decide.sysfs = SMPOL_SYSFS_NEVER;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
@@ -175,7 +178,7 @@ static int apply_task(const struct launch *l, const struct smpol_topology *topo,
 	printf("launch: initiator=%d cpu_nodes=%s path=%s mode=%s nodes=%s weights=%s bw=%s fell_back=%d%s%s%s%s\n",
 	       chosen ? chosen->initiator : -1, served, smpol_kernel_path_name(res.path), mode, nodes, weights,
 	       chosen ? smpol_bw_source_name(chosen->bw_source) : "-", res.fell_back, res.fell_back ? " reason=" : "", res.fell_back ? res.reason : "",
-	       pl->note[0] ? " note=" : "", pl->note);
+	       pl->note ? " note=" : "", pl->note ? pl->note : "");
 	fflush(stdout);
 	return 0;
 }
@@ -234,13 +237,13 @@ int main(int argc, char **argv)
 	if (lease.refused[0])
 		fprintf(stderr, "mpol-launch: weights not written: %s\n", lease.refused);
 	held = lease.held;
-	if (pl.failure[0]) {
+	if (pl.failure) {
 		fprintf(stderr, "mpol-launch: %s\n", pl.failure);
 		return 1;
 	}
 	if (l.lease && !held)
 		fprintf(stderr, "mpol-launch: no weights lease: %s\n",
-			pl.note[0] ? pl.note : "the node's weights already are this step's, or the mode writes none");
+			pl.note ? pl.note : "the node's weights already are this step's, or the mode writes none");
 	child = held ? fork() : 0;
 	if (child < 0) {
 		fprintf(stderr, "mpol-launch: fork failed: %s\n", strerror(errno));
@@ -266,5 +269,7 @@ int main(int argc, char **argv)
 	smpol_placement_free(&pl);
 	smpol_bw_free(&bw);
 	smpol_topology_free(&topo);
+	smpol_spec_free(&l.spec);
+	smpol_config_free(&l.site);
 	return rc;
 }
