@@ -352,7 +352,10 @@ start_mariadb() {
 
 start_slurmdbd() {
 	pid_alive "$DIR/run/slurmdbd.pid" slurmdbd && return 0
-	slurmdbd || die "slurmdbd did not start; see $DIR/log/slurmdbd.log"
+	# In the foreground under a shell that logs how it ended: a slurmdbd that dies of a
+	# signal writes nothing of it (seen on 26.05, the tier's only sign "Connection refused").
+	setsid sh -c 'slurmdbd -D; echo "[$(date +%Y-%m-%dT%H:%M:%S)] slurmdbd ended: exit status $? (128+N: signal N)" >>"$0"' \
+		"$DIR/log/slurmdbd.log" </dev/null >/dev/null 2>&1 &
 	wait_for 30 "slurmdbd on port $((PORT_BASE + 1))" sh -c "ss -Hltn 'sport = :$((PORT_BASE + 1))' | grep -q ." ||
 		die "slurmdbd is not listening; see $DIR/log/slurmdbd.log"
 }
