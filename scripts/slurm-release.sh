@@ -13,6 +13,7 @@
 #     RELEASE    a release whose tarball is there: 25.11 (slurm-25-11-*.tar.xz), 26.05
 #     --cached   never build: print the prefix, or exit 1 when this build is not cached
 #   scripts/slurm-release.sh --list               the releases whose tarballs are there
+#   scripts/slurm-release.sh --source-dir         the folder the tarballs are looked for in
 #
 # Exit: 0 built or cached; 1 not cached (--cached), or no tarball or root to build
 # from; 3 Slurm does not build (its log is kept next to the cache); 2 bad usage.
@@ -48,6 +49,7 @@ case ${1:-} in
 	find "$src" -maxdepth 1 -name 'slurm-[0-9]*-[0-9]*-*.tar.xz' -printf '%f\n' 2>/dev/null |
 		sed 's/^slurm-\([0-9]*\)-\([0-9]*\)-.*/\1.\2/' | sort -uV || true
 	exit 0 ;;
+--source-dir) echo "$src"; exit 0 ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 mode=build
