@@ -94,6 +94,13 @@ UNIT_TESTS += tests/unit/test_record_ended
 tests_unit_test_record_ended_SOURCES = tests/unit/test_record_ended.c src/plugins/mem_interleave/record_ended.c
 tests_unit_test_record_ended_CFLAGS = $(UNIT_CFLAGS_COMMON) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_record_ended_LDADD = $(UNIT_LIBS_COMMON)
+# Through slurmctld or slurmdbd: whether slurmctld's job is still the step's run, with a
+# fake slurmctld (the test's slurm_* functions) and a stand-in mem_interleave_dbd.
+UNIT_TESTS += tests/unit/test_record_slurm
+tests_unit_test_record_slurm_SOURCES = tests/unit/test_record_slurm.c src/plugins/mem_interleave/record_slurm.c \
+	src/plugins/mem_interleave/record_ended.c
+tests_unit_test_record_slurm_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
+tests_unit_test_record_slurm_LDADD = $(UNIT_LIBS_COMMON)
 endif
 UNIT_TESTS += tests/unit/test_movement
 tests_unit_test_movement_SOURCES = tests/unit/test_movement.c

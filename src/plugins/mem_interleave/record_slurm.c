@@ -52,10 +52,6 @@ extern slurm_conf_t slurm_conf;
 #pragma weak slurm_job_step_layout_get
 #pragma weak slurm_job_step_layout_free
 
-/* A job whose start slurmctld has later than the step's by more than this (the
- * node's clock may be behind) is a later run of it. */
-#define RUN_SKEW_S 5
-
 struct field {
 	enum smpol_record_target target;
 	const struct smpol_record_run *run;
@@ -64,14 +60,16 @@ struct field {
 };
 
 /* Whether slurmctld's job is still the run the step belongs to: requeued, it is
- * pending again, then a later run, with a higher restart count and a start after the
- * step's (either tells it: the step's run number is the job environment's, and the
- * node's clock may be behind). */
+ * pending again, then a later run with a higher restart count. The step's run number
+ * is a label (the job environment's, which the user can change): where it is not the
+ * job's, a job that did not start after the step is still the step's run. No clock
+ * skew is allowed there: a run requeued at once starts within seconds of the last
+ * run's step, whose record must not go into it. */
 static bool same_run(const struct field *f, const slurm_job_info_t *job)
 {
 	return f->run->started <= 0 ||
 	       ((job->job_state & JOB_STATE_BASE) != JOB_PENDING &&
-		(job->restart_cnt == f->run->run || (int64_t)job->start_time <= f->run->started + RUN_SKEW_S));
+		(job->restart_cnt == f->run->run || (int64_t)job->start_time <= f->run->started));
 }
 
 static const char *field_name(enum smpol_record_target t)
