@@ -100,7 +100,8 @@ if [ -n "$first" ] && kill -STOP "$(cat "$pidfile")"; then
 	said_other=$(log_since "$MPOL_CLUSTER_DIR/log/slurmd-$other.log" "$mark_other" | grep -F "job $job step 0:")
 	if [ $RC -eq 0 ] && [ "$(step_nodes "$comment" 0)" = "$(printf "['%s', '%s']" $(printf '%s\n' "$HOST" node2 | sort))" ] &&
 		grep -q "took the entries at try [2-9]\|took the entries at try [0-9][0-9]" <<<"$said_other" &&
-		grep -q "placement record of 2 node(s) written by the step's collector" <<<"$said_first" &&
+		grep -q "placement record of 2 node(s) handed to the node's courier by the step's collector" <<<"$said_first" &&
+		grep -q "placement record of 2 node(s) delivered from the spool" <<<"$said_first" &&
 		! grep -q "itself\|did not hand over" <<<"$said_first$said_other"; then
 		t_pass "first node late: the other node offers its entry again, the collector writes both at once"
 	else

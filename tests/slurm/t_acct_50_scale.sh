@@ -105,7 +105,7 @@ if [ $rc -eq 0 ] && [ "$nodes" -ge 6 ]; then
 	held=$(acct_py "$comment" 'len(r["steps"]["0"]["*"]["hosts"]) if "*" in r["steps"]["0"] else len(r["steps"]["0"])')
 	said_root=$(grep -F "job $job step 0:" "$MPOL_CLUSTER_DIR/log/slurmd-$root.log" 2>/dev/null)
 	if [ $RC -eq 0 ] && [ "$held" = "$nodes" ] &&
-		grep -q "written by the step's collector ($((nodes - 1)) of the others' entries in before its end" <<<"$said_root"; then
+		grep -q "handed to the node's courier by the step's collector ($((nodes - 1)) of the others' entries in before its end" <<<"$said_root"; then
 		t_pass "scale: with one sample per node (sample_interval=0) the $((nodes - 1)) other entries still reach the first node before its end"
 	else
 		t_fail "scale: with one sample per node (sample_interval=0) the $((nodes - 1)) other entries still reach the first node before its end" \

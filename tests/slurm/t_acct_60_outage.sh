@@ -1,8 +1,8 @@
 # t_acct_60_outage.sh - slurmctld away across a step's end (issue 12): the record is
-# kept in the node's spool and delivered when slurmctld is back (by the step itself,
-# which cannot report its completion to an absent slurmctld either, or by the node's
-# next step, or by slurmd's courier without any step), so an outage delays a record but
-# never loses it.
+# kept in the node's spool and delivered when slurmctld is back (by slurmd's courier,
+# which the step hands its record to, with backoff, without any step; by the step
+# itself or the node's next step where no courier listens), so an outage delays a
+# record but never loses it.
 # slurmctld is down for MPOL_OUTAGE_S seconds (default 75, as the issue reported).
 
 outage=${MPOL_OUTAGE_S:-75}
@@ -45,8 +45,8 @@ fi
 [ -n "$job" ] && scancel "$job" && wait_job "$job" 30
 rm -f "$OUTDIR/outage.$$"
 
-# 2. A record spooled by an earlier step (of a job that still runs) is delivered by
-# the node's next step.
+# 2. A record spooled by an earlier step (of a job that still runs) is delivered at
+# the node's next step (by slurmd's courier, which that step's own record wakes).
 timeout 120 srun -w "$HOST" -n 1 bash -c 'echo JOB=$SLURM_JOB_ID; exec sleep 30' >"$OUTDIR/outage2.$$" 2>&1 &
 srun_pid=$!
 wait_until 20 sh -c "grep -q JOB= '$OUTDIR/outage2.$$'"
@@ -57,9 +57,9 @@ printf '{"job":%s,"step":"5","entries":{"spooled-node":{"req":"weighted","mode":
 run_job srun -w "$HOST" -n 1 --mem-interleave=weighted true
 if [ -n "$job" ] && wait_until 20 sh -c "scontrol show job $job | grep -q 'spooled-node'" &&
 	! test -e "$STATEDIR/spool/$job.5.json"; then
-	t_pass "the node's next step delivers an earlier step's spooled record"
+	t_pass "an earlier step's spooled record is delivered at the node's next step"
 else
-	t_fail "the node's next step delivers an earlier step's spooled record" \
+	t_fail "an earlier step's spooled record is delivered at the node's next step" \
 		"AdminComment: $(job_comment "$job"); spool: $(ls "$STATEDIR/spool" 2>&1)"
 fi
 [ -n "$job" ] && scancel "$job"

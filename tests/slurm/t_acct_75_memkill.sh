@@ -37,19 +37,14 @@ mk_job() {
 	MK_SAID=$(log_since "$SLURMD_LOG" "$mark" | grep -F "$MK_JOB")
 }
 
-# mk_check CASE HOW: step 0 was killed for its memory (slurmd says so), and the record
-# holds this node's entry of step 0, written HOW: "by this node in" (through
-# slurmctld), or "through slurmdbd": by the step (two confirming reads or more) or, where
-# the step's kill (KillWait's SIGKILL) also ended its slurmdbd client, from the spool
-# by slurmd.
+# mk_check CASE THROUGH: step 0 was killed for its memory (slurmd says so), and the
+# record holds this node's entry of step 0, written and read back (two reads or more)
+# by the step or from the spool by slurmd's courier, THROUGH "" (slurmctld) or
+# "through slurmdbd (the job had ended) ".
 mk_check() {
 	local comment written
 	comment=$(acct_comment "$MK_JOB")
-	if [ "$2" = "through slurmdbd" ]; then
-		written="job $MK_JOB step 0: \(placement record of 1 node(s) written by this node through slurmdbd (the job had ended) in [0-9]* ms ([2-9] reads, 1 writes\|spooled placement record of 1 node(s) delivered through slurmdbd\)"
-	else
-		written="job $MK_JOB step 0: placement record of 1 node(s) written $2 [0-9]* ms ([2-9] reads, 1 writes"
-	fi
+	written="job $MK_JOB step 0: placement record of 1 node(s) \(written by this node\|delivered from the spool\) ${2}in [0-9]* ms ([2-9] reads, 1 writes"
 	if grep -q "exceeded memory limit" <<<"$MK_SAID" &&
 		[ "$(acct_py "$comment" 'step_nodes(r, "0")' 2>&1)" = "['$HOST']" ] && grep -q "$written" <<<"$MK_SAID"; then
 		t_pass "memory kill: $1 ($MK_STATE)"
@@ -66,11 +61,11 @@ else
 	# 1. 400 MiB against the job's 200: the step is killed at its next sample; the
 	# script goes on (srun exits non-zero) and sleeps, so the job still runs.
 	mk_job step "srun --mem-interleave=weighted $PY -c '$(toucher 400 30)'; sleep 2"
-	mk_check "${mk_cases[0]}" "by this node in"
+	mk_check "${mk_cases[0]}" ""
 	# 2. The step sleeps holding 16 MiB; the script then takes 400 MiB itself, and the
 	# batch step's kill ends the job while step 0 runs.
 	mk_job batch "srun --mem-interleave=weighted $PY -c '$(toucher 16 60)' & sleep 4; $PY -c '$(toucher 400 30)'; wait"
-	mk_check "${mk_cases[1]}" "through slurmdbd"
+	mk_check "${mk_cases[1]}" "through slurmdbd (the job had ended) "
 fi
 if mk_out=$(restart_cluster); then
 	t_pass "memory kill: ${mk_cases[2]}"

@@ -101,6 +101,12 @@ tests_unit_test_record_slurm_SOURCES = tests/unit/test_record_slurm.c src/plugin
 	src/plugins/mem_interleave/record_ended.c
 tests_unit_test_record_slurm_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_record_slurm_LDADD = $(UNIT_LIBS_COMMON)
+# slurmd's courier (record_courier.c, #included), its rounds counted: woken by a record
+# put into the spool, listening only with its own settings.
+UNIT_TESTS += tests/unit/test_record_courier
+tests_unit_test_record_courier_SOURCES = tests/unit/test_record_courier.c
+tests_unit_test_record_courier_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
+tests_unit_test_record_courier_LDADD = $(UNIT_LIBS_COMMON) -lpthread
 endif
 UNIT_TESTS += tests/unit/test_movement
 tests_unit_test_movement_SOURCES = tests/unit/test_movement.c

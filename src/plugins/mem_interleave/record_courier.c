@@ -1,10 +1,15 @@
 /* record_courier.c - slurmd (root): the spool's courier thread (see record_courier.h). */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,33 +18,83 @@
 #include "record_courier.h"
 #include "record_write.h"
 #include "site_config.h"
+#include "statedir.h"
 
 /* How often the spool is looked at while it is empty, and the retries while records
  * wait: the first after COURIER_RETRY_MIN_S, doubling up to COURIER_IDLE_S. */
 #define COURIER_IDLE_S 30
 #define COURIER_RETRY_MIN_S 5
+/* Held shared by every courier of the node while it runs; a step that cannot take it
+ * exclusively knows one listens (record_courier_listening). */
+#define COURIER_LOCK "courier.lock"
 
 static struct {
 	pthread_t thread;
 	bool running;
-	bool stop;
 	bool atfork;            /* courier_forked is registered */
 	pid_t owner;            /* the process whose courier this is */
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
+	int lock_fd;            /* COURIER_LOCK, held shared */
+	int notify_fd;          /* inotify on STATEDIR/spool: a record put there wakes it */
+	int stop_fd;            /* eventfd: stop */
 	struct smpol_site_config site;
-} courier = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+} courier = { .lock_fd = -1, .notify_fd = -1, .stop_fd = -1 };
 
-/* Wait s seconds, or less when told to stop (courier.lock held). false: stop. */
+/* Watch STATEDIR/spool, made when missing, unless watched already (it is watched
+ * again after an admin removed it). 0 or -errno with a sentence. */
+static int watch_spool(char *err, size_t errlen)
+{
+	char path[4200];
+	int rc;
+
+	if (courier.notify_fd >= 0)
+		return 0;
+	rc = smpol_statedir_mkdir(&courier.site.host, "spool", err, errlen);
+	if (rc < 0)
+		return rc;
+	smpol_statedir_path(&courier.site.host, "spool", path, sizeof(path));
+	courier.notify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (courier.notify_fd < 0)
+		return smpol_fail(err, errlen, errno, "cannot watch %s: %s", path, strerror(errno));
+	/* a record is put there whole, by a rename */
+	if (inotify_add_watch(courier.notify_fd, path, IN_MOVED_TO | IN_ONLYDIR | IN_DONT_FOLLOW) < 0) {
+		rc = smpol_fail(err, errlen, errno, "cannot watch %s: %s", path, strerror(errno));
+		close(courier.notify_fd);
+		courier.notify_fd = -1;
+	}
+	return rc;
+}
+
+/* Read the spool's events, which only wake the courier; a spool that was removed is
+ * watched again at the next round. */
+static void drain_events(void)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	while ((n = read(courier.notify_fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n; p += sizeof(struct inotify_event) + ((struct inotify_event *)p)->len) {
+			if (((struct inotify_event *)p)->mask & IN_IGNORED) {
+				close(courier.notify_fd);
+				courier.notify_fd = -1;
+				return;
+			}
+		}
+	}
+}
+
+/* Wait s seconds, or less when a record comes into the spool. false: stop. */
 static bool nap(int s)
 {
-	struct timespec until;
+	struct pollfd fds[2] = { { .fd = courier.stop_fd, .events = POLLIN },
+				 { .fd = courier.notify_fd, .events = POLLIN } };
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += s;
-	while (!courier.stop && pthread_cond_timedwait(&courier.wake, &courier.lock, &until) != ETIMEDOUT)
-		;
-	return !courier.stop;
+	if (poll(fds, 2, s * 1000) > 0) {
+		if (fds[0].revents)
+			return false;
+		if (fds[1].revents)
+			drain_events();
+	}
+	return true;
 }
 
 /* The wait before the next round after `refused` rounds in a row that slurmctld or
@@ -83,25 +138,29 @@ static void *courier_main(void *arg)
 {
 	/* job 0 names no step: every spooled record is someone else's */
 	struct record_write w = { .site = &courier.site, .run = { 0 }, .step = "", .step_nnodes = 1 };
+	struct pollfd stop = { .fd = courier.stop_fd, .events = POLLIN };
+	char err[SMPOL_ERRLEN];
 	int64_t next = 0;
 	int refused = 0;
 
 	(void)arg;
-	pthread_mutex_lock(&courier.lock);
+	/* a fork's courier touches nothing it shares with the forking process's (the
+	 * spool's events) until that process is gone; a fork whose slurmd still runs
+	 * after COURIER_IDLE_S is not slurmd's daemon */
+	for (int waited = 0; !this_process_delivers(); waited++)
+		if (waited == COURIER_IDLE_S || poll(&stop, 1, 1000) > 0)
+			return NULL;
 	while (nap(round_wait_s(refused, next))) {
-		int rc;
+		int rc = record_write_deliver_all(&w, refused == 0);
 
-		if (!this_process_delivers())
-			break;
-		pthread_mutex_unlock(&courier.lock);
-		rc = record_write_deliver_all(&w);
 		/* the records to look at again after their job's end (record_recheck.h) */
 		if (record_write_recheck(&w, &next) == -ECONNREFUSED)
 			rc = -ECONNREFUSED;
-		pthread_mutex_lock(&courier.lock);
 		refused = rc == -ECONNREFUSED && refused < 8 ? refused + 1 : rc == -ECONNREFUSED ? refused : 0;
+		if (watch_spool(err, sizeof(err)) < 0)
+			slurm_verbose(MI_LOG "%s; spooled placement records are looked at every %d s", err,
+				      COURIER_IDLE_S);
 	}
-	pthread_mutex_unlock(&courier.lock);
 	return NULL;
 }
 
@@ -124,11 +183,48 @@ static int start_thread(void)
  * acts only where the forking process has gone (this_process_delivers). */
 static void courier_forked(void)
 {
-	if (!courier.running)
-		return;
-	pthread_mutex_init(&courier.lock, NULL);
-	pthread_cond_init(&courier.wake, NULL);
-	start_thread();
+	if (courier.running)
+		start_thread();
+}
+
+static void close_fds(void)
+{
+	int *fds[] = { &courier.lock_fd, &courier.notify_fd, &courier.stop_fd };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+/* The settings a courier delivers with, as its lock file holds them: a step hands its
+ * record only to a courier that writes it where the step would (slurmd reads
+ * plugstack.conf at its start, slurmstepd at each step's). */
+static void settings_text(const struct smpol_site_config *site, char *buf, size_t len)
+{
+	snprintf(buf, len, "record=%s dbd_client=%s", smpol_record_target_name(site->record), site->dbd_client);
+}
+
+/* Watch the spool and say so, with the settings, to the node's steps, which then hand
+ * their records over (record_courier_listening); logs why not. */
+static void start_listening(void)
+{
+	char err[SMPOL_ERRLEN], text[4200];
+	size_t len;
+
+	settings_text(&courier.site, text, sizeof(text) - 1);
+	len = strlen(text);
+	text[len++] = '\n';    /* a line; smpol_statedir_read drops it */
+	if (watch_spool(err, sizeof(err)) < 0 ||
+	    smpol_statedir_lock(&courier.site.host, COURIER_LOCK, true, LOCK_SH, &courier.lock_fd, err,
+				sizeof(err)) < 0)
+		slurm_error(MI_LOG "%s; the node's steps write their placement records themselves, at their end",
+			    err);
+	else if (ftruncate(courier.lock_fd, 0) < 0 || pwrite(courier.lock_fd, text, len, 0) != (ssize_t)len)
+		slurm_error(MI_LOG "cannot write the courier's settings into %s/%s (%s); the node's steps write "
+			    "their placement records themselves, at their end", courier.site.host.statedir,
+			    COURIER_LOCK, strerror(errno));
 }
 
 void record_courier_start(int ac, char **av)
@@ -148,25 +244,45 @@ void record_courier_start(int ac, char **av)
 	}
 	if (courier.site.record == SMPOL_RECORD_NONE)
 		return;
-	courier.stop = false;
 	courier.owner = getpid();
+	courier.stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (courier.stop_fd < 0) {
+		slurm_error(MI_LOG "cannot start the courier of spooled placement records (%s): they wait for "
+			    "the node's next step", strerror(errno));
+		return;
+	}
 	if (!courier.atfork && pthread_atfork(NULL, NULL, courier_forked) == 0)
 		courier.atfork = true;
+	start_listening();
 	rc = start_thread();
-	if (rc != 0)
+	if (rc != 0) {
 		slurm_error(MI_LOG "cannot start the courier of spooled placement records (%s): they wait for "
 			    "the node's next step", strerror(rc));
+		close_fds();
+	}
 }
 
 void record_courier_stop(void)
 {
 	if (courier.running) {
-		pthread_mutex_lock(&courier.lock);
-		courier.stop = true;
-		pthread_cond_signal(&courier.wake);
-		pthread_mutex_unlock(&courier.lock);
+		eventfd_write(courier.stop_fd, 1);
 		pthread_join(courier.thread, NULL);
 		courier.running = false;
 	}
+	close_fds();
 	smpol_config_free(&courier.site);   /* read by a start that did not run the thread too */
+}
+
+bool record_courier_listening(const struct smpol_site_config *site)
+{
+	char want[4200], held[4200];
+	int fd, rc = smpol_statedir_lock(&site->host, COURIER_LOCK, false, LOCK_EX | LOCK_NB, &fd, NULL, 0);
+
+	if (rc == 0)
+		close(fd);
+	if (rc != -EWOULDBLOCK)
+		return false;
+	settings_text(site, want, sizeof(want));
+	return smpol_statedir_read(&site->host, COURIER_LOCK, held, sizeof(held), NULL, 0) == 0 &&
+	       strcmp(held, want) == 0;
 }

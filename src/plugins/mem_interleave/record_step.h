@@ -11,7 +11,9 @@
  * taken while they lived. When the last task on the node ends, the record goes to the
  * job's accounting field (record.h) through the Slurm API slurmstepd already runs on
  * (record_slurm.c): in a step of several nodes every node hands its entry to the step's
- * first node, which writes them all at once (record_gather.h, record_collector.c).
+ * first node, which writes them all at once (record_gather.h, record_collector.c). The
+ * writer hands the record to slurmd's courier where one listens (record_courier.h), so
+ * the step's end waits for no write.
  */
 #ifndef MEM_INTERLEAVE_RECORD_STEP_H
 #define MEM_INTERLEAVE_RECORD_STEP_H
@@ -59,11 +61,10 @@ int record_step_begin(const struct record_step_in *sp, struct record_step **rec,
 /* slurmstepd (root), slurm_spank_task_post_fork. */
 void record_step_task_begin(struct record_step *rec, pid_t pid);
 /* slurmstepd (root), slurm_spank_task_exit; killed: the task ended by a signal. When
- * the last task of the step on this
- * node has ended, the record is written here: slurmstepd reports the exits to srun
- * only after this callback, so the job is still running and slurmctld still accepts
- * the update. (From slurm_spank_exit the job may already have finished when srun was
- * quick, and slurmctld then refuses the update.) */
+ * the last task of the step on this node has ended, the record is handed to the
+ * courier or written here: slurmstepd reports the exits to srun only after this
+ * callback, so the job is still running and slurmctld still accepts the update (the
+ * courier's write may come after the job's end: it goes through slurmdbd then). */
 void record_step_task_end(struct record_step *rec, pid_t pid, bool killed);
 /* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, remove
  * the metrics file, free all; *rec becomes NULL. */

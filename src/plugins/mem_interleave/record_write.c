@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mi_log.h"
+#include "record_courier.h"
 #include "record_ended.h"
 #include "record_recheck.h"
 #include "record_slurm.h"
@@ -20,8 +21,12 @@
  * this often, for this long, at its end; later, the node's next steps deliver it. */
 #define SPOOL_RETRY_S 2
 #define SPOOL_RETRY_FOR_S 180
-/* Spooled records of other steps one step start delivers, at most. */
+/* Spooled records of other steps one step start delivers, at most (with no courier). */
 #define SPOOL_DELIVER_MAX 8
+/* A step hands its record to the courier while the spool holds fewer: more means the
+ * courier cannot deliver (an outage), and the step writes and retries itself, as it
+ * does with no courier, rather than have the oldest records dropped. */
+#define HAND_OVER_SPOOL_MAX 32
 
 /*
  * A node's writers (steps of its jobs, a collector) take turns under a node-wide
@@ -106,6 +111,15 @@ static int store_entries(const struct record_write *w, const struct smpol_record
 	return rc;
 }
 
+/* Say that run/step's record of n nodes waits in the spool because of err. */
+static void say_kept(const struct record_write *w, const struct smpol_record_run *run, const char *step, int n,
+		     const char *err, int dropped)
+{
+	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
+		    "or slurmdbd answers (%s)%s", run->job, step, n, w->site->host.statedir, err,
+		    dropped ? "; the oldest spooled records were dropped" : "");
+}
+
 bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how)
 {
 	struct smpol_store_result res = { 0 };
@@ -133,33 +147,62 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 			    w->run.job, w->step, err, serr);
 		return false;
 	}
-	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
-		    "or slurmdbd answers (%s)%s", w->run.job, w->step, json_object_object_length(entries),
-		    w->site->host.statedir, err, dropped ? "; the oldest spooled records were dropped" : "");
+	say_kept(w, &w->run, w->step, json_object_object_length(entries), err, dropped);
 	/* a job that has ended waits for nothing: holding its step for retries would keep
 	 * the job completing and the node from its next job; the node's next steps deliver */
 	return !*through;
 }
 
-/* Deliver spooled record name; own: this step's (its end retries it). 0 delivered, else
- * the store's error. */
-static int deliver_spooled(const struct record_write *w, const char *name)
+bool record_write_to_courier(const struct record_write *w, json_object *entries, const char *how)
+{
+	char err[SMPOL_ERRLEN], **names = NULL;
+	int n = 0, dropped;
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!record_courier_listening(w->site) || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (n >= HAND_OVER_SPOOL_MAX)
+		return false;
+	if (smpol_spool_put(&w->site->host, &w->run, w->step, entries, &dropped, err, sizeof(err)) < 0) {
+		slurm_info(MI_LOG "job %u step %s: %s; the step writes its placement record itself", w->run.job,
+			   w->step, err);
+		return false;
+	}
+	slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) handed to the node's courier %s in "
+		   "%.1f ms", w->run.job, w->step, json_object_object_length(entries), how, ms_since(&t0));
+	return true;
+}
+
+/* Deliver spooled record name. say: log a refusal (slurmctld or slurmdbd away). 0
+ * delivered, else the store's error. */
+static int deliver_spooled(const struct record_write *w, const char *name, bool say)
 {
 	char step[32], err[SMPOL_ERRLEN];
 	json_object *entries = NULL;
+	struct smpol_store_result res = { 0 };
 	const char *through = "";
 	struct smpol_record_run run;
+	struct timespec t0;
 	int rc;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = smpol_spool_get(&w->site->host, name, &run, step, sizeof(step), &entries, err, sizeof(err));
 	if (rc == -ENOENT)
 		return 0;       /* delivered meanwhile */
 	if (rc == 0)
-		rc = store_entries(w, &run, step, entries, true, NULL, &through, err, sizeof(err));
+		rc = store_entries(w, &run, step, entries, true, &res, &through, err, sizeof(err));
 	if (rc == 0) {
 		smpol_spool_remove(&w->site->host, name, NULL, 0);
-		slurm_info(MI_LOG "job %u step %s: spooled placement record of %d node(s) delivered%s", run.job, step,
-			   json_object_object_length(entries), through);
+		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) delivered from the spool%s in "
+			   "%.0f ms (%d reads, %d writes, %d lost to other writers)", run.job, step,
+			   json_object_object_length(entries), through, ms_since(&t0), res.reads, res.writes,
+			   res.losses);
+	} else if (rc == -ECONNREFUSED && say) {
+		say_kept(w, &run, step, json_object_object_length(entries), err, 0);
 	} else if (rc != -ECONNREFUSED) {
 		/* slurmctld and slurmdbd answer but will never take it: the file stays for
 		 * the admin, out of the way of deliveries */
@@ -173,7 +216,7 @@ static int deliver_spooled(const struct record_write *w, const char *name)
 
 /* Deliver up to max spooled records of other steps than w's, oldest first, stopping
  * at the first slurmctld or slurmdbd does not answer. -ECONNREFUSED then, else 0. */
-static int deliver_spool(const struct record_write *w, int max)
+static int deliver_spool(const struct record_write *w, int max, bool say)
 {
 	char **names = NULL, own[64];
 	int n = 0, tried = 0, rc = 0;
@@ -184,7 +227,7 @@ static int deliver_spool(const struct record_write *w, int max)
 	for (int i = 0; i < n; i++) {
 		if (tried < max && rc == 0 && strcmp(names[i], own)) {
 			/* slurmctld is away: no use trying the rest */
-			rc = deliver_spooled(w, names[i]) == -ECONNREFUSED ? -ECONNREFUSED : 0;
+			rc = deliver_spooled(w, names[i], say) == -ECONNREFUSED ? -ECONNREFUSED : 0;
 			tried++;
 		}
 		free(names[i]);
@@ -195,12 +238,14 @@ static int deliver_spool(const struct record_write *w, int max)
 
 void record_write_deliver_others(const struct record_write *w)
 {
-	deliver_spool(w, SPOOL_DELIVER_MAX);
+	/* the courier delivers them, and this step's start waits for no other's write */
+	if (!record_courier_listening(w->site))
+		deliver_spool(w, SPOOL_DELIVER_MAX, false);
 }
 
-int record_write_deliver_all(const struct record_write *w)
+int record_write_deliver_all(const struct record_write *w, bool say)
 {
-	return deliver_spool(w, SMPOL_SPOOL_MAX);
+	return deliver_spool(w, SMPOL_SPOOL_MAX, say);
 }
 
 void record_write_retry_own(const struct record_write *w)
@@ -211,7 +256,7 @@ void record_write_retry_own(const struct record_write *w)
 	smpol_spool_name(&w->run, w->step, own, sizeof(own));
 	for (int waited = 0; rc == -ECONNREFUSED && waited < SPOOL_RETRY_FOR_S; waited += SPOOL_RETRY_S) {
 		sleep(SPOOL_RETRY_S);
-		rc = deliver_spooled(w, own);
+		rc = deliver_spooled(w, own, false);
 	}
 }
 

@@ -1,9 +1,11 @@
-/* record_write.h - slurmstepd (root): this node's writes of placement records, each
- * read back (record_slurm.h), through slurmctld while the job runs and slurmdbd once it
- * has ended. The node's writers (its steps, a step's collector) take turns under a
- * flock on STATEDIR/record.lock; what neither takes because it does not answer waits
- * in the spool (record_spool.h) until the step's end, the node's courier in slurmd
- * (record_courier.h) or the node's next steps deliver it. */
+/* record_write.h - slurmstepd (root), and slurmd's courier: this node's writes of
+ * placement records, each read back (record_slurm.h), through slurmctld while the job
+ * runs and slurmdbd once it has ended. Where the node's courier listens (record_courier.h),
+ * a step hands its record to it through the spool (record_spool.h) and does not wait for
+ * the write; otherwise the step writes it itself at its end. The node's writers (the
+ * courier, steps, a step's collector) take turns under a flock on STATEDIR/record.lock;
+ * what neither slurmctld nor slurmdbd takes because it does not answer waits in the
+ * spool until the step's end, the courier or the node's next steps deliver it. */
 #ifndef MEM_INTERLEAVE_RECORD_WRITE_H
 #define MEM_INTERLEAVE_RECORD_WRITE_H
 
@@ -29,17 +31,25 @@ struct record_write {
  * record slurmdbd did not take yet, is left to the node's next steps). */
 bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how);
 
+/* Hand entries ({NODE:ENTRY}) of the step to the node's courier: put them into the
+ * spool, which wakes it. Only where a courier listens and the spool is short (an outage
+ * fills it: the step then writes, and waits, itself). Logs the hand-over, with how the
+ * entries were gathered; false: not handed over (write them). */
+bool record_write_to_courier(const struct record_write *w, json_object *entries, const char *how);
+
 /* Deliver this step's spooled record, every 2 s for up to 3 min while neither
  * slurmctld nor slurmdbd answers. */
 void record_write_retry_own(const struct record_write *w);
 
-/* Deliver a few spooled records of earlier steps (a step start's share). */
+/* Deliver a few spooled records of earlier steps (a step start's share, where no
+ * courier listens). */
 void record_write_deliver_others(const struct record_write *w);
 
 /* Deliver every spooled record of the node but w's own (the courier's round, with job
- * 0: none). 0, or -ECONNREFUSED when slurmctld or slurmdbd did not answer (the rest
- * waits for the next round). */
-int record_write_deliver_all(const struct record_write *w);
+ * 0: none); say: log where slurmctld or slurmdbd does not answer (the first refused
+ * round). 0, or -ECONNREFUSED when one did not answer (the rest waits for the next
+ * round). */
+int record_write_deliver_all(const struct record_write *w, bool say);
 
 /* Look again, after their job's end, at the records this node wrote that are due
  * (record_recheck.h; the courier's round): entries another node's write dropped are

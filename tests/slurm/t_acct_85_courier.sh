@@ -1,0 +1,96 @@
+# t_acct_85_courier.sh - steps do not wait for their record (issue 21): a step hands
+# its record to slurmd's courier through the node's spool and ends, and the courier
+# writes it and reads it back (record_courier.h). Where the courier cannot take it as
+# the step would write it (no courier listening, plugstack.conf changed record= or
+# dbd_client= since slurmd started), the step writes itself, as before.
+
+# said_of JOB MARK: slurmd's log of JOB's steps since MARK.
+said_of() { log_since "$SLURMD_LOG" "$2" | grep -F "job $1 step "; }
+
+# 1. The node's record lock held by a stuck process: the courier waits for it
+# (lock_timeout, 5 s), the step does not. (The job has ended by the time the lock
+# is free: the courier writes through slurmdbd.)
+hold() {
+	(exec 8>>"$1" && flock -x 8 && exec sleep 60) &
+	holder=$!
+	wait_until 5 sh -c "! flock -n '$1' true"
+}
+hold "$STATEDIR/record.lock"
+mark=$(log_mark "$SLURMD_LOG")
+t0=$(date +%s%N)
+run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c 'echo JOB=$SLURM_JOB_ID'
+ms=$((($(date +%s%N) - t0) / 1000000))
+job=$(acct_job "$OUT")
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+comment=$(acct_comment "$job")
+said=$(said_of "$job" "$mark")
+if [ $RC -eq 0 ] && [ "$ms" -lt 4000 ] && [ "$(step_nodes "$comment" 0)" = "['$HOST']" ] &&
+	grep -q "step 0: placement record of 1 node(s) handed to the node's courier by this node in [0-9.]* ms" <<<"$said" &&
+	grep -q "step 0: placement record of 1 node(s) delivered from the spool\( through slurmdbd (the job had ended)\)\? in [0-9]* ms (2 reads, 1 writes" <<<"$said"; then
+	t_pass "record lock held: the step ends in $ms ms, before the courier's write (lock_timeout 5 s); the record is in accounting"
+else
+	t_fail "record lock held: the step ends before the courier's write (lock_timeout 5 s); the record is in accounting" \
+		"job '$job' exit $RC in $ms ms; record step 0: $(step_nodes "$comment" 0); slurmd: ${said:0:600}"
+fi
+
+# 2. A workflow of one-node steps: every step handed over, delivered and counted.
+n=30
+mark=$(log_mark "$SLURMD_LOG")
+run_job sbatch --wait -w "$HOST" -n 2 -o "$OUTDIR/courier-steps.out" --wrap \
+	"echo JOB=\$SLURM_JOB_ID; for i in \$(seq $n); do srun -n 1 --mem-interleave=weighted true || exit 1; done"
+job=$(acct_job "$(cat "$OUTDIR/courier-steps.out" 2>/dev/null)")
+comment=$(acct_comment "$job")
+wait_until 20 sh -c "[ \$(tail -c +$((mark + 1)) '$SLURMD_LOG' | grep -c 'job $job step [0-9]*: placement record of 1 node(s) delivered from the spool') -ge $n ]"
+said=$(said_of "$job" "$mark")
+handed=$(grep -c "placement record of 1 node(s) handed to the node's courier" <<<"$said")
+delivered=$(grep -c "placement record of 1 node(s) delivered from the spool" <<<"$said")
+if [ $RC -eq 0 ] && [ "$handed" -eq $n ] && [ "$delivered" -eq $n ] && [ "$(acct_py "$comment" 'counted(r)')" = $n ]; then
+	t_pass "$n one-node steps: each handed to the courier, delivered, and counted in the record"
+else
+	t_fail "$n one-node steps: each handed to the courier, delivered, and counted in the record" \
+		"job '$job' exit $RC; handed $handed, delivered $delivered, counted $(acct_py "$comment" 'counted(r)' 2>&1); slurmd: $(tail -n 3 <<<"$said")"
+fi
+
+# writes_itself NAME: a one-node step writes its record itself, nothing handed over.
+writes_itself() {
+	local mark said comment
+	mark=$(log_mark "$SLURMD_LOG")
+	run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c 'echo JOB=$SLURM_JOB_ID'
+	job=$(acct_job "$OUT")
+	comment=$(acct_comment "$job")
+	said=$(said_of "$job" "$mark")
+	if [ $RC -eq 0 ] && [ "$(step_nodes "$comment" 0)" = "['$HOST']" ] &&
+		grep -q "step 0: placement record of 1 node(s) written by this node in" <<<"$said" &&
+		! grep -q "handed to the node's courier" <<<"$said"; then
+		t_pass "$1: the step writes its record itself"
+	else
+		t_fail "$1: the step writes its record itself" "job '$job' exit $RC; record step 0: $(step_nodes "$comment" 0); slurmd: ${said:0:600}"
+	fi
+}
+
+# 3. plugstack.conf names another dbd_client than slurmd's courier was started with.
+client=$(sed -n 's/.* dbd_client=\([^ ]*\).*/\1/p' "$MPOL_CLUSTER_DIR/etc/plugstack.conf")
+if [ -x "$client" ] && cp "$client" "$OUTDIR/courier-dbd-client"; then
+	plugstack "dbd_client=$OUTDIR/courier-dbd-client"
+	writes_itself "dbd_client= changed since slurmd started"
+	plugstack
+else
+	t_fail "dbd_client= changed since slurmd started: the step writes its record itself" \
+		"no dbd_client in $MPOL_CLUSTER_DIR/etc/plugstack.conf: $(cat "$MPOL_CLUSTER_DIR/etc/plugstack.conf")"
+fi
+
+# 4. No courier listens: its lock file moved aside (the courier holds the old one), so
+# the step's probe takes a fresh one; put back, the courier listens again.
+if mv "$STATEDIR/courier.lock" "$OUTDIR/courier.lock.held"; then
+	writes_itself "no courier listening"
+	mv "$OUTDIR/courier.lock.held" "$STATEDIR/courier.lock"
+	mark=$(log_mark "$SLURMD_LOG")
+	run_job srun -w "$HOST" -n 1 --mem-interleave=weighted bash -c 'echo JOB=$SLURM_JOB_ID'
+	job=$(acct_job "$OUT")
+	t_expect_match "courier lock back in place: the next step hands its record over again" \
+		"handed to the node's courier" "$(acct_comment "$job" >/dev/null; said_of "$job" "$mark")"
+else
+	t_fail "no courier listening: the step writes its record itself" "no $STATEDIR/courier.lock: slurmd's courier does not listen"
+fi
+rm -f "$OUTDIR/courier-dbd-client" "$OUTDIR/courier-steps.out"
