@@ -87,6 +87,14 @@ void smpol_check_helpers(const struct smpol_site_config *cfg, struct smpol_findi
 void smpol_check_record_field(const struct smpol_site_config *cfg, const char *slurm_conf,
 			      struct smpol_findings *f);
 
+/*
+ * smpol_check_courier - who writes the records on this node (courier_lock.h): slurmd's
+ * courier with cfg's settings (ok); one with other settings, as after plugstack.conf
+ * changed record= or dbd_client= without a restart of slurmd (a warning: each step
+ * writes itself); none (info: the same). Skipped without root; none for record=none.
+ */
+void smpol_check_courier(const struct smpol_site_config *cfg, struct smpol_findings *f);
+
 /* A file only root may change: owned by root, not writable by group or others. */
 bool smpol_file_unsafe(const struct stat *st);
 

@@ -77,6 +77,7 @@ smpol_record = \
 	src/libsmpol/record/record_store.c src/libsmpol/record/record_store.h \
 	src/libsmpol/record/record_gather.c src/libsmpol/record/record_gather.h \
 	src/libsmpol/record/record_spool.c src/libsmpol/record/record_spool.h \
+	src/libsmpol/record/courier_lock.c src/libsmpol/record/courier_lock.h \
 	src/libsmpol/record/record_recheck.c src/libsmpol/record/record_recheck.h \
 	src/libsmpol/record/step_name.c src/libsmpol/record/step_name.h \
 	src/libsmpol/record/sampling.c src/libsmpol/record/sampling.h \

@@ -214,6 +214,7 @@ int cmd_check(int argc, char **argv)
 	if (!site.line_rc && !strcmp(c.host.fsroot, "/")) {
 		smpol_check_helpers(&site.cfg, &f);
 		smpol_check_record_field(&site.cfg, smpol_slurm_conf_path(), &f);
+		smpol_check_courier(&site.cfg, &f);
 	}
 	if (smpol_topology_read(&c.host, &topo, err, sizeof(err)) == 0) {
 		if (check_node(&site, &topo, &f) < 0)

@@ -1,20 +1,24 @@
 /* test_check.c - mpolctl check's HMAT inspection (smpol_check_hmat) on fixture trees
  * changed in memory, one finding at a time: each finding appears for its fault, on its
  * node, and not on a sound tree; and its finding about the record's field from
- * slurm.conf (smpol_check_record_field). */
+ * slurm.conf (smpol_check_record_field) and about slurmd's courier (smpol_check_courier). */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "checks.h"
+#include "courier_lock.h"
 #include "error.h"
 #include "fake_tree.h"
+#include "text.h"
 #include "topology.h"
 
 struct fixture {
@@ -154,6 +158,68 @@ static void test_record_field(void **state)
 	record_finding("", SMPOL_RECORD_ADMIN_COMMENT, "record-field", SMPOL_SEV_OK, "the job's AdminComment");
 }
 
+/* The finding about slurmd's courier in statedir sd, for a lock file holding `held`
+ * (NULL: none) and held shared (`locked`) or not, with cfg's record=; code NULL: none. */
+static void courier_finding(const char *sd, const char *held, bool locked, enum smpol_record_target target,
+			    const char *code, enum smpol_severity sev, const char *what)
+{
+	char path[128];
+	struct smpol_site_config cfg;
+	struct smpol_findings f = { 0 };
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", sd, SMPOL_COURIER_LOCK);
+	unlink(path);
+	if (held) {
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, held, strlen(held)), (ssize_t)strlen(held));
+		if (locked)
+			assert_int_equal(flock(fd, LOCK_SH), 0);
+	}
+	assert_int_equal(smpol_config_default(&cfg), 0);
+	assert_int_equal(smpol_text_set(&cfg.host.statedir, sd), 0);
+	cfg.record = target;
+	smpol_check_courier(&cfg, &f);
+	smpol_config_free(&cfg);
+	if (fd >= 0)
+		close(fd);
+	if (!code) {
+		assert_int_equal(f.n, 0);
+	} else {
+		assert_int_equal(f.n, 1);
+		assert_string_equal(f.v[0].code, code);
+		assert_int_equal(f.v[0].severity, sev);
+		assert_non_null(strstr(f.v[0].what, what));
+	}
+	smpol_findings_free(&f);
+}
+
+/* Who writes the records: slurmd's courier with plugstack.conf's settings, one with
+ * others (slurmd not restarted since they changed), or none (a lock file nobody holds). */
+static void test_courier(void **state)
+{
+	char sd[] = "/tmp/test_check_courier.XXXXXX", mine[4200], rm[64];
+	struct smpol_site_config cfg;
+
+	(void)state;
+	assert_non_null(mkdtemp(sd));
+	assert_int_equal(smpol_config_default(&cfg), 0);
+	smpol_courier_settings(&cfg, mine, sizeof(mine));
+	smpol_config_free(&cfg);
+	courier_finding(sd, NULL, false, SMPOL_RECORD_ADMIN_COMMENT, "courier-none", SMPOL_SEV_INFO,
+			"no slurmd courier listens");
+	courier_finding(sd, mine, false, SMPOL_RECORD_ADMIN_COMMENT, "courier-none", SMPOL_SEV_INFO,
+			"each step writes its record itself");
+	courier_finding(sd, mine, true, SMPOL_RECORD_ADMIN_COMMENT, "courier", SMPOL_SEV_OK,
+			"steps hand theirs over");
+	courier_finding(sd, mine, true, SMPOL_RECORD_EXTRA, "courier-settings", SMPOL_SEV_WARNING,
+			"plugstack.conf says 'record=extra");
+	courier_finding(sd, mine, true, SMPOL_RECORD_NONE, NULL, SMPOL_SEV_OK, "");
+	snprintf(rm, sizeof(rm), "rm -rf %s", sd);
+	assert_int_equal(system(rm), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +228,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rw_ratio, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_mismatch, setup, teardown),
 		cmocka_unit_test(test_record_field),
+		cmocka_unit_test(test_courier),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/file.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "courier_lock.h"
 #include "error.h"
 #include "mi_log.h"
 #include "record_courier.h"
@@ -24,9 +24,6 @@
  * wait: the first after COURIER_RETRY_MIN_S, doubling up to COURIER_IDLE_S. */
 #define COURIER_IDLE_S 30
 #define COURIER_RETRY_MIN_S 5
-/* Held shared by every courier of the node while it runs; a step that cannot take it
- * exclusively knows one listens (record_courier_listening). */
-#define COURIER_LOCK "courier.lock"
 
 static struct {
 	pthread_t thread;
@@ -198,14 +195,6 @@ static void close_fds(void)
 	}
 }
 
-/* The settings a courier delivers with, as its lock file holds them: a step hands its
- * record only to a courier that writes it where the step would (slurmd reads
- * plugstack.conf at its start, slurmstepd at each step's). */
-static void settings_text(const struct smpol_site_config *site, char *buf, size_t len)
-{
-	snprintf(buf, len, "record=%s dbd_client=%s", smpol_record_target_name(site->record), site->dbd_client);
-}
-
 /* Watch the spool and say so, with the settings, to the node's steps, which then hand
  * their records over (record_courier_listening); logs why not. */
 static void start_listening(void)
@@ -213,18 +202,18 @@ static void start_listening(void)
 	char err[SMPOL_ERRLEN], text[4200];
 	size_t len;
 
-	settings_text(&courier.site, text, sizeof(text) - 1);
+	smpol_courier_settings(&courier.site, text, sizeof(text) - 1);
 	len = strlen(text);
 	text[len++] = '\n';    /* a line; smpol_statedir_read drops it */
 	if (watch_spool(err, sizeof(err)) < 0 ||
-	    smpol_statedir_lock(&courier.site.host, COURIER_LOCK, true, LOCK_SH, &courier.lock_fd, err,
+	    smpol_statedir_lock(&courier.site.host, SMPOL_COURIER_LOCK, true, LOCK_SH, &courier.lock_fd, err,
 				sizeof(err)) < 0)
 		slurm_error(MI_LOG "%s; the node's steps write their placement records themselves, at their end",
 			    err);
 	else if (ftruncate(courier.lock_fd, 0) < 0 || pwrite(courier.lock_fd, text, len, 0) != (ssize_t)len)
 		slurm_error(MI_LOG "cannot write the courier's settings into %s/%s (%s); the node's steps write "
 			    "their placement records themselves, at their end", courier.site.host.statedir,
-			    COURIER_LOCK, strerror(errno));
+			    SMPOL_COURIER_LOCK, strerror(errno));
 }
 
 void record_courier_start(int ac, char **av)
@@ -275,14 +264,7 @@ void record_courier_stop(void)
 
 bool record_courier_listening(const struct smpol_site_config *site)
 {
-	char want[4200], held[4200];
-	int fd, rc = smpol_statedir_lock(&site->host, COURIER_LOCK, false, LOCK_EX | LOCK_NB, &fd, NULL, 0);
-
-	if (rc == 0)
-		close(fd);
-	if (rc != -EWOULDBLOCK)
-		return false;
-	settings_text(site, want, sizeof(want));
-	return smpol_statedir_read(&site->host, COURIER_LOCK, held, sizeof(held), NULL, 0) == 0 &&
-	       strcmp(held, want) == 0;
+	/* slurmd reads plugstack.conf at its start, slurmstepd at each step's: a courier
+	 * with other settings would write the record where the step would not */
+	return smpol_courier_probe(site, NULL, 0) == SMPOL_COURIER_LISTENS;
 }
