@@ -199,10 +199,34 @@ else
 		"warning:dbd-client-missing warning:preload-missing" "dbd_client=$TC_TMP/interposer.so preload=$TC_TMP"
 	tc_helpers "a client and an interposer anyone may write" "error:dbd-client-unsafe error:preload-unsafe" \
 		"dbd_client=$TC_TMP/open-client preload=$TC_TMP/open-client"
+	# slurmd's courier (which this host has none of): none listens in a fresh state
+	# directory; a lock file held by a process with the line's settings is a courier
+	# that takes the records, one with other settings is a warning (restart slurmd).
+	tc_courier() { # tc_courier NAME "SEVERITY:CODE" SETTINGS|""
+		local sd out holder
+		sd=$(tc_state courier)
+		if [ -n "$3" ]; then
+			printf '%s\n' "$3" >"$sd/courier.lock"
+			chmod 0600 "$sd/courier.lock"
+			(exec 8<"$sd/courier.lock" && flock -s 8 && exec sleep 30) &
+			holder=$!
+			for _ in 1 2 3 4 5 6 7 8 9 10; do flock -n -x "$sd/courier.lock" true || break; sleep 0.1; done
+		fi
+		out=$("$MPOLCTL" check --json --plugstack "$TC_TMP/helpers.conf" --statedir "$sd" --bandwidth none 2>&1)
+		[ -z "$3" ] || { kill "$holder"; wait "$holder"; } 2>/dev/null
+		t_expect_match "check: $1" "^\[\"$2\"\]\$" \
+			"$(jq -c '[.findings[] | select(.code | test("courier")) | "\(.severity):\(.code)"]' <<<"$out" 2>&1)"
+	}
+	echo "optional mem_interleave.so dbd_client=$TC_TMP/client" >"$TC_TMP/helpers.conf"
+	tc_courier "no courier listens: each step writes its record itself" "info:courier-none" ""
+	tc_courier "slurmd's courier listens with the line's settings" "ok:courier" \
+		"record=admincomment dbd_client=$TC_TMP/client"
+	tc_courier "slurmd's courier listens with another dbd_client= (restart slurmd)" "warning:courier-settings" \
+		"record=admincomment dbd_client=$TC_TMP/open-client"
 	out=$("$MPOLCTL" check --json --plugstack "$TC_TMP/helpers.conf" --statedir "$(tc_state helpers)" --bandwidth none \
 		--fsroot "$TC_FIX/linux-7.3-boot" 2>&1)
-	t_expect_match "check: under --fsroot the line's programs are not checked (they are this host's)" '^\[\]$' \
-		"$(jq -c '[.findings[] | select(.code | test("dbd|preload"))]' <<<"$out" 2>&1)"
+	t_expect_match "check: under --fsroot the line's programs and slurmd's courier are not checked (they are this host's)" '^\[\]$' \
+		"$(jq -c '[.findings[] | select(.code | test("dbd|preload|courier"))]' <<<"$out" 2>&1)"
 
 	# The bandwidth table (the captured guest's nodes; the raw HMAT is read too).
 	guest_nodes="node 0 cpus=0-1 memory=yes

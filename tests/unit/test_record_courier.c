@@ -104,7 +104,7 @@ static bool listening_with(const char *extra)
 	bool yes;
 
 	step_site(&site, extra);
-	yes = record_courier_listening(&site);
+	yes = smpol_courier_probe(&site, NULL, 0) == SMPOL_COURIER_LISTENS;
 	smpol_config_free(&site);
 	return yes;
 }

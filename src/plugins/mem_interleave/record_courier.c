@@ -261,10 +261,3 @@ void record_courier_stop(void)
 	close_fds();
 	smpol_config_free(&courier.site);   /* read by a start that did not run the thread too */
 }
-
-bool record_courier_listening(const struct smpol_site_config *site)
-{
-	/* slurmd reads plugstack.conf at its start, slurmstepd at each step's: a courier
-	 * with other settings would write the record where the step would not */
-	return smpol_courier_probe(site, NULL, 0) == SMPOL_COURIER_LISTENS;
-}

@@ -2,9 +2,9 @@
  * spool, so that no step waits for its record's write.
  *
  * The courier is a thread in slurmd, started when slurmd loads the plugin. It watches
- * STATEDIR/spool and holds STATEDIR/courier.lock shared while it does (the file names
- * its settings): a step that finds the lock held, with its own settings, puts its
- * record into the spool at its end and ends at once
+ * STATEDIR/spool and holds STATEDIR/courier.lock shared while it does, with its
+ * settings in it (courier_lock.h): a step that finds it listening with its own
+ * settings puts its record into the spool at its end and ends at once
  * (record_write_to_courier); the courier, woken by the file's arrival, writes it as the
  * steps would (record_write.h: under the node's record lock, each write read back).
  * Records an outage left there wait as well: every COURIER_IDLE_S it looks at the
@@ -17,20 +17,11 @@
 #ifndef MEM_INTERLEAVE_RECORD_COURIER_H
 #define MEM_INTERLEAVE_RECORD_COURIER_H
 
-#include <stdbool.h>
-
-#include "site_config.h"
-
 /* Start the courier for the site's plugstack arguments (record=none starts none).
  * Logs why it cannot; slurmd starts either way. */
 void record_courier_start(int ac, char **av);
 
 /* Stop it and wait for its round in progress to end. */
 void record_courier_stop(void);
-
-/* slurmstepd: whether a courier watches the node's spool and delivers with the
- * step's record= and dbd_client= (slurmd not restarted since plugstack.conf changed
- * them: the step writes itself). */
-bool record_courier_listening(const struct smpol_site_config *site);
 
 #endif

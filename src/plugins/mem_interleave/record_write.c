@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "courier_lock.h"
 #include "mi_log.h"
-#include "record_courier.h"
 #include "record_ended.h"
 #include "record_recheck.h"
 #include "record_slurm.h"
@@ -111,6 +111,14 @@ static int store_entries(const struct record_write *w, const struct smpol_record
 	return rc;
 }
 
+/* Whether slurmd's courier listens with the step's settings (courier_lock.h): slurmd
+ * reads plugstack.conf at its start, slurmstepd at each step's, and a courier with
+ * other settings would write the record where the step would not. */
+static bool courier_listens(const struct smpol_site_config *site)
+{
+	return smpol_courier_probe(site, NULL, 0) == SMPOL_COURIER_LISTENS;
+}
+
 /* Say that run/step's record of n nodes waits in the spool because of err. */
 static void say_kept(const struct record_write *w, const struct smpol_record_run *run, const char *step, int n,
 		     const char *err, int dropped)
@@ -160,7 +168,7 @@ bool record_write_to_courier(const struct record_write *w, json_object *entries,
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!record_courier_listening(w->site) || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
+	if (!courier_listens(w->site) || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
 		return false;
 	for (int i = 0; i < n; i++)
 		free(names[i]);
@@ -239,7 +247,7 @@ static int deliver_spool(const struct record_write *w, int max, bool say)
 void record_write_deliver_others(const struct record_write *w)
 {
 	/* the courier delivers them, and this step's start waits for no other's write */
-	if (!record_courier_listening(w->site))
+	if (!courier_listens(w->site))
 		deliver_spool(w, SPOOL_DELIVER_MAX, false);
 }
 
