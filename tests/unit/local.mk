@@ -107,6 +107,12 @@ UNIT_TESTS += tests/unit/test_record_courier
 tests_unit_test_record_courier_SOURCES = tests/unit/test_record_courier.c
 tests_unit_test_record_courier_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
 tests_unit_test_record_courier_LDADD = $(UNIT_LIBS_COMMON) -lpthread
+# A step's record handed to the courier or written by the step (record_write.c,
+# #included), with a fake store in place of Slurm.
+UNIT_TESTS += tests/unit/test_record_write
+tests_unit_test_record_write_SOURCES = tests/unit/test_record_write.c
+tests_unit_test_record_write_CFLAGS = $(UNIT_CFLAGS_COMMON) $(SLURM_CPPFLAGS) -I$(top_srcdir)/src/plugins/mem_interleave
+tests_unit_test_record_write_LDADD = $(UNIT_LIBS_COMMON)
 endif
 UNIT_TESTS += tests/unit/test_movement
 tests_unit_test_movement_SOURCES = tests/unit/test_movement.c
