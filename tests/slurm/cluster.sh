@@ -329,10 +329,14 @@ start_mariadb() {
 			die "mariadb-install-db failed; see $DIR/log/mariadb-install.log"
 		fresh=1
 	fi
+	# innodb_snapshot_isolation: on by default from MariaDB 11.6 (Debian 13 has 11.8),
+	# and slurmdbd exits (fatal) when a write of its conflicts with another transaction
+	# on the same row, as a job modify of the record does with slurmctld's update of a
+	# job being requeued; Slurm requires it off. "loose": 10.11 builds without it start.
 	setsid mariadbd --no-defaults --datadir="$DIR/mysql" --user=mysql \
 		--bind-address=127.0.0.1 --port=$((PORT_BASE + 2)) --socket="$DIR/mysql/mysql.sock" \
 		--pid-file="$(pidfile mariadbd)" --log-error="$DIR/mysql/mariadb.log" \
-		--skip-name-resolve </dev/null >/dev/null 2>&1 &
+		--skip-name-resolve --loose-innodb-snapshot-isolation=OFF </dev/null >/dev/null 2>&1 &
 	wait_for 30 "MariaDB on port $((PORT_BASE + 2))" mysql_root -e 'select 1' ||
 		die "MariaDB did not start; see $DIR/mysql/mariadb.log"
 	if [ $fresh = 1 ] || ! grep -q 1 <<<"$(mysql_root -e "select 1 from mysql.user where user='slurm'")"; then
