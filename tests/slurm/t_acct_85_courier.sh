@@ -25,13 +25,13 @@ kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
 comment=$(acct_comment "$job")
 said=$(said_of "$job" "$mark")
-if [ $RC -eq 0 ] && [ "$ms" -lt 4000 ] && [ "$(step_nodes "$comment" 0)" = "['$HOST']" ] &&
+if [ $RC -eq 0 ] && [ "$ms" -lt 4000 ] && [ "$(acct_py "$comment" 'step_nodes(r, "0")')" = "['$HOST']" ] &&
 	grep -q "step 0: placement record of 1 node(s) handed to the node's courier by this node in [0-9.]* ms" <<<"$said" &&
 	grep -q "step 0: placement record of 1 node(s) delivered from the spool\( through slurmdbd (the job had ended)\)\? in [0-9]* ms (2 reads, 1 writes" <<<"$said"; then
 	t_pass "record lock held: the step ends in $ms ms, before the courier's write (lock_timeout 5 s); the record is in accounting"
 else
 	t_fail "record lock held: the step ends before the courier's write (lock_timeout 5 s); the record is in accounting" \
-		"job '$job' exit $RC in $ms ms; record step 0: $(step_nodes "$comment" 0); slurmd: ${said:0:600}"
+		"job '$job' exit $RC in $ms ms; record step 0: $(acct_py "$comment" 'step_nodes(r, "0")'); slurmd: ${said:0:600}"
 fi
 
 # 2. A workflow of one-node steps: every step handed over, delivered and counted.
@@ -60,12 +60,12 @@ writes_itself() {
 	job=$(acct_job "$OUT")
 	comment=$(acct_comment "$job")
 	said=$(said_of "$job" "$mark")
-	if [ $RC -eq 0 ] && [ "$(step_nodes "$comment" 0)" = "['$HOST']" ] &&
+	if [ $RC -eq 0 ] && [ "$(acct_py "$comment" 'step_nodes(r, "0")')" = "['$HOST']" ] &&
 		grep -q "step 0: placement record of 1 node(s) written by this node in" <<<"$said" &&
 		! grep -q "handed to the node's courier" <<<"$said"; then
 		t_pass "$1: the step writes its record itself"
 	else
-		t_fail "$1: the step writes its record itself" "job '$job' exit $RC; record step 0: $(step_nodes "$comment" 0); slurmd: ${said:0:600}"
+		t_fail "$1: the step writes its record itself" "job '$job' exit $RC; record step 0: $(acct_py "$comment" 'step_nodes(r, "0")'); slurmd: ${said:0:600}"
 	fi
 }
 
