@@ -584,12 +584,18 @@ static void finish(struct record_step *a)
 	if (entries && json_object_object_length(entries) > 0)
 		write = a->in.node_id == 0 || must_write(a, entries, nothing_new);
 	if (write) {
-		bool sole = collects_all && end.missing == 0;
+		bool sole = collects_all && end.missing == 0, killed;
 
+		pthread_mutex_lock(&a->lock);
+		killed = a->killed;
+		pthread_mutex_unlock(&a->lock);
 		name_missing(a, entries);
 		/* the courier confirms with one read: only for a step's only writer; others
-		 * race the nodes that write for themselves, and confirm as they do */
-		if (!((sole || a->in.step_nnodes <= 1) && record_write_to_courier(&a->w, entries, how)))
+		 * race the nodes that write for themselves, and confirm as they do. A step
+		 * whose tasks were killed (its job is ending: cancelled, timed out, requeued)
+		 * writes at once: slurmdbd may have a requeued job's next run by the time
+		 * the courier writes, and then cannot tell the step's run's row */
+		if (killed || !((sole || a->in.step_nnodes <= 1) && record_write_to_courier(&a->w, entries, how)))
 			a->spooled = record_write_entries(&a->w, entries, sole, how);
 	}
 	json_object_put(entries);
