@@ -30,7 +30,7 @@ static struct {
 	bool running;
 	bool atfork;            /* courier_forked is registered */
 	pid_t owner;            /* the process whose courier this is */
-	int lock_fd;            /* COURIER_LOCK, held shared */
+	int lock_fd;            /* SMPOL_COURIER_LOCK, held shared */
 	int notify_fd;          /* inotify on STATEDIR/spool: a record put there wakes it */
 	int stop_fd;            /* eventfd: stop */
 	struct smpol_site_config site;
@@ -196,7 +196,7 @@ static void close_fds(void)
 }
 
 /* Watch the spool and say so, with the settings, to the node's steps, which then hand
- * their records over (record_courier_listening); logs why not. */
+ * their records over (courier_lock.h); logs why not. */
 static void start_listening(void)
 {
 	char err[SMPOL_ERRLEN], text[4200];
