@@ -82,6 +82,7 @@ int smpol_movement_init(struct smpol_movement *mv, const uint64_t *count, int ma
 	for (int n = 0; n <= max_node; n++) {
 		if (mv->count[n] > mv->target[n]) {
 			mv->surplus[n] = mv->count[n] - mv->target[n];
+			mv->acc[n] = mv->count[n] / 2;
 			mv->minimum += mv->surplus[n];
 		} else if (mv->count[n] < mv->target[n]) {
 			mv->deficit[n] = mv->target[n] - mv->count[n];
@@ -99,8 +100,12 @@ void smpol_movement_free(struct smpol_movement *mv)
 	mv->max_node = -1;
 }
 
-/* Should this page of a surplus node be taken? Bresenham over the node's pages:
- * take when k*s/c crosses an integer, so s of its c pages go, evenly spaced. */
+/* Should this page of a surplus node be taken? Bresenham over the node's pages, started
+ * half a step in: take when (k*s + c/2)/c crosses an integer, so s of its c pages go,
+ * evenly spaced and centred. Centred, the last take comes about c/(2s) pages before the
+ * node's last page, so a page the running task freed or that moved by itself between
+ * the count and the walk does not cost the node a move (uncentred, the take fell on
+ * the very last page). */
 static int take_page(struct smpol_movement *mv, int node)
 {
 	uint64_t c = mv->count[node], s = mv->surplus[node];

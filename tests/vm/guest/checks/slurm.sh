@@ -86,6 +86,14 @@ if [ ! -d $WI ]; then
 		fail strict-refuses "srun exit $rc: $(cat /tmp/strict.out)"
 	fi
 fi
+# moved_about_minimum MOVED MINIMUM: never more than the planner's minimum, and all of it
+# but 0.1% + 1 page: a running task's pages can leave a node between the sampler's count
+# and its walk (the task frees them, NUMA balancing moves them), and the walk does not
+# take a page that is no longer there.
+moved_about_minimum() {
+	[ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt 0 ] && [ "$1" -le "$2" ] && [ "$1" -ge $(($2 - $2 / 1000 - 1)) ]
+}
+
 # held_step NAME SRUN-ARGS...: a one-task step holding 64 MiB on CPU 0, output in
 # /tmp/NAME.out; sets JOB and PID.
 held_step() {
@@ -170,7 +178,7 @@ if [ -d $WI ]; then
 			fail migration-pages-follow-socket1 "pages $counts vs socket 1's plan ${w1# }: $cmp"
 		moved=$(sed -n "s/.*minimum to move \([0-9]*\), moved \([0-9]*\) .*/\2 \1/p" /tmp/watch.out)
 		set -- $moved
-		[ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" -gt 0 ] && pass migration-moved-minimum ||
+		moved_about_minimum "$1" "$2" && pass migration-moved-minimum ||
 			fail migration-moved-minimum "moved/minimum '$moved'"
 		expect_eq migration-within-socket-untouched "$b1" "$(signal_counts mig1 "$m1" USR1 0)" "pages of the task moved within socket 0"
 		expect_eq migration-plain-untouched "$bp" "$(signal_counts plain "$plain" USR1 0)" "pages of the process without the option"
@@ -242,7 +250,7 @@ if [ -d $WI ]; then
 		want="1 2 0"
 		[ "$VM_KERNEL" = pmbind ] && want="2 2 2"
 		expect_eq region-placed "$want" "$1 $2 $3" "mappings placed, large, by process_mbind ($line)"
-		[ -n "$6" ] && [ "$6" = "$5" ] && [ "$6" -gt 0 ] && [ "$7" = 0 ] && pass region-moved-minimum ||
+		moved_about_minimum "$6" "$5" && [ "$7" = 0 ] && pass region-moved-minimum ||
 			fail region-moved-minimum "moved '$6', minimum '$5', not moved '$7'"
 		if [ "$VM_KERNEL" = pmbind ]; then
 			# its policy was set before it had a page: they fault by the weights, no sample needed
