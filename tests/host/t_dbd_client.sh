@@ -16,29 +16,28 @@ dc_usage() {
 }
 
 # dc_entries NAME TEXT [ARGS...]: TEXT on stdin is refused on the report line, exit 0
-# (ARGS: the mode, --step 0 unless given).
+# (ARGS: the mode, a store of steps unless given).
 dc_entries() {
 	local out rc name=$1 text=$2
 	shift 2
-	[ $# -gt 0 ] || set -- --step 0
 	out=$(printf '%s' "$text" | "$DBD_CLIENT" --job 7 "$@" 2>&1)
 	rc=$?
-	t_expect_match "dbd client: $name" "^0 failed 22 standard input holds no JSON object \(of nodes, or a record\)$" "$rc $out"
+	t_expect_match "dbd client: $name" "^0 failed 22 standard input holds no JSON object \(of steps, or a record\)$" "$rc $out"
 }
 
 if [ ! -x "$DBD_CLIENT" ]; then
 	t_skip "dbd client cases" "$DBD_CLIENT is not built (configure --disable-dbd-client, or --without-slurm)"
 else
-	dc_usage "job 0 is refused" "--job 0: " --job 0 --step 0
-	dc_usage "a job that is no number is refused" "--job 12x: " --job 12x --step 0
+	dc_usage "job 0 is refused" "--job 0: " --job 0
+	dc_usage "a job that is no number is refused" "--job 12x: " --job 12x
 	dc_usage "a field other than AdminComment, SystemComment or Extra is refused" \
-		"--field Comment: AdminComment, SystemComment" --job 7 --step 0 --field Comment
-	dc_usage "a run that is no number is refused" "--run -1: " --job 7 --run -1 --step 0
-	dc_usage "a start time 0 is refused" "--started 0: " --job 7 --run 1 --started 0 --step 0
-	dc_usage "no step is refused" "--job and --step \(or --recheck\) are needed" --job 7
-	dc_usage "an empty step is refused" "--job and --step \(or --recheck\) are needed" --job 7 --step ''
-	dc_usage "an extra argument is refused" "--job and --step \(or --recheck\) are needed" --job 7 --step 0 extra
-	dc_usage "--recheck without a job is refused" "--job and --step \(or --recheck\) are needed" --recheck
+		"--field Comment: AdminComment, SystemComment" --job 7 --field Comment
+	dc_usage "a run that is no number is refused" "--run -1: " --job 7 --run -1
+	dc_usage "a start time 0 is refused" "--started 0: " --job 7 --run 1 --started 0
+	dc_usage "no job is refused" "--job is needed, and nothing else" --run 1
+	dc_usage "--step (the steps are on standard input) is refused" "unrecognized option '--step'" --job 7 --step 0
+	dc_usage "an extra argument is refused" "--job is needed, and nothing else" --job 7 extra
+	dc_usage "--recheck without a job is refused" "--job is needed, and nothing else" --recheck
 	dc_usage "--recheck: a run that is no number is refused" "--run x: " --job 7 --run x --recheck
 	dc_entries "--recheck: a copy that is no JSON object" '[1]' --recheck
 	dc_entries "--recheck of a run: a copy that is no JSON object" '[1]' --run 1 --started 1700000000 --recheck

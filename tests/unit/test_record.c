@@ -832,6 +832,69 @@ static size_t steps_counted(const char *comment)
 	return count;
 }
 
+/* A courier delivers a job's spooled steps together: one read, one write and one read
+ * back for all of them; a write a slower writer undid is made again with every step;
+ * a batch folded to fit still counts every step; no step at all is refused. */
+static void test_store_steps_together(void **state)
+{
+	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
+	json_object *steps = json_object_new_object(), *many = json_object_new_object(), *none = json_object_new_object();
+	struct smpol_store_result res;
+	char err[SMPOL_ERRLEN], key[16];
+
+	(void)state;
+	f.text = strdup("keep me");
+	for (int i = 0; i < 5; i++) {
+		json_object *entries = json_object_new_object();
+
+		json_object_object_add(entries, "n1", make_entry((uint64_t)i + 1, 2, NULL));
+		snprintf(key, sizeof(key), "%d", i);
+		json_object_object_add(steps, key, entries);
+	}
+	assert_int_equal(smpol_record_store_steps(&store, steps, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
+	assert_int_equal(res.reads, 2);
+	assert_int_equal(res.writes, 1);
+	json_object_object_foreach(steps, step, entries)
+		assert_true(smpol_record_contains(f.text, 0, step, "n1", json_object_object_get(entries, "n1")));
+	assert_memory_equal(f.text, "keep me ", 8);
+	/* undone by a slower writer: seen by the read back, every step written again */
+	free(f.text);
+	f.text = strdup("keep me");
+	f.writes = 0;
+	f.clobber_writes = 1;
+	f.clobber_base = "keep me";
+	assert_int_equal(smpol_record_store_steps(&store, steps, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
+	json_object_put(res.record);
+	assert_int_equal(res.losses, 1);
+	assert_int_equal(res.writes, 2);
+	json_object_object_foreach(steps, s2, e2)
+		assert_true(smpol_record_contains(f.text, 0, s2, "n1", json_object_object_get(e2, "n1")));
+	/* 300 steps in one store of Extra's budget: folded, every step counted */
+	free(f.text);
+	f.text = strdup("");
+	for (int i = 0; i < 300; i++) {
+		json_object *nodes = json_object_new_object();
+
+		json_object_object_add(nodes, "n1", make_entry((uint64_t)(i % 3) + 1, 2, NULL));
+		snprintf(key, sizeof(key), "%d", i);
+		json_object_object_add(many, key, nodes);
+	}
+	assert_int_equal(smpol_record_store_steps(&store, many, SMPOL_RECORD_BUDGET_EXTRA, 10, 1, &res, err,
+						  sizeof(err)), 0);
+	json_object_put(res.record);
+	assert_int_equal(res.writes, 1);
+	assert_true(strlen(f.text) <= SMPOL_RECORD_BUDGET_EXTRA);
+	assert_int_equal(steps_counted(f.text), 300);
+	assert_int_equal(smpol_record_store_steps(&store, none, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)),
+			 -EINVAL);
+	json_object_put(none);
+	json_object_put(many);
+	json_object_put(steps);
+	free(f.text);
+}
+
 /* What record.h calls "the field": our object wrapped in {"mempolicy":...}. */
 #define WRAP (sizeof("{\"mempolicy\":}") - 1)
 
@@ -1405,6 +1468,7 @@ int main(void)
 		cmocka_unit_test(test_store_errors_propagate),
 		cmocka_unit_test(test_other_version_left_alone),
 		cmocka_unit_test(test_store_nodes_sole_writer),
+		cmocka_unit_test(test_store_steps_together),
 		cmocka_unit_test(test_runs_of_a_requeued_job),
 		cmocka_unit_test(test_jobstats_summary_untouched),
 		cmocka_unit_test(test_fold_150_steps),

@@ -32,19 +32,21 @@ static void write_client(const char *body)
 	assert_int_equal(chmod(client, 0755), 0);
 }
 
-static json_object *two_nodes(void)
+/* Steps 7 (two nodes) and 8 (one) of a job, as the courier delivers them together. */
+static json_object *two_steps(void)
 {
-	return json_tokener_parse("{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
+	return json_tokener_parse("{\"7\":{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}},"
+				  "\"8\":{\"n1\":{\"mode\":\"weighted\"}}}");
 }
 
 /* Run 2 of job 42 (requeued twice), whose step 7 started at 1700000000. */
 static int store(bool sole_writer, struct smpol_store_result *res, char *err)
 {
-	json_object *entries = two_nodes();
+	json_object *steps = two_steps();
 	int rc = record_ended_store(client, SMPOL_RECORD_ADMIN_COMMENT, &(struct smpol_record_run){ 42, 2, 1700000000 },
-				    "7", entries, sole_writer, false, res, err, SMPOL_ERRLEN);
+				    steps, sole_writer, false, res, err, SMPOL_ERRLEN);
 
-	json_object_put(entries);
+	json_object_put(steps);
 	return rc;
 }
 
@@ -77,9 +79,10 @@ static void test_stored(void **state)
 	assert_non_null(res.record);
 	assert_string_equal(json_object_to_json_string_ext(res.record, JSON_C_TO_STRING_PLAIN), "{\"v\":1,\"steps\":{}}");
 	json_object_put(res.record);
-	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --step 7 --field AdminComment "
+	assert_string_equal(slurp(seen), "--job 42 --run 2 --started 1700000000 --field AdminComment "
 			    "--sole-writer --no-pause\n"
-			    "{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}}");
+			    "{\"7\":{\"n1\":{\"mode\":\"weighted\"},\"n2\":{\"mode\":\"weighted\"}},"
+			    "\"8\":{\"n1\":{\"mode\":\"weighted\"}}}");
 	/* beside a jobstats summary, in SystemComment */
 	write_client("echo stored 2 1 0 SystemComment; echo");
 	assert_int_equal(store(true, &res, err), 0);

@@ -89,7 +89,8 @@ int slurm_update_job(job_desc_msg_t *desc)
 
 /* The record of the step's node: what the stand-in client reads on its standard input
  * and reports back as our record. */
-#define ENTRIES "{\"n1\":{\"mode\":\"weighted\"}}"
+/* step 0 of the job, on one node */
+#define STEPS "{\"0\":{\"n1\":{\"mode\":\"weighted\"}}}"
 
 /*
  * Store the step's record (run 0, the step started at `started`) with slurmctld's job
@@ -99,7 +100,7 @@ int slurm_update_job(job_desc_msg_t *desc)
  */
 static bool through_ctld(uint32_t state, uint32_t restart_cnt, time_t start, int64_t started)
 {
-	json_object *entries = json_tokener_parse(ENTRIES);
+	json_object *steps = json_tokener_parse(STEPS);
 	struct smpol_store_result res = { 0 };
 	char err[SMPOL_ERRLEN] = "";
 	const char *through = NULL;
@@ -109,9 +110,9 @@ static bool through_ctld(uint32_t state, uint32_t restart_cnt, time_t start, int
 	free(ctld.comment);
 	ctld = (__typeof__(ctld)){ .state = state, .restart_cnt = restart_cnt, .start = start };
 	unlink(seen);
-	rc = record_slurm_store(SMPOL_RECORD_ADMIN_COMMENT, client, &(struct smpol_record_run){ 42, 0, started }, "0",
-				entries, true, false, &res, &through, err, sizeof(err));
-	json_object_put(entries);
+	rc = record_slurm_store(SMPOL_RECORD_ADMIN_COMMENT, client, &(struct smpol_record_run){ 42, 0, started }, steps,
+				true, false, &res, &through, err, sizeof(err));
+	json_object_put(steps);
 	if (rc != 0)
 		fail_msg("record_slurm_store: %d %s", rc, err);
 	assert_non_null(res.record);
@@ -123,7 +124,7 @@ static bool through_ctld(uint32_t state, uint32_t restart_cnt, time_t start, int
 	} else {
 		assert_string_equal(through, " through slurmdbd (the job had ended)");
 		assert_int_equal(access(seen, F_OK), 0);
-		assert_string_equal(json_object_to_json_string_ext(res.record, JSON_C_TO_STRING_PLAIN), ENTRIES);
+		assert_string_equal(json_object_to_json_string_ext(res.record, JSON_C_TO_STRING_PLAIN), STEPS);
 	}
 	json_object_put(res.record);
 	return ctld_wrote;
@@ -191,7 +192,7 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	fprintf(f, "#!/bin/sh\n: >%s\n"
-		"if [ \"$*\" != \"--job 42 --run 0 --started %d --step 0 --field AdminComment --sole-writer "
+		"if [ \"$*\" != \"--job 42 --run 0 --started %d --field AdminComment --sole-writer "
 		"--no-pause\" ]; then echo \"failed 22 called with $*\"; exit; fi\n"
 		"echo stored 1 1 0 AdminComment\ncat\n", seen, STEP_START);
 	fclose(f);

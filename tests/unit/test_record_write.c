@@ -3,7 +3,8 @@
  * handed over only where a courier listens with the step's settings and the spool is
  * short (an outage's backlog makes the step write itself); a step's start delivers
  * spooled records only where no courier listens; a delivery slurmctld refuses is said
- * once, when asked to, and the record stays. */
+ * once, when asked to, and the record stays; the courier delivers the spooled steps of
+ * one run of a job in one store, paced, and a step refused for good is set aside alone. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -22,6 +23,8 @@ static char sd[] = "/tmp/test_record_write.XXXXXX";
 static struct smpol_site_config site;
 static struct record_write w;
 static int stores, store_rc, errors;        /* the fake store's calls and answer; slurm_error lines */
+static char stored[256];                    /* the fake store's calls: "JOB.RUN:STEP,STEP;" each */
+static const char *refused_step;            /* a step the fake store refuses for good (EINVAL) */
 static char said[1024];                     /* the last slurm_error line */
 static int courier_fd = -1;                  /* the fake courier's hold of its lock */
 
@@ -46,14 +49,28 @@ void slurm_info(const char *fmt, ...)
 }
 
 int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
-		     const char *step, json_object *entries, bool sole_writer, bool pause,
-		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+		     json_object *steps, bool sole_writer, bool pause, struct smpol_store_result *res,
+		     const char **through, char *err, size_t errlen)
 {
-	(void)target, (void)dbd_client, (void)run, (void)step, (void)entries, (void)sole_writer, (void)pause;
+	size_t len = strlen(stored);
+	const char *sep = ":";
+
+	(void)target, (void)dbd_client, (void)sole_writer, (void)pause;
 	stores++;
 	*through = "";
 	if (res)
 		*res = (struct smpol_store_result){ .reads = 2, .writes = 1 };
+	len += (size_t)snprintf(stored + len, sizeof(stored) - len, "%u.%u", run->job, run->run);
+	json_object_object_foreach(steps, step, entries) {
+		(void)entries;
+		if (refused_step && !strcmp(step, refused_step)) {
+			snprintf(stored + len, sizeof(stored) - len, "!%s;", step);
+			return smpol_fail(err, errlen, EINVAL, "step %s is refused", step);
+		}
+		len += (size_t)snprintf(stored + len, sizeof(stored) - len, "%s%s", sep, step);
+		sep = ",";
+	}
+	snprintf(stored + len, sizeof(stored) - len, ";");
 	return store_rc ? smpol_fail(err, errlen, -store_rc, "slurmctld is away") : 0;
 }
 
@@ -108,18 +125,24 @@ static int spooled(void)
 	return n;
 }
 
-/* Hand job/step's record over; whether it was. */
-static bool hand(uint32_t job, const char *step)
+/* Hand run's record of step over; whether it was. */
+static bool hand_run(uint32_t job, uint32_t run, const char *step)
 {
 	json_object *e = entries();
 	struct record_write one = w;
 	bool handed;
 
 	one.run.job = job;
+	one.run.run = run;
 	one.step = step;
 	handed = record_write_to_courier(&one, e, "by this node");
 	json_object_put(e);
 	return handed;
+}
+
+static bool hand(uint32_t job, const char *step)
+{
+	return hand_run(job, 0, step);
 }
 
 static int setup(void **state)
@@ -136,7 +159,8 @@ static int setup(void **state)
 		return -1;
 	w = (struct record_write){ &site, { 7, 0, 1700000000 }, "0", 1 };
 	stores = store_rc = errors = 0;
-	said[0] = '\0';
+	said[0] = stored[0] = '\0';
+	refused_step = NULL;
 	return 0;
 }
 
@@ -221,20 +245,91 @@ static void test_step_start_leaves_them_to_the_courier(void **state)
 static void test_refused_round(void **state)
 {
 	struct record_write courier = { &site, { 0 }, "", 1 };
+	int wait_ms;
 
 	(void)state;
 	fake_courier_as_the_step();
 	assert_true(hand(7, "2"));
 	store_rc = -ECONNREFUSED;
-	assert_int_equal(record_write_deliver_all(&courier, false), -ECONNREFUSED);
+	assert_int_equal(record_write_deliver_all(&courier, false, NULL, &wait_ms), -ECONNREFUSED);
 	assert_int_equal(errors, 0);
-	assert_int_equal(record_write_deliver_all(&courier, true), -ECONNREFUSED);
+	assert_int_equal(record_write_deliver_all(&courier, true, NULL, &wait_ms), -ECONNREFUSED);
 	assert_int_equal(errors, 1);
+	assert_non_null(strstr(said, "job 7 step 2: placement record of 1 node(s) kept in "));
 	assert_non_null(strstr(said, "/spool until slurmctld or slurmdbd answers (slurmctld is away)"));
 	assert_int_equal(spooled(), 1);
 	store_rc = 0;
-	assert_int_equal(record_write_deliver_all(&courier, false), 0);
+	assert_int_equal(record_write_deliver_all(&courier, false, NULL, &wait_ms), 0);
 	assert_int_equal(spooled(), 0);
+}
+
+/* One store per run of a job, its steps oldest first: job 7's steps 1-3, job 8's step
+ * 0, and run 1 of job 7 (requeued) on its own. */
+static void test_one_store_per_run(void **state)
+{
+	struct record_write courier = { &site, { 0 }, "", 1 };
+	int wait_ms = -1;
+
+	(void)state;
+	fake_courier_as_the_step();
+	assert_true(hand(7, "1"));
+	assert_true(hand(8, "0"));
+	assert_true(hand(7, "2"));
+	assert_true(hand_run(7, 1, "0"));
+	assert_true(hand(7, "3"));
+	assert_int_equal(record_write_deliver_all(&courier, false, NULL, &wait_ms), 0);
+	assert_int_equal(stores, 3);
+	assert_string_equal(stored, "7.0:1,2,3;8.0:0;7.1:0;");
+	assert_int_equal(wait_ms, 0);
+	assert_int_equal(spooled(), 0);
+}
+
+/* Paced: a run delivered lately waits, gathering its steps, while other jobs' records
+ * go at once; the wait ends within RECORD_PACE_MS. */
+static void test_paced(void **state)
+{
+	struct record_write courier = { &site, { 0 }, "", 1 };
+	struct record_pace pace = { 0 };
+	int wait_ms = -1;
+
+	(void)state;
+	fake_courier_as_the_step();
+	assert_true(hand(7, "0"));
+	assert_int_equal(record_write_deliver_all(&courier, false, &pace, &wait_ms), 0);
+	assert_string_equal(stored, "7.0:0;");         /* a job's first record: at once */
+	assert_true(hand(7, "1"));
+	assert_true(hand(9, "0"));
+	assert_true(hand(7, "2"));
+	assert_int_equal(record_write_deliver_all(&courier, false, &pace, &wait_ms), 0);
+	assert_string_equal(stored, "7.0:0;9.0:0;");
+	assert_true(wait_ms > 0 && wait_ms <= RECORD_PACE_MS);
+	assert_int_equal(spooled(), 2);
+	usleep((useconds_t)wait_ms * 1000);
+	assert_int_equal(record_write_deliver_all(&courier, false, &pace, &wait_ms), 0);
+	assert_string_equal(stored, "7.0:0;9.0:0;7.0:1,2;");
+	assert_int_equal(spooled(), 0);
+}
+
+/* A step slurmctld and slurmdbd refuse for good: set aside alone, after the run's
+ * store failed; the run's other steps are delivered each on its own. */
+static void test_refused_for_good_alone(void **state)
+{
+	struct record_write courier = { &site, { 0 }, "", 1 };
+	char path[128];
+	int wait_ms;
+
+	(void)state;
+	fake_courier_as_the_step();
+	assert_true(hand(7, "4"));
+	assert_true(hand(7, "5"));
+	assert_true(hand(7, "6"));
+	refused_step = "5";
+	assert_int_equal(record_write_deliver_all(&courier, false, NULL, &wait_ms), 0);
+	assert_string_equal(stored, "7.0:4!5;7.0:4;7.0!5;7.0:6;");
+	assert_non_null(strstr(said, "spooled placement record 7.5 cannot be delivered: step 5 is refused"));
+	assert_int_equal(spooled(), 0);
+	snprintf(path, sizeof(path), "%s/spool/7.5.json.undelivered", sd);
+	assert_int_equal(access(path, F_OK), 0);
 }
 
 int main(void)
@@ -246,6 +341,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_backlog_keeps_it_with_the_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_step_start_leaves_them_to_the_courier, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_round, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_store_per_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_for_good_alone, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

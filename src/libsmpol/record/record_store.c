@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -41,31 +42,64 @@ struct wanted {
 	bool (*held)(const struct wanted *w, const char *comment, bool written);
 	/* comment with it put in (*merged malloc'ed) */
 	int (*merge)(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen);
-	const char *step;               /* store_nodes: the step, entries and budget */
-	json_object *entries;
+	json_object *steps;             /* store_steps: {STEP:{NODE:ENTRY}}, and the budget */
 	size_t budget;
 	json_object *record;            /* store_copy: the copy */
 	uint32_t run;                   /* the job's run whose field it is (store->run) */
 };
 
-/* Whether comment holds every entry of entries (a node without one, {NODE:null}: any
- * entry of it, or its name as missing). A summary or folded part whose names were
- * dropped can tell neither way: before our write that counts as missing (we fold ours
- * in), after it as held (a loss there cannot be seen). */
+/* Whether comment holds every entry of every step of steps (a node without one,
+ * {NODE:null}: any entry of it, or its name as missing). A summary or folded part
+ * whose names were dropped can tell neither way: before our write that counts as
+ * missing (we fold ours in), after it as held (a loss there cannot be seen). */
 static bool holds_all(const struct wanted *w, const char *comment, bool written)
 {
-	json_object_object_foreach(w->entries, node, entry) {
-		if (!smpol_record_contains(comment, w->run, w->step, node, entry) &&
-		    !(!entry && smpol_record_names_missing(comment, w->run, w->step, node)) &&
-		    !(written && smpol_record_names_dropped(comment, w->run, w->step, node)))
-			return false;
+	json_object_object_foreach(w->steps, step, entries) {
+		json_object_object_foreach(entries, node, entry) {
+			if (!smpol_record_contains(comment, w->run, step, node, entry) &&
+			    !(!entry && smpol_record_names_missing(comment, w->run, step, node)) &&
+			    !(written && smpol_record_names_dropped(comment, w->run, step, node)))
+				return false;
+		}
 	}
 	return true;
 }
 
-static int merge_entries(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
+/* Each step merged in turn, in the order given (oldest first): the budget folds the
+ * steps a merge of each alone would fold. */
+static int merge_steps(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
 {
-	return smpol_record_merge_nodes(comment, w->run, w->step, w->entries, w->budget, merged, err, errlen);
+	char *text = strdup(comment);
+	int rc = text ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
+
+	json_object_object_foreach(w->steps, step, entries) {
+		char *next = NULL;
+
+		if (rc == 0)
+			rc = smpol_record_merge_nodes(text, w->run, step, entries, w->budget, &next, err, errlen);
+		free(text);
+		text = next;
+	}
+	*merged = rc == 0 ? text : NULL;
+	if (rc < 0)
+		free(text);
+	return rc;
+}
+
+/* "of step S" or "of N steps" for a sentence about steps ("" for a copy). */
+static void steps_said(const struct wanted *w, char *buf, size_t len)
+{
+	int n = w->steps ? json_object_object_length(w->steps) : 0;
+
+	buf[0] = '\0';
+	if (n == 1) {
+		json_object_object_foreach(w->steps, step, entries) {
+			(void)entries;
+			snprintf(buf, len, " of step %s", step);
+		}
+	} else if (n > 1) {
+		snprintf(buf, len, " of %d steps", n);
+	}
 }
 
 /* The read, write and confirm loop of record_store.h for want. res->record: our record
@@ -112,11 +146,13 @@ static int store_loop(const struct smpol_comment_store *store, const struct want
 		if (rc < 0)
 			break;
 	}
-	if (rc == 0 && seen < confirmations)
-		rc = smpol_fail(err, errlen, EAGAIN,
-			       "the placement record%s%s was overwritten by other writers %d times in %d tries; it "
-			       "may be missing from the field", want->step ? " of step " : "",
-			       want->step ? want->step : "", local.losses, local.reads);
+	if (rc == 0 && seen < confirmations) {
+		char which[48];
+
+		steps_said(want, which, sizeof(which));
+		rc = smpol_fail(err, errlen, EAGAIN, "the placement record%s was overwritten by other writers %d "
+			       "times in %d tries; it may be missing from the field", which, local.losses, local.reads);
+	}
 	if (rc == 0 && smpol_record_find(held, &local.record, NULL, 0) < 0)
 		local.record = NULL;
 	free(held);
@@ -127,13 +163,30 @@ static int store_loop(const struct smpol_comment_store *store, const struct want
 	return rc;
 }
 
+int smpol_record_store_steps(const struct smpol_comment_store *store, json_object *steps, size_t budget,
+			     int max_attempts, int confirmations, struct smpol_store_result *res, char *err,
+			     size_t errlen)
+{
+	struct wanted want = { holds_all, merge_steps, steps, budget, NULL, store->run };
+
+	if (!json_object_is_type(steps, json_type_object) || !json_object_object_length(steps))
+		return smpol_fail(err, errlen, EINVAL, "the placement record names no step");
+	return store_loop(store, &want, max_attempts, confirmations, res, err, errlen);
+}
+
 int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,
 			     size_t budget, int max_attempts, int confirmations,
 			     struct smpol_store_result *res, char *err, size_t errlen)
 {
-	struct wanted want = { holds_all, merge_entries, step, entries, budget, NULL, store->run };
+	json_object *steps = json_object_new_object();
+	int rc = steps ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory");
 
-	return store_loop(store, &want, max_attempts, confirmations, res, err, errlen);
+	if (rc == 0 && json_object_object_add(steps, step, json_object_get(entries)) < 0)
+		rc = smpol_fail(err, errlen, ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = smpol_record_store_steps(store, steps, budget, max_attempts, confirmations, res, err, errlen);
+	json_object_put(steps);
+	return rc;
 }
 
 /* Whether comment holds our record of the copy's run with every entry of the copy
@@ -152,7 +205,7 @@ static int merge_copy(const struct wanted *w, const char *comment, char **merged
 int smpol_record_store_copy(const struct smpol_comment_store *store, json_object *record, size_t budget,
 			    struct smpol_store_result *res, char *err, size_t errlen)
 {
-	struct wanted want = { holds_copy, merge_copy, NULL, NULL, budget, record, store->run };
+	struct wanted want = { holds_copy, merge_copy, NULL, budget, record, store->run };
 
 	return store_loop(store, &want, FIELD_ATTEMPTS, CONFIRMATIONS, res, err, errlen);
 }
@@ -182,9 +235,9 @@ size_t smpol_record_budget(enum smpol_record_target target)
 }
 
 int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
-			     const char *step, json_object *entries, bool sole_writer,
-			     struct smpol_store_result *res, char *err, size_t errlen)
+			     json_object *steps, bool sole_writer, struct smpol_store_result *res, char *err,
+			     size_t errlen)
 {
-	return smpol_record_store_nodes(store, step, entries, smpol_record_budget(target), FIELD_ATTEMPTS,
+	return smpol_record_store_steps(store, steps, smpol_record_budget(target), FIELD_ATTEMPTS,
 					sole_writer ? 1 : CONFIRMATIONS, res, err, errlen);
 }

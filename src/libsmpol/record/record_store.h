@@ -58,6 +58,17 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
 		      struct smpol_store_result *res, char *err, size_t errlen);
 
 /*
+ * smpol_record_store_steps - the same for every {NODE:ENTRY} of every step of steps
+ * ({STEP:{NODE:ENTRY}}, merged in that order, so oldest first): one read, one write
+ * and the confirming reads for them all, where one store per step would repeat them
+ * (a node's courier delivering a job's spooled steps). -EINVAL when steps names none.
+ * confirmations as smpol_record_store_nodes'.
+ */
+int smpol_record_store_steps(const struct smpol_comment_store *store, json_object *steps, size_t budget,
+			     int max_attempts, int confirmations, struct smpol_store_result *res, char *err,
+			     size_t errlen);
+
+/*
  * smpol_record_store_nodes - the same for every {NODE:ENTRY} of entries, with
  * `confirmations` reads (at least 1) that must see them all, one pause apart (2
  * above). 1: a writer that no other writer of ours races (a step's collector under
@@ -85,12 +96,12 @@ void smpol_record_no_pause(void *ctx, int attempt);
 size_t smpol_record_budget(enum smpol_record_target target);
 
 /*
- * smpol_record_store_field - smpol_record_store_nodes as every writer of the plugin
+ * smpol_record_store_field - smpol_record_store_steps as every writer of the plugin
  * stores into a job's field: target's budget, a bounded number of reads, and 1
- * confirming read for the step's only writer (sole_writer), 2 otherwise.
+ * confirming read for the steps' only writer (sole_writer), 2 otherwise.
  */
 int smpol_record_store_field(const struct smpol_comment_store *store, enum smpol_record_target target,
-			     const char *step, json_object *entries, bool sole_writer,
-			     struct smpol_store_result *res, char *err, size_t errlen);
+			     json_object *steps, bool sole_writer, struct smpol_store_result *res, char *err,
+			     size_t errlen);
 
 #endif

@@ -2,16 +2,16 @@
  * into its field in slurmdbd. slurmstepd and slurmd run it (record_ended.h): a client
  * of slurmdbd cannot live in a Slurm daemon (record_dbd.h).
  *
- *   mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP
+ *   mem_interleave_dbd --job JOB [--run RUN --started TIME]
  *                      [--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause]
- *                      < ENTRIES
+ *                      < STEPS
  *   mem_interleave_dbd --job JOB [--run RUN --started TIME] [--field AdminComment|Extra]
  *                      --recheck < RECORD
  *
- * ENTRIES is the JSON object {NODE: ENTRY, ...} of that step of the job's run RUN
- * (Slurm's restart count: 0 unless requeued), whose step started at TIME (Unix
- * seconds): slurmdbd keeps each run as a row, and the run's row is the one running
- * then (without TIME, the job's latest row). The record protocol of record_store.h
+ * STEPS is the JSON object {STEP: {NODE: ENTRY, ...}, ...} of steps of the job's run
+ * RUN (Slurm's restart count: 0 unless requeued), the first of which started at TIME
+ * (Unix seconds): slurmdbd keeps each run as a row, and the run's row is the one
+ * running then (without TIME, the job's latest row). The record protocol of record_store.h
  * runs over that row's copy of the field, once slurmdbd has recorded the run's end
  * (slurmctld reports it right away); where AdminComment holds a jobstats summary, over
  * that row's SystemComment. One line on standard output says how it went, for the
@@ -42,24 +42,24 @@
 /* How long to wait for slurmdbd to record the job's end, and how often to look. */
 #define END_WAIT_MS 10000
 #define END_POLL_MS 250
-/* The largest ENTRIES read: a 1,000-node step's entries are far below it. */
+/* The largest STEPS read: a 1,000-node step's entries are far below it. */
 #define ENTRIES_MAX (16u << 20)
 
 struct request {
 	struct smpol_record_run run;
-	const char *step;
 	enum smpol_record_target target;
 	bool sole_writer, pause, recheck;
 };
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: mem_interleave_dbd --job JOB [--run RUN --started TIME] --step STEP "
-		"[--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause] < ENTRIES\n"
+	fprintf(to, "usage: mem_interleave_dbd --job JOB [--run RUN --started TIME] "
+		"[--field AdminComment|Extra|SystemComment] [--sole-writer] [--no-pause] < STEPS\n"
 		"       mem_interleave_dbd --job JOB [--run RUN --started TIME] [--field AdminComment|Extra] "
 		"--recheck < RECORD\n"
-		"Puts the placement record of a step of a job that has ended into the job's field in slurmdbd:\n"
-		"the row of its run RUN (0 unless requeued) that was running at TIME, when the step started;\n"
+		"Puts the placement records of steps of a job that has ended into the job's field in slurmdbd\n"
+		"(STEPS: {STEP: {NODE: ENTRY}}): the row of its run RUN (0 unless requeued) that was running\n"
+		"at TIME, when the first of them started;\n"
 		"or, with --recheck, merges back the entries of a copy of it that the field lost (into that\n"
 		"row's SystemComment where a jobstats summary replaced it in AdminComment).\n"
 		"Run by the mem_interleave SPANK plugin; see mem_interleave(8).\n");
@@ -79,8 +79,7 @@ static int option_number(const char *option, uint64_t min, uint64_t max, uint64_
 static int parse_args(int argc, char **argv, struct request *r)
 {
 	static const struct option opts[] = {
-		{ "job", required_argument, NULL, 'j' }, { "step", required_argument, NULL, 's' },
-		{ "run", required_argument, NULL, 'r' }, { "started", required_argument, NULL, 't' },
+		{ "job", required_argument, NULL, 'j' }, { "run", required_argument, NULL, 'r' }, { "started", required_argument, NULL, 't' },
 		{ "field", required_argument, NULL, 'f' }, { "sole-writer", no_argument, NULL, 'o' },
 		{ "no-pause", no_argument, NULL, 'n' }, { "recheck", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -106,7 +105,6 @@ static int parse_args(int argc, char **argv, struct request *r)
 				return -1;
 			r->run.started = (int64_t)n;
 			break;
-		case 's': r->step = optarg; break;
 		case 'f':
 			if (!strcasecmp(optarg, "Extra") && RECORD_HAVE_JOB_EXTRA) {
 				r->target = SMPOL_RECORD_EXTRA;
@@ -125,38 +123,38 @@ static int parse_args(int argc, char **argv, struct request *r)
 		default: return -1;
 		}
 	}
-	if (optind != argc || !r->run.job || (!r->recheck && (!r->step || !*r->step))) {
-		fprintf(stderr, "mem_interleave_dbd: --job and --step (or --recheck) are needed, and nothing else\n");
+	if (optind != argc || !r->run.job) {
+		fprintf(stderr, "mem_interleave_dbd: --job is needed, and nothing else\n");
 		return -1;
 	}
 	return 0;
 }
 
-/* The JSON object on standard input ({NODE: ENTRY}, or a record). 0, or -EINVAL with
- * a sentence. */
-static int read_entries(json_object **entries, char *err, size_t errlen)
+/* The JSON object on standard input ({STEP: {NODE: ENTRY}}, or a record). 0, or
+ * -EINVAL with a sentence. */
+static int read_input(json_object **input, char *err, size_t errlen)
 {
 	char *text = malloc(ENTRIES_MAX + 1);
 	size_t len = 0, n;
 
-	*entries = NULL;
+	*input = NULL;
 	if (!text)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	while (len < ENTRIES_MAX && (n = fread(text + len, 1, ENTRIES_MAX - len, stdin)) > 0)
 		len += n;
 	text[len] = '\0';
 	if (len < ENTRIES_MAX)
-		*entries = json_tokener_parse(text);
+		*input = json_tokener_parse(text);
 	free(text);
-	if (*entries && json_object_is_type(*entries, json_type_object) && json_object_object_length(*entries) > 0)
+	if (*input && json_object_is_type(*input, json_type_object) && json_object_object_length(*input) > 0)
 		return 0;
-	json_object_put(*entries);
-	*entries = NULL;
-	return smpol_fail(err, errlen, EINVAL, "standard input holds no JSON object (of nodes, or a record)");
+	json_object_put(*input);
+	*input = NULL;
+	return smpol_fail(err, errlen, EINVAL, "standard input holds no JSON object (of steps, or a record)");
 }
 
 /* The record protocol over slurmdbd, waiting (bounded) for slurmdbd to record the end. */
-static int store_ended(const struct request *r, json_object *entries, struct smpol_store_result *res,
+static int store_ended(const struct request *r, json_object *steps, struct smpol_store_result *res,
 		       enum smpol_record_target *target, char *err, size_t errlen)
 {
 	struct smpol_comment_store store = { record_dbd_read, record_dbd_write,
@@ -167,12 +165,12 @@ static int store_ended(const struct request *r, json_object *entries, struct smp
 	store.ctx = dbd;
 	*target = r->target;
 	for (int waited = 0; rc == 0 || rc == -EINPROGRESS; waited += END_POLL_MS) {
-		rc = smpol_record_store_field(&store, *target, r->step, entries, r->sole_writer, res, err, errlen);
+		rc = smpol_record_store_field(&store, *target, steps, r->sole_writer, res, err, errlen);
 		/* a jobstats summary in AdminComment: beside it, in SystemComment */
 		if (rc == -EEXIST && *target == SMPOL_RECORD_ADMIN_COMMENT) {
 			*target = SMPOL_RECORD_SYSTEM_COMMENT;
 			record_dbd_set_target(dbd, *target);
-			rc = smpol_record_store_field(&store, *target, r->step, entries, r->sole_writer, res, err, errlen);
+			rc = smpol_record_store_field(&store, *target, steps, r->sole_writer, res, err, errlen);
 		}
 		if (rc != -EINPROGRESS || waited >= END_WAIT_MS)
 			break;
@@ -193,7 +191,7 @@ int main(int argc, char **argv)
 	struct smpol_store_result res = { 0 };
 	enum smpol_record_target target = SMPOL_RECORD_ADMIN_COMMENT;
 	char err[SMPOL_ERRLEN] = "";
-	json_object *entries = NULL;
+	json_object *input = NULL;
 	struct request r;
 	int rc;
 
@@ -201,15 +199,15 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	rc = read_entries(&entries, err, sizeof(err));
+	rc = read_input(&input, err, sizeof(err));
 	if (rc == 0 && r.recheck) {
-		dbd_recheck(&r.run, r.target, entries);
-		json_object_put(entries);
+		dbd_recheck(&r.run, r.target, input);
+		json_object_put(input);
 		return 0;
 	}
 	if (rc == 0)
-		rc = store_ended(&r, entries, &res, &target, err, sizeof(err));
-	json_object_put(entries);
+		rc = store_ended(&r, input, &res, &target, err, sizeof(err));
+	json_object_put(input);
 	if (rc == 0)
 		printf("stored %d %d %d %s\n%s\n", res.reads, res.writes, res.losses, record_dbd_field_name(target),
 		       res.record ? json_object_to_json_string_ext(res.record, JSON_C_TO_STRING_PLAIN) : "");

@@ -79,13 +79,13 @@ static void drain_events(void)
 	}
 }
 
-/* Wait s seconds, or less when a record comes into the spool. false: stop. */
-static bool nap(int s)
+/* Wait ms milliseconds, or less when a record comes into the spool. false: stop. */
+static bool nap(int ms)
 {
 	struct pollfd fds[2] = { { .fd = courier.stop_fd, .events = POLLIN },
 				 { .fd = courier.notify_fd, .events = POLLIN } };
 
-	if (poll(fds, 2, s * 1000) > 0) {
+	if (poll(fds, 2, ms) > 0) {
 		if (fds[0].revents)
 			return false;
 		if (fds[1].revents)
@@ -120,15 +120,18 @@ static bool this_process_delivers(void)
 	return true;
 }
 
-/* The wait before the next round: the spool's, or less when a record is due to be
- * looked at again (at `next`) before. */
-static int round_wait_s(int refused, int64_t next)
+/* The wait before the next round, in ms: the spool's, or less when a record is due to
+ * be looked at again (at `next`) before, or when a run held back by its pace may go
+ * (in paced_ms; not while slurmctld and slurmdbd do not answer). */
+static int round_wait_ms(int refused, int64_t next, int paced_ms)
 {
 	int64_t s = next_wait_s(refused), until = next - (int64_t)time(NULL);
 
 	if (next && until < s)
 		s = until > 1 ? until : 1;
-	return (int)s;
+	if (!refused && paced_ms && paced_ms < s * 1000)
+		return paced_ms;
+	return (int)s * 1000;
 }
 
 static void *courier_main(void *arg)
@@ -136,9 +139,10 @@ static void *courier_main(void *arg)
 	/* job 0 names no step: every spooled record is someone else's */
 	struct record_write w = { .site = &courier.site, .run = { 0 }, .step = "", .step_nnodes = 1 };
 	struct pollfd stop = { .fd = courier.stop_fd, .events = POLLIN };
+	struct record_pace pace = { 0 };
 	char err[SMPOL_ERRLEN];
 	int64_t next = 0;
-	int refused = 0;
+	int refused = 0, paced_ms = 0;
 
 	(void)arg;
 	/* a fork's courier touches nothing it shares with the forking process's (the
@@ -147,8 +151,8 @@ static void *courier_main(void *arg)
 	for (int waited = 0; !this_process_delivers(); waited++)
 		if (waited == COURIER_IDLE_S || poll(&stop, 1, 1000) > 0)
 			return NULL;
-	while (nap(round_wait_s(refused, next))) {
-		int rc = record_write_deliver_all(&w, refused == 0);
+	while (nap(round_wait_ms(refused, next, paced_ms))) {
+		int rc = record_write_deliver_all(&w, refused == 0, &pace, &paced_ms);
 
 		/* the records to look at again after their job's end (record_recheck.h) */
 		if (record_write_recheck(&w, &next) == -ECONNREFUSED)

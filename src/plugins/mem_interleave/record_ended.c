@@ -20,10 +20,10 @@
 /* its line and our record (at most SMPOL_RECORD_BUDGET bytes) */
 #define CLIENT_OUTPUT_MAX (SMPOL_RECORD_BUDGET + 4096)
 
-/* entries as the client's standard input: a memory file, read from its start. */
-static int entries_file(json_object *entries, char *err, size_t errlen)
+/* steps or a record as the client's standard input: a memory file, read from its start. */
+static int entries_file(json_object *obj, char *err, size_t errlen)
 {
-	const char *text = json_object_to_json_string_ext(entries, JSON_C_TO_STRING_PLAIN);
+	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 	size_t len = text ? strlen(text) : 0, done = 0;
 	int fd = text ? memfd_create("mem_interleave_record", MFD_CLOEXEC) : -1;
 
@@ -116,14 +116,14 @@ static char *field_option(enum smpol_record_target target)
 }
 
 int record_ended_store(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
-		       const char *step, json_object *entries, bool sole_writer, bool pause,
-		       struct smpol_store_result *res, char *err, size_t errlen)
+		       json_object *steps, bool sole_writer, bool pause, struct smpol_store_result *res, char *err,
+		       size_t errlen)
 {
 	struct run_options o;
 	char why[SMPOL_ERRLEN], *out = NULL;
-	char *argv[14] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--step",
-			   (char *)step, "--field", field_option(target) };
-	int n = 11, rc, fd = entries_file(entries, err, errlen);
+	char *argv[12] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--field",
+			   field_option(target) };
+	int n = 9, rc, fd = entries_file(steps, err, errlen);
 
 	if (fd < 0)
 		return fd;

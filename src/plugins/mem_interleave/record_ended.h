@@ -16,15 +16,16 @@
 #include "site_config.h"
 
 /*
- * record_ended_store - run client (the plugstack's dbd_client=) on entries ({NODE:
- * ENTRY}) of step of the job's run (its row in accounting), for target; sole_writer and pause as record_slurm_store's.
+ * record_ended_store - run client (the plugstack's dbd_client=) on steps ({STEP:{NODE:
+ * ENTRY}}) of the job's run (its row in accounting), for target; sole_writer and pause
+ * as record_slurm_store's.
  * 0 with res filled (may be NULL), or -errno with a sentence: what the client
  * reported, or -ECONNREFUSED when it could not run or report (missing, killed after
  * its time limit): the record is worth keeping for a later try either way.
  */
 int record_ended_store(const char *client, enum smpol_record_target target, const struct smpol_record_run *run,
-		       const char *step, json_object *entries, bool sole_writer, bool pause,
-		       struct smpol_store_result *res, char *err, size_t errlen);
+		       json_object *steps, bool sole_writer, bool pause, struct smpol_store_result *res, char *err,
+		       size_t errlen);
 
 /* What a look at a job's record after its end found (dbd_recheck.h). */
 enum record_recheck_outcome {

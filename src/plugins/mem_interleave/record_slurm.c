@@ -186,9 +186,8 @@ static int field_write(void *ctx, const char *comment, char *err, size_t errlen)
 }
 
 /* record_slurm_store through f, read at least once when the target is one. */
-static int store_through(struct field *f, const char *dbd_client, const char *step, json_object *entries,
-			 bool sole_writer, bool pause, struct smpol_store_result *res, const char **through, char *err,
-			 size_t errlen)
+static int store_through(struct field *f, const char *dbd_client, json_object *steps, bool sole_writer, bool pause,
+			 struct smpol_store_result *res, const char **through, char *err, size_t errlen)
 {
 	enum smpol_record_target target = f->target;
 	const struct smpol_record_run *run = f->run;
@@ -199,7 +198,7 @@ static int store_through(struct field *f, const char *dbd_client, const char *st
 	*through = "";
 	if (rc < 0 || target == SMPOL_RECORD_NONE)
 		return rc;
-	rc = smpol_record_store_field(&store, target, step, entries, sole_writer, res, err, errlen);
+	rc = smpol_record_store_field(&store, target, steps, sole_writer, res, err, errlen);
 	if (rc == -EEXIST && target == SMPOL_RECORD_ADMIN_COMMENT) {
 		/* slurmctld takes no SystemComment: slurmdbd does, once the job has ended; the
 		 * spool keeps the record until then, with no retries at the step's end */
@@ -207,8 +206,8 @@ static int store_through(struct field *f, const char *dbd_client, const char *st
 		if (!f->ended)
 			return smpol_fail(err, errlen, ECONNREFUSED, "the AdminComment of job %u holds a jobstats "
 					 "summary; the record goes to SystemComment once the job has ended", run->job);
-		rc = record_ended_store(dbd_client, SMPOL_RECORD_SYSTEM_COMMENT, run, step, entries, sole_writer,
-					pause, res, err, errlen);
+		rc = record_ended_store(dbd_client, SMPOL_RECORD_SYSTEM_COMMENT, run, steps, sole_writer, pause, res,
+					err, errlen);
 		if (rc == 0 && res)
 			res->beside_jobstats = true;
 		return rc;
@@ -216,7 +215,7 @@ static int store_through(struct field *f, const char *dbd_client, const char *st
 	if (rc != -ESRCH)
 		return rc;
 	*through = " through slurmdbd (the job had ended)";
-	rc = record_ended_store(dbd_client, target, run, step, entries, sole_writer, pause, res, err, errlen);
+	rc = record_ended_store(dbd_client, target, run, steps, sole_writer, pause, res, err, errlen);
 	if (rc == 0 && res && res->beside_jobstats)
 		*through = " into SystemComment through slurmdbd (the job had ended; AdminComment holds a jobstats "
 			   "summary)";
@@ -224,11 +223,11 @@ static int store_through(struct field *f, const char *dbd_client, const char *st
 }
 
 int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
-		     const char *step, json_object *entries, bool sole_writer, bool pause,
-		     struct smpol_store_result *res, const char **through, char *err, size_t errlen)
+		     json_object *steps, bool sole_writer, bool pause, struct smpol_store_result *res,
+		     const char **through, char *err, size_t errlen)
 {
 	struct field f = { .target = target, .run = run };
-	int rc = store_through(&f, dbd_client, step, entries, sole_writer, pause, res, through, err, errlen);
+	int rc = store_through(&f, dbd_client, steps, sole_writer, pause, res, through, err, errlen);
 
 	if (res)
 		res->job_nodes = f.nodes;

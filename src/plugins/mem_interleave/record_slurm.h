@@ -20,8 +20,8 @@
 int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen);
 
 /*
- * record_slurm_store - put entries ({NODE:ENTRY}) of step of the job's run into the
- * target field.
+ * record_slurm_store - put steps ({STEP:{NODE:ENTRY}}, oldest first) of the job's run
+ * into the target field, in one store (record_store.h: smpol_record_store_steps).
  * Every write is read back: the read-write-confirm protocol of record_store.h, with
  * one confirming read for the step's only writer (sole_writer: its collector, or a
  * spooled record's delivery), two otherwise; pause: whether confirming reads pause
@@ -38,8 +38,8 @@ int record_slurm_check(enum smpol_record_target target, char *err, size_t errlen
  * too), others refused for good.
  */
 int record_slurm_store(enum smpol_record_target target, const char *dbd_client, const struct smpol_record_run *run,
-		     const char *step, json_object *entries, bool sole_writer, bool pause,
-		     struct smpol_store_result *res, const char **through, char *err, size_t errlen);
+		     json_object *steps, bool sole_writer, bool pause, struct smpol_store_result *res,
+		     const char **through, char *err, size_t errlen);
 
 /* Whether this process's slurm.conf names an EpilogSlurmctld (where jobstats writes
  * its summary from); slurmd's, in the courier. */

@@ -15,6 +15,7 @@
 #include "record_slurm.h"
 #include "record_spool.h"
 #include "record_write.h"
+#include "step_ids.h"
 #include "statedir.h"
 
 /* A step whose record went to the spool because slurmctld did not answer tries again
@@ -25,8 +26,10 @@
 #define SPOOL_DELIVER_MAX 8
 /* A step hands its record to the courier while the spool holds fewer: more means the
  * courier cannot deliver (an outage), and the step writes and retries itself, as it
- * does with no courier, rather than have the oldest records dropped. */
-#define HAND_OVER_SPOOL_MAX 32
+ * does with no courier, rather than have the oldest records dropped. Room for a
+ * second of a fast workflow's steps, which wait there for their job's pace
+ * (RECORD_PACE_MS), and for the other jobs of the node. */
+#define HAND_OVER_SPOOL_MAX 128
 
 /*
  * A node's writers (steps of its jobs, a collector) take turns under a node-wide
@@ -82,12 +85,12 @@ static void keep_for_recheck(const struct record_write *w, const struct smpol_re
 			    err);
 }
 
-/* Store entries ({NODE:ENTRY}) of run/step into the record field, under the node
- * lock, and keep the copy to look at again. 0 or -errno (record_slurm_store's);
- * *through as it says. */
-static int store_entries(const struct record_write *w, const struct smpol_record_run *run, const char *step,
-			 json_object *entries, bool sole_writer, struct smpol_store_result *res, const char **through,
-			 char *err, size_t errlen)
+/* Store steps ({STEP:{NODE:ENTRY}}) of run into the record field, under the node lock,
+ * and keep the copy to look at again. 0 or -errno (record_slurm_store's); *through as
+ * it says. */
+static int store_steps(const struct record_write *w, const struct smpol_record_run *run, json_object *steps,
+		       bool sole_writer, struct smpol_store_result *res, const char **through, char *err,
+		       size_t errlen)
 {
 	struct smpol_store_result local = { 0 };
 	int rc, lock_fd = lock_node_writers(w);
@@ -97,7 +100,7 @@ static int store_entries(const struct record_write *w, const struct smpol_record
 
 	/* the only writer reads its write back at once; others pause between reads so a
 	 * racing writer of another node has written by then */
-	rc = record_slurm_store(w->site->record, w->site->dbd_client, run, step, entries, sole,
+	rc = record_slurm_store(w->site->record, w->site->dbd_client, run, steps, sole,
 			      !sole && (lock_fd < 0 || w->step_nnodes > 1), &local, through, err, errlen);
 	/* under the lock: the node's later write of the run keeps the later copy */
 	if (rc == 0)
@@ -119,25 +122,38 @@ static bool courier_listens(const struct smpol_site_config *site)
 	return smpol_courier_probe(site, NULL, 0) == SMPOL_COURIER_LISTENS;
 }
 
-/* Say that run/step's record of n nodes waits in the spool because of err. */
-static void say_kept(const struct record_write *w, const struct smpol_record_run *run, const char *step, int n,
-		     const char *err, int dropped)
+/* Say that job's record, `what` ("step S: placement record of N node(s)"), waits in
+ * the spool because of err. */
+static void say_kept(const struct record_write *w, uint32_t job, const char *what, const char *err, int dropped)
 {
-	slurm_error(MI_LOG "job %u step %s: placement record of %d node(s) kept in %s/spool until slurmctld "
-		    "or slurmdbd answers (%s)%s", run->job, step, n, w->site->host.statedir, err,
-		    dropped ? "; the oldest spooled records were dropped" : "");
+	slurm_error(MI_LOG "job %u %s kept in %s/spool until slurmctld or slurmdbd answers (%s)%s", job, what,
+		    w->site->host.statedir, err, dropped ? "; the oldest spooled records were dropped" : "");
+}
+
+/* Move spooled record name, which slurmctld and slurmdbd answer for but will never
+ * take (or which is damaged), out of the way of deliveries, for the admin. */
+static void set_aside(const struct record_write *w, const char *name, const char *err)
+{
+	slurm_error(MI_LOG "spooled placement record %s cannot be delivered: %s; moved aside as "
+		    "%s/spool/%s.json.undelivered", name, err, w->site->host.statedir, name);
+	smpol_spool_set_aside(&w->site->host, name, NULL, 0);
 }
 
 bool record_write_entries(const struct record_write *w, json_object *entries, bool sole_writer, const char *how)
 {
 	struct smpol_store_result res = { 0 };
 	struct timespec t0;
-	char err[SMPOL_ERRLEN], serr[SMPOL_ERRLEN];
+	char err[SMPOL_ERRLEN], serr[SMPOL_ERRLEN], what[96];
 	const char *through = "";
+	json_object *steps = json_object_new_object();
 	int rc, dropped;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = store_entries(w, &w->run, w->step, entries, sole_writer, &res, &through, err, sizeof(err));
+	if (!steps || json_object_object_add(steps, w->step, json_object_get(entries)) < 0)
+		rc = smpol_fail(err, sizeof(err), ENOMEM, "out of memory");
+	else
+		rc = store_steps(w, &w->run, steps, sole_writer, &res, &through, err, sizeof(err));
+	json_object_put(steps);
 	if (rc == 0) {
 		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) written %s%s in %.0f ms "
 			   "(%d reads, %d writes, %d lost to other writers)", w->run.job, w->step,
@@ -155,7 +171,9 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 			    w->run.job, w->step, err, serr);
 		return false;
 	}
-	say_kept(w, &w->run, w->step, json_object_object_length(entries), err, dropped);
+	snprintf(what, sizeof(what), "step %s: placement record of %d node(s)", w->step,
+		 json_object_object_length(entries));
+	say_kept(w, w->run.job, what, err, dropped);
 	/* a job that has ended waits for nothing: holding its step for retries would keep
 	 * the job completing and the node from its next job; the node's next steps deliver */
 	return !*through;
@@ -185,61 +203,222 @@ bool record_write_to_courier(const struct record_write *w, json_object *entries,
 	return true;
 }
 
-/* Deliver spooled record name. say: log a refusal (slurmctld or slurmdbd away). 0
- * delivered, else the store's error. */
-static int deliver_spooled(const struct record_write *w, const char *name, bool say)
+/* Spooled records of one run of a job, delivered in one store. */
+struct spooled_run {
+	struct smpol_record_run run;    /* started: its first step's */
+	json_object *steps;             /* {STEP:{NODE:ENTRY}}, oldest first */
+	const char **names;             /* their spool names, in the same order */
+	int n;
+	int nodes;                      /* node entries in all */
+};
+
+static void spooled_runs_free(struct spooled_run *runs, int nruns)
 {
-	char step[32], err[SMPOL_ERRLEN];
+	for (int i = 0; i < nruns; i++) {
+		json_object_put(runs[i].steps);
+		free(runs[i].names);
+	}
+	free(runs);
+}
+
+/* Add spooled record name to its run's group in runs (room for `max` groups and `max`
+ * names in each). 0, -ENOENT when it is gone (delivered meanwhile), or the spool's
+ * error for a damaged record. */
+static int spooled_add(const struct record_write *w, const char *name, struct spooled_run *runs, int *nruns,
+		       int max, char *err, size_t errlen)
+{
+	struct smpol_record_run run;
+	struct spooled_run *g = NULL;
 	json_object *entries = NULL;
+	char step[32];
+	int rc = smpol_spool_get(&w->site->host, name, &run, step, sizeof(step), &entries, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < *nruns && !g; i++)
+		if (runs[i].run.job == run.job && runs[i].run.run == run.run)
+			g = &runs[i];
+	if (!g) {
+		g = &runs[(*nruns)++];
+		*g = (struct spooled_run){ .run = run, .steps = json_object_new_object(),
+					   .names = malloc(sizeof(*g->names) * (size_t)max) };
+	}
+	if (!g->steps || !g->names || json_object_object_add(g->steps, step, entries) < 0) {
+		json_object_put(entries);
+		return smpol_fail(err, errlen, ENOMEM, "out of memory reading the spool");
+	}
+	/* the run's row in accounting is the one running when its first step started */
+	if (run.started > 0 && (g->run.started <= 0 || run.started < g->run.started))
+		g->run.started = run.started;
+	g->names[g->n++] = name;
+	g->nodes += json_object_object_length(entries);
+	return 0;
+}
+
+/* "step S: placement record of N node(s)", or for several steps "steps S1,S2-S5:
+ * placement records of K steps, N node entries", into buf. */
+static void group_said(const struct spooled_run *g, char *buf, size_t len)
+{
+	struct smpol_step_ids ids;
+	char *list = NULL;
+
+	if (g->n == 1) {
+		json_object_object_foreach(g->steps, step, entries) {
+			(void)entries;
+			snprintf(buf, len, "step %s: placement record of %d node(s)", step, g->nodes);
+		}
+		return;
+	}
+	smpol_step_ids_init(&ids);
+	json_object_object_foreach(g->steps, step, entries) {
+		(void)entries;
+		smpol_step_ids_add(&ids, step, NULL, 0);
+	}
+	list = smpol_step_ids_format(&ids);
+	snprintf(buf, len, "steps %s: placement records of %d steps, %d node entries", list ? list : "?", g->n,
+		 g->nodes);
+	free(list);
+	smpol_step_ids_free(&ids);
+}
+
+static int deliver_group(const struct record_write *w, struct spooled_run *g, bool say);
+
+/* Deliver each step of g on its own: one step the store refuses for good (damaged, its
+ * run's row not to be told) must not hold the others back. */
+static int deliver_each(const struct record_write *w, struct spooled_run *g, bool say)
+{
+	int i = 0, rc = 0;
+
+	json_object_object_foreach(g->steps, step, entries) {
+		const char *name = g->names[i++];
+		struct spooled_run one = { .run = g->run, .names = &name, .n = 1,
+					   .nodes = json_object_object_length(entries) };
+
+		if (rc == -ECONNREFUSED)
+			continue;
+		one.steps = json_object_new_object();
+		if (one.steps && json_object_object_add(one.steps, step, json_object_get(entries)) == 0)
+			rc = deliver_group(w, &one, say);
+		json_object_put(one.steps);
+	}
+	return rc == -ECONNREFUSED ? rc : 0;
+}
+
+/* Deliver g's records in one store. say: log a refusal (slurmctld or slurmdbd away). 0
+ * delivered (or set aside), -ECONNREFUSED when neither answered. */
+static int deliver_group(const struct record_write *w, struct spooled_run *g, bool say)
+{
+	char err[SMPOL_ERRLEN], what[256];
 	struct smpol_store_result res = { 0 };
 	const char *through = "";
-	struct smpol_record_run run;
 	struct timespec t0;
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = smpol_spool_get(&w->site->host, name, &run, step, sizeof(step), &entries, err, sizeof(err));
-	if (rc == -ENOENT)
-		return 0;       /* delivered meanwhile */
-	if (rc == 0)
-		rc = store_entries(w, &run, step, entries, true, &res, &through, err, sizeof(err));
+	rc = store_steps(w, &g->run, g->steps, true, &res, &through, err, sizeof(err));
+	group_said(g, what, sizeof(what));
 	if (rc == 0) {
-		smpol_spool_remove(&w->site->host, name, NULL, 0);
-		slurm_info(MI_LOG "job %u step %s: placement record of %d node(s) delivered from the spool%s in "
-			   "%.0f ms (%d reads, %d writes, %d lost to other writers)", run.job, step,
-			   json_object_object_length(entries), through, ms_since(&t0), res.reads, res.writes,
+		for (int i = 0; i < g->n; i++)
+			smpol_spool_remove(&w->site->host, g->names[i], NULL, 0);
+		slurm_info(MI_LOG "job %u %s delivered from the spool%s in %.0f ms (%d reads, %d writes, %d lost to "
+			   "other writers)", g->run.job, what, through, ms_since(&t0), res.reads, res.writes,
 			   res.losses);
-	} else if (rc == -ECONNREFUSED && say) {
-		say_kept(w, &run, step, json_object_object_length(entries), err, 0);
-	} else if (rc != -ECONNREFUSED) {
-		/* slurmctld and slurmdbd answer but will never take it: the file stays for
-		 * the admin, out of the way of deliveries */
-		slurm_error(MI_LOG "spooled placement record %s cannot be delivered: %s; moved aside as "
-			    "%s/spool/%s.json.undelivered", name, err, w->site->host.statedir, name);
-		smpol_spool_set_aside(&w->site->host, name, NULL, 0);
+		return 0;
 	}
-	json_object_put(entries);
-	return rc;
+	if (rc == -ECONNREFUSED) {
+		if (say)
+			say_kept(w, g->run.job, what, err, 0);
+		return rc;
+	}
+	if (g->n > 1)
+		return deliver_each(w, g, say);
+	set_aside(w, g->names[0], err);
+	return 0;
 }
 
-/* Deliver up to max spooled records of other steps than w's, oldest first, stopping
- * at the first slurmctld or slurmdbd does not answer. -ECONNREFUSED then, else 0. */
-static int deliver_spool(const struct record_write *w, int max, bool say)
+/* Whether g's run was delivered less than RECORD_PACE_MS ago: then it waits (*due: the
+ * soonest such wait ends, monotonic ms) and gathers the run's next steps meanwhile. */
+static bool paced(const struct record_pace *pace, const struct spooled_run *g, int64_t now, int64_t *due)
 {
-	char **names = NULL, own[64];
-	int n = 0, tried = 0, rc = 0;
+	for (int i = 0; pace && i < RECORD_PACE_RUNS; i++) {
+		const struct record_paced *p = &pace->runs[i];
 
-	if (w->site->record == SMPOL_RECORD_NONE || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
-		return 0;
-	smpol_spool_name(&w->run, w->step, own, sizeof(own));
-	for (int i = 0; i < n; i++) {
-		if (tried < max && rc == 0 && strcmp(names[i], own)) {
-			/* slurmctld is away: no use trying the rest */
-			rc = deliver_spooled(w, names[i], say) == -ECONNREFUSED ? -ECONNREFUSED : 0;
-			tried++;
+		if (p->at_ms && p->job == g->run.job && p->run == g->run.run && now - p->at_ms < RECORD_PACE_MS) {
+			if (!*due || p->at_ms + RECORD_PACE_MS < *due)
+				*due = p->at_ms + RECORD_PACE_MS;
+			return true;
 		}
-		free(names[i]);
 	}
+	return false;
+}
+
+/* Note g's run as delivered at now, in place of the oldest run noted. */
+static void note_paced(struct record_pace *pace, const struct spooled_run *g, int64_t now)
+{
+	struct record_paced *oldest = &pace->runs[0];
+
+	for (int i = 0; i < RECORD_PACE_RUNS; i++) {
+		struct record_paced *p = &pace->runs[i];
+
+		if (p->job == g->run.job && p->run == g->run.run) {
+			oldest = p;
+			break;
+		}
+		if (p->at_ms < oldest->at_ms)
+			oldest = p;
+	}
+	*oldest = (struct record_paced){ .job = g->run.job, .run = g->run.run, .at_ms = now };
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Deliver up to max spooled records of other steps than w's, oldest first, those of
+ * one run of a job in one store, stopping at the first that slurmctld or slurmdbd
+ * does not answer. With pace, a run delivered lately waits (paced()). -ECONNREFUSED
+ * then, else 0.
+ */
+static int deliver_spool(const struct record_write *w, int max, bool say, struct record_pace *pace, int64_t *due)
+{
+	char **names = NULL, own[64], err[SMPOL_ERRLEN];
+	struct spooled_run *runs = NULL;
+	int n = 0, nruns = 0, taken = 0, rc = 0;
+	int64_t now = now_ms();
+
+	if (w->site->record == SMPOL_RECORD_NONE || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0 || !n) {
+		free(names);
+		return 0;
+	}
+	smpol_spool_name(&w->run, w->step, own, sizeof(own));
+	runs = calloc((size_t)n, sizeof(*runs));
+	for (int i = 0; runs && i < n && taken < max; i++) {
+		int got;
+
+		if (!strcmp(names[i], own))
+			continue;
+		got = spooled_add(w, names[i], runs, &nruns, n, err, sizeof(err));
+		taken += got == 0;
+		if (got < 0 && got != -ENOENT && got != -ENOMEM)
+			set_aside(w, names[i], err);
+	}
+	for (int i = 0; i < nruns && rc == 0; i++) {
+		/* a group out of memory before its first record: none to deliver */
+		if (!runs[i].n || paced(pace, &runs[i], now, due))
+			continue;
+		/* slurmctld is away: no use trying the rest */
+		rc = deliver_group(w, &runs[i], say);
+		if (rc == 0 && pace)
+			note_paced(pace, &runs[i], now_ms());
+	}
+	spooled_runs_free(runs, nruns);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
 	free(names);
 	return rc;
 }
@@ -248,23 +427,37 @@ void record_write_deliver_others(const struct record_write *w)
 {
 	/* the courier delivers them, and this step's start waits for no other's write */
 	if (!courier_listens(w->site))
-		deliver_spool(w, SPOOL_DELIVER_MAX, false);
+		deliver_spool(w, SPOOL_DELIVER_MAX, false, NULL, NULL);
 }
 
-int record_write_deliver_all(const struct record_write *w, bool say)
+int record_write_deliver_all(const struct record_write *w, bool say, struct record_pace *pace, int *wait_ms)
 {
-	return deliver_spool(w, SMPOL_SPOOL_MAX, say);
+	int64_t due = 0;
+	int rc = deliver_spool(w, SMPOL_SPOOL_MAX, say, pace, &due);
+
+	*wait_ms = due ? (int)(due > now_ms() ? due - now_ms() : 1) : 0;
+	return rc;
 }
 
 void record_write_retry_own(const struct record_write *w)
 {
-	char own[64];
+	char own[64], err[SMPOL_ERRLEN];
+	const char *name = own;
 	int rc = -ECONNREFUSED;
 
 	smpol_spool_name(&w->run, w->step, own, sizeof(own));
 	for (int waited = 0; rc == -ECONNREFUSED && waited < SPOOL_RETRY_FOR_S; waited += SPOOL_RETRY_S) {
+		struct spooled_run one = { 0 };
+		int nruns = 0;
+
 		sleep(SPOOL_RETRY_S);
-		rc = deliver_spooled(w, own, false);
+		rc = spooled_add(w, name, &one, &nruns, 1, err, sizeof(err));
+		if (rc == 0)
+			rc = deliver_group(w, &one, false);
+		else if (rc != -ENOENT && rc != -ENOMEM)
+			set_aside(w, name, err);
+		json_object_put(one.steps);
+		free(one.names);
 	}
 }
 

@@ -45,11 +45,29 @@ void record_write_retry_own(const struct record_write *w);
  * courier listens). */
 void record_write_deliver_others(const struct record_write *w);
 
+/* A run of a job whose records the courier delivered within RECORD_PACE_MS waits
+ * until then: its steps' records gather in the spool and go in one write, so that a
+ * workflow of many short steps costs slurmctld a write a second, not one per step
+ * (each takes its job lock, which the next step's launch waits for). A job's first
+ * record goes at once. */
+#define RECORD_PACE_MS 1000
+#define RECORD_PACE_RUNS 64
+
+struct record_paced {
+	uint32_t job, run;
+	int64_t at_ms;          /* CLOCK_MONOTONIC ms of its last delivery, 0: none */
+};
+
+struct record_pace {
+	struct record_paced runs[RECORD_PACE_RUNS];     /* the runs delivered last */
+};
+
 /* Deliver every spooled record of the node but w's own (the courier's round, with job
- * 0: none); say: log where slurmctld or slurmdbd does not answer (the first refused
- * round). 0, or -ECONNREFUSED when one did not answer (the rest waits for the next
- * round). */
-int record_write_deliver_all(const struct record_write *w, bool say);
+ * 0: none), those of one run of a job in one store, paced by pace; say: log where
+ * slurmctld or slurmdbd does not answer (the first refused round). *wait_ms: how long
+ * until the earliest run held back by its pace may go (0: none held). 0, or
+ * -ECONNREFUSED when one did not answer (the rest waits for the next round). */
+int record_write_deliver_all(const struct record_write *w, bool say, struct record_pace *pace, int *wait_ms);
 
 /* Look again, after their job's end, at the records this node wrote that are due
  * (record_recheck.h; the courier's round): entries another node's write dropped are
