@@ -194,9 +194,14 @@ fi
 # 9. The same loss made on purpose: in a two-node job, after a one-node step on this
 # node wrote its entry, "another node's writer" whose read was older writes the field
 # with only its own entry (step 9 on node2), dropping ours. After the job's end the
-# writing node's look merges step 0 back, and step 9 stays.
+# writing node's look merges step 0 back, and step 9 stays. (The step's record is
+# written by slurmd's courier after srun returns: the script waits until it is in.)
 JOB_TIMEOUT=120 run_job sbatch --wait -N 2 -n 2 -o /dev/null --wrap \
 	'srun -N 1 -n 1 -w '"$HOST"' --mem-interleave=weighted true || exit 1
+	for i in $(seq 50); do
+		scontrol show job $SLURM_JOB_ID | grep -q "AdminComment=.*\"steps\":{\"0\"" && break
+		sleep 0.2
+	done
 	scontrol update JobId=$SLURM_JOB_ID AdminComment='"'"'{"mempolicy":{"v":1,"unit_kib":4,"steps":{"9":{"node2":{"req":"weighted","mode":"weighted","tasks":1,"samples":0}}}}}'"'"
 job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$OUT")
 want="(['$HOST'], ['node2'])"

@@ -142,6 +142,29 @@ static void test_recheck_outcomes(void **state)
 	assert_non_null(strstr(err, "cannot look at the record of run 2 of job 42 again"));
 }
 
+/* A run whose start is not known (0: a record spooled by an earlier release, or by
+ * hand): no --started, which the client refuses as 0; it takes the run's latest row.
+ * (With it, the client's usage error stopped every look of the courier's rounds.) */
+static void test_start_unknown(void **state)
+{
+	struct record_recheck_seen got;
+	json_object *copy = json_tokener_parse("{\"v\":1,\"steps\":{}}"), *steps = two_steps();
+	char err[SMPOL_ERRLEN];
+
+	(void)state;
+	write_client("echo kept 1700000000");
+	assert_int_equal(record_ended_recheck(client, SMPOL_RECORD_ADMIN_COMMENT, &(struct smpol_record_run){ 42, 0, 0 },
+					      copy, &got, err, sizeof(err)), 0);
+	assert_int_equal(got.outcome, RECHECK_KEPT);
+	assert_memory_equal(slurp(seen), "--job 42 --run 0 --field AdminComment --recheck\n", 48);
+	write_client("echo stored 2 1 0 AdminComment; echo");
+	assert_int_equal(record_ended_store(client, SMPOL_RECORD_ADMIN_COMMENT, &(struct smpol_record_run){ 42, 0, 0 },
+					    steps, true, true, NULL, err, sizeof(err)), 0);
+	assert_memory_equal(slurp(seen), "--job 42 --run 0 --field AdminComment --sole-writer\n", 52);
+	json_object_put(copy);
+	json_object_put(steps);
+}
+
 static void test_failed_as_reported(void **state)
 {
 	char err[SMPOL_ERRLEN];
@@ -215,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stored),
+		cmocka_unit_test(test_start_unknown),
 		cmocka_unit_test(test_failed_as_reported),
 		cmocka_unit_test(test_kept_when_the_client_fails),
 		cmocka_unit_test(test_sigterm_does_not_stop_it),

@@ -102,11 +102,26 @@ struct run_options {
 	char job[16], run[16], started[24];
 };
 
-static void run_options(const struct smpol_record_run *run, struct run_options *o)
+/* The client's argv up to the run's options into argv (room for 7), o holding their
+ * text; the count. A start not known (0: a record spooled by an earlier release) is
+ * left out, and the client takes the run's latest row: it refuses --started 0. */
+static int run_argv(const char *client, const struct smpol_record_run *run, struct run_options *o, char **argv)
 {
+	int n = 0;
+
 	snprintf(o->job, sizeof(o->job), "%" PRIu32, run->job);
 	snprintf(o->run, sizeof(o->run), "%" PRIu32, run->run);
 	snprintf(o->started, sizeof(o->started), "%" PRId64, run->started);
+	argv[n++] = (char *)client;
+	argv[n++] = "--job";
+	argv[n++] = o->job;
+	argv[n++] = "--run";
+	argv[n++] = o->run;
+	if (run->started > 0) {
+		argv[n++] = "--started";
+		argv[n++] = o->started;
+	}
+	return n;
 }
 
 static char *field_option(enum smpol_record_target target)
@@ -120,14 +135,13 @@ int record_ended_store(const char *client, enum smpol_record_target target, cons
 		       size_t errlen)
 {
 	struct run_options o;
-	char why[SMPOL_ERRLEN], *out = NULL;
-	char *argv[12] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--field",
-			   field_option(target) };
-	int n = 9, rc, fd = entries_file(steps, err, errlen);
+	char why[SMPOL_ERRLEN], *out = NULL, *argv[12];
+	int n = run_argv(client, run, &o, argv), rc, fd = entries_file(steps, err, errlen);
 
 	if (fd < 0)
 		return fd;
-	run_options(run, &o);
+	argv[n++] = "--field";
+	argv[n++] = field_option(target);
 	if (sole_writer)
 		argv[n++] = "--sole-writer";
 	if (!pause)
@@ -151,16 +165,17 @@ int record_ended_recheck(const char *client, enum smpol_record_target target, co
 		[RECHECK_MOVED] = "moved", [RECHECK_GONE] = "gone",
 	};
 	struct run_options o;
-	char why[SMPOL_ERRLEN], word[16] = "", *out = NULL;
-	char *argv[] = { (char *)client, "--job", o.job, "--run", o.run, "--started", o.started, "--field",
-			 field_option(target), "--recheck", NULL };
+	char why[SMPOL_ERRLEN], word[16] = "", *out = NULL, *argv[12];
 	long long end = 0;
-	int rc, e = 0, at = 0, fd = entries_file(record, err, errlen);
+	int n = run_argv(client, run, &o, argv), rc, e = 0, at = 0, fd = entries_file(record, err, errlen);
 
 	memset(seen, 0, sizeof(*seen));
 	if (fd < 0)
 		return fd;
-	run_options(run, &o);
+	argv[n++] = "--field";
+	argv[n++] = field_option(target);
+	argv[n++] = "--recheck";
+	argv[n] = NULL;
 	rc = run_unsignalled(argv, fd, &out, why, sizeof(why));
 	close(fd);
 	if (rc < 0)
