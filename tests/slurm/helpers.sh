@@ -149,10 +149,25 @@ first_node() {
 # acct_job OUT: the job id a task printed as JOB=N.
 acct_job() { sed -n 's/.*JOB=\([0-9][0-9]*\).*/\1/p' <<<"$1" | head -n 1; }
 
-# acct_comment JOBID [FIELD]: AdminComment (or FIELD) from accounting, polled until it holds a record
+# spool_settled JOBID: wait, up to 20 s, until no node's spool holds a record of JOBID
+# (slurmd's courier writes a step's record after the step; a job's last ones up to a
+# second after it, for the job's pace, and then through slurmdbd, as the job has ended).
+spool_settled() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		! compgen -G "$STATEDIR/spool/$1.*.json" >/dev/null &&
+			! compgen -G "$MPOL_CLUSTER_DIR/node-state/*/spool/$1.*.json" >/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# acct_comment JOBID [FIELD]: AdminComment (or FIELD) from accounting once the nodes'
+# couriers have written what they hold of the job, polled until it holds a record
 # (slurmdbd gets it from slurmctld shortly after the job ends).
 acct_comment() {
 	local i c
+	spool_settled "$1"
 	for ((i = 0; i < 75; i++)); do
 		c=$(sacct -n -P -X -o "JobID,${2:-AdminComment}" -j "$1" 2>/dev/null | sed -n "s/^$1|//p")
 		if grep -q 'mempolicy=\|"mempolicy"' <<<"$c"; then
