@@ -832,6 +832,32 @@ static size_t steps_counted(const char *comment)
 	return count;
 }
 
+/* {STEP:{"n1":ENTRY}} of steps 0..n-1, the entries cycling through `kinds` distinct ones. */
+static json_object *steps_on_n1(int n, int kinds)
+{
+	json_object *steps = json_object_new_object();
+	char key[16];
+
+	for (int i = 0; i < n; i++) {
+		json_object *nodes = json_object_new_object();
+
+		json_object_object_add(nodes, "n1", make_entry((uint64_t)(i % kinds) + 1, 2, NULL));
+		snprintf(key, sizeof(key), "%d", i);
+		json_object_object_add(steps, key, nodes);
+	}
+	return steps;
+}
+
+/* Whether text holds every step's n1 entry in detail. */
+static bool holds_steps(const char *text, json_object *steps)
+{
+	json_object_object_foreach(steps, step, entries) {
+		if (!smpol_record_contains(text, 0, step, "n1", json_object_object_get(entries, "n1")))
+			return false;
+	}
+	return true;
+}
+
 /* A courier delivers a job's spooled steps together: one read, one write and one read
  * back for all of them; a write a slower writer undid is made again with every step;
  * a batch folded to fit still counts every step; no step at all is refused. */
@@ -839,25 +865,18 @@ static void test_store_steps_together(void **state)
 {
 	struct fake_comment f = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct smpol_comment_store store = { fake_read, fake_write, fake_pause, &f };
-	json_object *steps = json_object_new_object(), *many = json_object_new_object(), *none = json_object_new_object();
+	json_object *steps = steps_on_n1(5, 5), *many = steps_on_n1(300, 3), *none = json_object_new_object();
+	json_object *none_more = NULL;
 	struct smpol_store_result res;
-	char err[SMPOL_ERRLEN], key[16];
+	char err[SMPOL_ERRLEN];
 
 	(void)state;
 	f.text = strdup("keep me");
-	for (int i = 0; i < 5; i++) {
-		json_object *entries = json_object_new_object();
-
-		json_object_object_add(entries, "n1", make_entry((uint64_t)i + 1, 2, NULL));
-		snprintf(key, sizeof(key), "%d", i);
-		json_object_object_add(steps, key, entries);
-	}
 	assert_int_equal(smpol_record_store_steps(&store, steps, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)), 0);
 	json_object_put(res.record);
 	assert_int_equal(res.reads, 2);
 	assert_int_equal(res.writes, 1);
-	json_object_object_foreach(steps, step, entries)
-		assert_true(smpol_record_contains(f.text, 0, step, "n1", json_object_object_get(entries, "n1")));
+	assert_true(holds_steps(f.text, steps));
 	assert_memory_equal(f.text, "keep me ", 8);
 	/* undone by a slower writer: seen by the read back, every step written again */
 	free(f.text);
@@ -869,18 +888,10 @@ static void test_store_steps_together(void **state)
 	json_object_put(res.record);
 	assert_int_equal(res.losses, 1);
 	assert_int_equal(res.writes, 2);
-	json_object_object_foreach(steps, s2, e2)
-		assert_true(smpol_record_contains(f.text, 0, s2, "n1", json_object_object_get(e2, "n1")));
+	assert_true(holds_steps(f.text, steps));
 	/* 300 steps in one store of Extra's budget: folded, every step counted */
 	free(f.text);
 	f.text = strdup("");
-	for (int i = 0; i < 300; i++) {
-		json_object *nodes = json_object_new_object();
-
-		json_object_object_add(nodes, "n1", make_entry((uint64_t)(i % 3) + 1, 2, NULL));
-		snprintf(key, sizeof(key), "%d", i);
-		json_object_object_add(many, key, nodes);
-	}
 	assert_int_equal(smpol_record_store_steps(&store, many, SMPOL_RECORD_BUDGET_EXTRA, 10, 1, &res, err,
 						  sizeof(err)), 0);
 	json_object_put(res.record);
@@ -889,6 +900,10 @@ static void test_store_steps_together(void **state)
 	assert_int_equal(steps_counted(f.text), 300);
 	assert_int_equal(smpol_record_store_steps(&store, none, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)),
 			 -EINVAL);
+	/* one step's object needs the step's name */
+	assert_int_equal(smpol_record_one_step("", steps, &none_more, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "needs a step name"));
+	assert_null(none_more);
 	json_object_put(none);
 	json_object_put(many);
 	json_object_put(steps);

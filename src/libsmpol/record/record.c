@@ -438,16 +438,28 @@ int smpol_record_put(const char *comment, json_object *record, char **merged, ch
 	return rc;
 }
 
+/* {key: value} as a new object in *out (a reference to value); what names the key. */
+static int one_key(const char *key, const char *what, json_object *value, json_object **out, char *err,
+		   size_t errlen)
+{
+	*out = NULL;
+	if (!key || !*key)
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a %s name", what);
+	*out = json_object_new_object();
+	if (!*out)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory building the placement record");
+	json_object_object_add(*out, key, json_object_get(value));
+	return 0;
+}
+
 int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen)
 {
-	*entries = NULL;
-	if (!node || !*node)
-		return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name");
-	*entries = json_object_new_object();
-	if (!*entries)
-		return smpol_fail(err, errlen, ENOMEM, "out of memory building the placement record");
-	json_object_object_add(*entries, node, json_object_get(entry));
-	return 0;
+	return one_key(node, "node", entry, entries, err, errlen);
+}
+
+int smpol_record_one_step(const char *step, json_object *entries, json_object **steps, char *err, size_t errlen)
+{
+	return one_key(step, "step", entries, steps, err, errlen);
 }
 
 int smpol_record_merge(const char *comment, uint32_t run, const char *step, const char *node,

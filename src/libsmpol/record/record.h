@@ -183,6 +183,10 @@ int smpol_record_put(const char *comment, json_object *record, char **merged, ch
 /* {NODE:ENTRY} of one node, a new object in *entries. -EINVAL without a node name. */
 int smpol_record_one_node(const char *node, json_object *entry, json_object **entries, char *err, size_t errlen);
 
+/* {STEP:{NODE:ENTRY}} of one step (record_store.h), a new object in *steps holding a
+ * reference to entries. -EINVAL without a step name. */
+int smpol_record_one_step(const char *step, json_object *entries, json_object **steps, char *err, size_t errlen);
+
 /* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
  * (a step's collector writes them in one update). {NODE:null}: the writer has no entry
  * of that node of the step; the record names it missing (record_missing.h) unless it

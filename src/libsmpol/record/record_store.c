@@ -70,20 +70,23 @@ static bool holds_all(const struct wanted *w, const char *comment, bool written)
 static int merge_steps(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
 {
 	char *text = strdup(comment);
-	int rc = text ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
 
+	*merged = NULL;
+	if (!text)
+		return smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
 	json_object_object_foreach(w->steps, step, entries) {
 		char *next = NULL;
+		int rc = smpol_record_merge_nodes(text, w->run, step, entries, w->budget, &next, err, errlen);
 
-		if (rc == 0)
-			rc = smpol_record_merge_nodes(text, w->run, step, entries, w->budget, &next, err, errlen);
 		free(text);
+		if (rc < 0) {
+			free(next);
+			return rc;
+		}
 		text = next;
 	}
-	*merged = rc == 0 ? text : NULL;
-	if (rc < 0)
-		free(text);
-	return rc;
+	*merged = text;
+	return 0;
 }
 
 /* "of step S" or "of N steps" for a sentence about steps ("" for a copy). */
@@ -178,11 +181,9 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 			     size_t budget, int max_attempts, int confirmations,
 			     struct smpol_store_result *res, char *err, size_t errlen)
 {
-	json_object *steps = json_object_new_object();
-	int rc = steps ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory");
+	json_object *steps;
+	int rc = smpol_record_one_step(step, entries, &steps, err, errlen);
 
-	if (rc == 0 && json_object_object_add(steps, step, json_object_get(entries)) < 0)
-		rc = smpol_fail(err, errlen, ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = smpol_record_store_steps(store, steps, budget, max_attempts, confirmations, res, err, errlen);
 	json_object_put(steps);

@@ -79,8 +79,9 @@ static int option_number(const char *option, uint64_t min, uint64_t max, uint64_
 static int parse_args(int argc, char **argv, struct request *r)
 {
 	static const struct option opts[] = {
-		{ "job", required_argument, NULL, 'j' }, { "run", required_argument, NULL, 'r' }, { "started", required_argument, NULL, 't' },
-		{ "field", required_argument, NULL, 'f' }, { "sole-writer", no_argument, NULL, 'o' },
+		{ "job", required_argument, NULL, 'j' }, { "run", required_argument, NULL, 'r' },
+		{ "started", required_argument, NULL, 't' }, { "field", required_argument, NULL, 'f' },
+		{ "sole-writer", no_argument, NULL, 'o' },
 		{ "no-pause", no_argument, NULL, 'n' }, { "recheck", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "courier_lock.h"
 #include "mi_log.h"
 #include "record_ended.h"
@@ -145,13 +146,12 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 	struct timespec t0;
 	char err[SMPOL_ERRLEN], serr[SMPOL_ERRLEN], what[96];
 	const char *through = "";
-	json_object *steps = json_object_new_object();
+	json_object *steps;
 	int rc, dropped;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!steps || json_object_object_add(steps, w->step, json_object_get(entries)) < 0)
-		rc = smpol_fail(err, sizeof(err), ENOMEM, "out of memory");
-	else
+	rc = smpol_record_one_step(w->step, entries, &steps, err, sizeof(err));
+	if (rc == 0)
 		rc = store_steps(w, &w->run, steps, sole_writer, &res, &through, err, sizeof(err));
 	json_object_put(steps);
 	if (rc == 0) {
@@ -209,6 +209,7 @@ struct spooled_run {
 	json_object *steps;             /* {STEP:{NODE:ENTRY}}, oldest first */
 	const char **names;             /* their spool names, in the same order */
 	int n;
+	size_t cap;                     /* room in names */
 	int nodes;                      /* node entries in all */
 };
 
@@ -221,15 +222,16 @@ static void spooled_runs_free(struct spooled_run *runs, int nruns)
 	free(runs);
 }
 
-/* Add spooled record name to its run's group in runs (room for `max` groups and `max`
- * names in each). 0, -ENOENT when it is gone (delivered meanwhile), or the spool's
- * error for a damaged record. */
+/* Add spooled record name to its run's group in runs (room for one more group). 0,
+ * -ENOENT when it is gone (delivered meanwhile), or the spool's error for a damaged
+ * record. */
 static int spooled_add(const struct record_write *w, const char *name, struct spooled_run *runs, int *nruns,
-		       int max, char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
 	struct smpol_record_run run;
 	struct spooled_run *g = NULL;
 	json_object *entries = NULL;
+	const char **names;
 	char step[32];
 	int rc = smpol_spool_get(&w->site->host, name, &run, step, sizeof(step), &entries, err, errlen);
 
@@ -240,10 +242,12 @@ static int spooled_add(const struct record_write *w, const char *name, struct sp
 			g = &runs[i];
 	if (!g) {
 		g = &runs[(*nruns)++];
-		*g = (struct spooled_run){ .run = run, .steps = json_object_new_object(),
-					   .names = malloc(sizeof(*g->names) * (size_t)max) };
+		*g = (struct spooled_run){ .run = run, .steps = json_object_new_object() };
 	}
-	if (!g->steps || !g->names || json_object_object_add(g->steps, step, entries) < 0) {
+	names = smpol_array_room(g->names, &g->cap, (size_t)g->n, sizeof(*names), 8);
+	if (names)
+		g->names = names;
+	if (!g->steps || !names || json_object_object_add(g->steps, step, entries) < 0) {
 		json_object_put(entries);
 		return smpol_fail(err, errlen, ENOMEM, "out of memory reading the spool");
 	}
@@ -296,8 +300,7 @@ static int deliver_each(const struct record_write *w, struct spooled_run *g, boo
 
 		if (rc == -ECONNREFUSED)
 			continue;
-		one.steps = json_object_new_object();
-		if (one.steps && json_object_object_add(one.steps, step, json_object_get(entries)) == 0)
+		if (smpol_record_one_step(step, entries, &one.steps, NULL, 0) == 0)
 			rc = deliver_group(w, &one, say);
 		json_object_put(one.steps);
 	}
@@ -402,7 +405,7 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 
 		if (!strcmp(names[i], own))
 			continue;
-		got = spooled_add(w, names[i], runs, &nruns, n, err, sizeof(err));
+		got = spooled_add(w, names[i], runs, &nruns, err, sizeof(err));
 		taken += got == 0;
 		if (got < 0 && got != -ENOENT && got != -ENOMEM)
 			set_aside(w, names[i], err);
@@ -433,9 +436,9 @@ void record_write_deliver_others(const struct record_write *w)
 int record_write_deliver_all(const struct record_write *w, bool say, struct record_pace *pace, int *wait_ms)
 {
 	int64_t due = 0;
-	int rc = deliver_spool(w, SMPOL_SPOOL_MAX, say, pace, &due);
+	int rc = deliver_spool(w, SMPOL_SPOOL_MAX, say, pace, &due), left = due ? (int)(due - now_ms()) : 0;
 
-	*wait_ms = due ? (int)(due > now_ms() ? due - now_ms() : 1) : 0;
+	*wait_ms = due ? (left > 0 ? left : 1) : 0;
 	return rc;
 }
 
@@ -451,7 +454,7 @@ void record_write_retry_own(const struct record_write *w)
 		int nruns = 0;
 
 		sleep(SPOOL_RETRY_S);
-		rc = spooled_add(w, name, &one, &nruns, 1, err, sizeof(err));
+		rc = spooled_add(w, name, &one, &nruns, err, sizeof(err));
 		if (rc == 0)
 			rc = deliver_group(w, &one, false);
 		else if (rc != -ENOENT && rc != -ENOMEM)
