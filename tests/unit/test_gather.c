@@ -299,6 +299,26 @@ static void test_spool(void **state)
 	json_object_put(lost);
 }
 
+/* The job and run a spooled record's name says: what smpol_spool_name writes, and no
+ * other name. */
+static void test_spool_name_run(void **state)
+{
+	struct smpol_record_run run = { 0 }, cases[] = { { 7, 0, 0 }, { 7, 2, 0 }, { 4294967295u, 4294967295u, 0 } };
+	const char *bad[] = { "", "7", ".0", "x.0", "7.", "7.0.run", "7.0.runx", "7.0.run4294967296",
+			      "4294967296.0", "-7.0" };
+	char name[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		smpol_spool_name(&cases[i], "batch", name, sizeof(name));
+		assert_int_equal(smpol_spool_name_run(name, &run), 0);
+		assert_int_equal(run.job, cases[i].job);
+		assert_int_equal(run.run, cases[i].run);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(smpol_spool_name_run(bad[i], &run), -EINVAL);
+}
+
 /* The fan-in tree: every node reaches node 0, a parent has at most k children, the
  * subtrees add up, and no tree is deeper than two levels up to 4096 nodes. */
 static void test_tree(void **state)
@@ -412,6 +432,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signal_while_reading, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spool, setup, teardown),
+		cmocka_unit_test(test_spool_name_run),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_printable),

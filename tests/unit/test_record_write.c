@@ -284,12 +284,14 @@ static void test_one_store_per_run(void **state)
 	assert_int_equal(spooled(), 0);
 }
 
-/* Paced: a run delivered lately waits, gathering its steps, while other jobs' records
- * go at once; the wait ends within RECORD_PACE_MS. */
+/* Paced: a run delivered lately waits, gathering its steps, unread (a damaged record of
+ * it is found only when the pace lets it go), while other jobs' records go at once; the
+ * wait ends within RECORD_PACE_MS. */
 static void test_paced(void **state)
 {
 	struct record_write courier = { &site, { 0 }, "", 1 };
 	struct record_pace pace = { 0 };
+	char path[128];
 	int wait_ms = -1;
 
 	(void)state;
@@ -300,14 +302,20 @@ static void test_paced(void **state)
 	assert_true(hand(7, "1"));
 	assert_true(hand(9, "0"));
 	assert_true(hand(7, "2"));
+	assert_int_equal(smpol_statedir_write(&site.host, "spool/7.3.json", "{ damaged", SMPOL_STATEDIR_VOLATILE,
+					      NULL, 0), 0);
 	assert_int_equal(record_write_deliver_all(&courier, false, &pace, &wait_ms), 0);
 	assert_string_equal(stored, "7.0:0;9.0:0;");
 	assert_true(wait_ms > 0 && wait_ms <= RECORD_PACE_MS);
-	assert_int_equal(spooled(), 2);
+	assert_int_equal(spooled(), 3);
+	assert_int_equal(errors, 0);
 	usleep((useconds_t)wait_ms * 1000);
 	assert_int_equal(record_write_deliver_all(&courier, false, &pace, &wait_ms), 0);
 	assert_string_equal(stored, "7.0:0;9.0:0;7.0:1,2;");
 	assert_int_equal(spooled(), 0);
+	assert_int_equal(errors, 1);
+	snprintf(path, sizeof(path), "%s/spool/7.3.json.undelivered", sd);
+	assert_int_equal(access(path, F_OK), 0);
 }
 
 /* A step slurmctld and slurmdbd refuse for good: set aside alone, after the run's

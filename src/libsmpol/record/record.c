@@ -476,57 +476,83 @@ int smpol_record_merge(const char *comment, uint32_t run, const char *step, cons
 	return rc;
 }
 
-/* Our record of run in comment (a new reference in *record, which the caller puts,
- * NULL when there is none) and its node entries of step (borrowed, NULL when none). */
-static json_object *step_nodes(const char *comment, uint32_t run, const char *step, json_object **record)
+/* Whether record is a record of run (NULL: none is). */
+static bool of_run(json_object *record, uint32_t run)
 {
-	if (smpol_record_find(comment, record, NULL, 0) < 0 || smpol_record_run_of(*record) != run) {
-		json_object_put(*record);
-		*record = NULL;
-		return NULL;
-	}
-	return smpol_rec_get(smpol_rec_get(*record, SMPOL_REC_STEPS), step);
+	return record && smpol_record_run_of(record) == run;
+}
+
+/* The node entries of step in record (borrowed, NULL when none). */
+static json_object *step_nodes(json_object *record, const char *step)
+{
+	return smpol_rec_get(smpol_rec_get(record, SMPOL_REC_STEPS), step);
+}
+
+bool smpol_record_holds(json_object *record, uint32_t run, const char *step, const char *node, json_object *entry)
+{
+	json_object *nodes, *summary, *mine;
+
+	if (!of_run(record, run))
+		return false;
+	nodes = step_nodes(record, step);
+	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
+	if (summary)
+		return smpol_rec_names(summary, node);
+	if ((mine = smpol_rec_get(nodes, node)))
+		return !entry || json_object_equal(mine, entry);
+	return smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
+}
+
+bool smpol_record_holds_missing(json_object *record, uint32_t run, const char *step, const char *node)
+{
+	return of_run(record, run) && smpol_record_missing_has(record, step, node);
+}
+
+bool smpol_record_holds_dropped(json_object *record, uint32_t run, const char *step, const char *node)
+{
+	json_object *nodes, *summary;
+
+	if (!of_run(record, run))
+		return false;
+	nodes = step_nodes(record, step);
+	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
+	if (summary)
+		return !smpol_rec_get(summary, SMPOL_REC_HOSTS);
+	return !smpol_rec_get(nodes, node) && smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMELESS;
+}
+
+/* Our record in comment (a new reference), NULL when it holds none. */
+static json_object *record_in(const char *comment)
+{
+	json_object *record;
+
+	return smpol_record_find(comment, &record, NULL, 0) == 0 ? record : NULL;
 }
 
 bool smpol_record_contains(const char *comment, uint32_t run, const char *step, const char *node,
 			   json_object *entry)
 {
-	json_object *record, *nodes = step_nodes(comment, run, step, &record), *summary, *mine;
-	bool found;
+	json_object *record = record_in(comment);
+	bool found = smpol_record_holds(record, run, step, node, entry);
 
-	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
-	if (summary)
-		found = smpol_rec_names(summary, node);
-	else if ((mine = smpol_rec_get(nodes, node)))
-		found = !entry || json_object_equal(mine, entry);
-	else
-		found = record && smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
 	json_object_put(record);
 	return found;
 }
 
 bool smpol_record_names_missing(const char *comment, uint32_t run, const char *step, const char *node)
 {
-	json_object *record;
-	bool named;
+	json_object *record = record_in(comment);
+	bool named = smpol_record_holds_missing(record, run, step, node);
 
-	step_nodes(comment, run, step, &record);
-	named = record && smpol_record_missing_has(record, step, node);
 	json_object_put(record);
 	return named;
 }
 
 bool smpol_record_names_dropped(const char *comment, uint32_t run, const char *step, const char *node)
 {
-	json_object *record, *nodes = step_nodes(comment, run, step, &record), *summary;
-	bool dropped;
+	json_object *record = record_in(comment);
+	bool dropped = smpol_record_holds_dropped(record, run, step, node);
 
-	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
-	if (summary)
-		dropped = !smpol_rec_get(summary, SMPOL_REC_HOSTS);
-	else
-		dropped = record && !smpol_rec_get(nodes, node) &&
-			  smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMELESS;
 	json_object_put(record);
 	return dropped;
 }

@@ -214,6 +214,12 @@ bool smpol_record_names_missing(const char *comment, uint32_t run, const char *s
  */
 bool smpol_record_names_dropped(const char *comment, uint32_t run, const char *step, const char *node);
 
+/* The three questions above of a record found already (smpol_record_find; NULL: none),
+ * for a loop over many steps and nodes: one parse of the comment, not one per question. */
+bool smpol_record_holds(json_object *record, uint32_t run, const char *step, const char *node, json_object *entry);
+bool smpol_record_holds_missing(json_object *record, uint32_t run, const char *step, const char *node);
+bool smpol_record_holds_dropped(json_object *record, uint32_t run, const char *step, const char *node);
+
 /* The run a record (our object) is of: its "run", 0 when absent. */
 uint32_t smpol_record_run_of(json_object *record);
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,25 @@ void smpol_spool_name(const struct smpol_record_run *run, const char *step, char
 		snprintf(buf, len, "%u.%s.run%u", run->job, step, run->run);
 	else
 		snprintf(buf, len, "%u.%s", run->job, step);
+}
+
+int smpol_spool_name_run(const char *name, struct smpol_record_run *run)
+{
+	const char *dot = strchr(name, '.'), *tail = strrchr(name, '.');
+	uint64_t job, r = 0;
+
+	if (!dot || dot == name || strspn(name, "0123456789") != (size_t)(dot - name) || dot[1] == '\0')
+		return -EINVAL;
+	if (tail != dot && !strncmp(tail, ".run", 4)) {
+		if (!tail[4] || strspn(tail + 4, "0123456789") != strlen(tail + 4))
+			return -EINVAL;
+		r = strtoull(tail + 4, NULL, 10);
+	}
+	job = strtoull(name, NULL, 10);
+	if (job > UINT32_MAX || r > UINT32_MAX)
+		return -EINVAL;
+	*run = (struct smpol_record_run){ .job = (uint32_t)job, .run = (uint32_t)r };
+	return 0;
 }
 
 int smpol_spool_put(const struct smpol_host *h, const struct smpol_record_run *run, const char *step,

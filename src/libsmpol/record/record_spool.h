@@ -21,6 +21,10 @@
 /* The spooled record's name of run's step ("JOB.STEP", "JOB.STEP.runR") into buf. */
 void smpol_spool_name(const struct smpol_record_run *run, const char *step, char *buf, size_t len);
 
+/* The job and run that a spooled record's name says ("JOB.STEP", "JOB.STEP.runR";
+ * started 0): what a look that reads no record needs. -EINVAL for another name. */
+int smpol_spool_name_run(const char *name, struct smpol_record_run *run);
+
 /* Keep job/step's entries (merged into what is spooled for that step already). *dropped
  * counts older records removed to stay within SMPOL_SPOOL_MAX. 0 or -errno with a
  * sentence. */

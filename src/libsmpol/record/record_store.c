@@ -48,21 +48,34 @@ struct wanted {
 	uint32_t run;                   /* the job's run whose field it is (store->run) */
 };
 
-/* Whether comment holds every entry of every step of steps (a node without one,
- * {NODE:null}: any entry of it, or its name as missing). A summary or folded part
- * whose names were dropped can tell neither way: before our write that counts as
- * missing (we fold ours in), after it as held (a loss there cannot be seen). */
-static bool holds_all(const struct wanted *w, const char *comment, bool written)
+/* Whether record (ours in the comment, NULL: none) holds every entry of every step of
+ * steps (a node without one, {NODE:null}: any entry of it, or its name as missing). A
+ * summary or folded part whose names were dropped can tell neither way: before our
+ * write that counts as missing (we fold ours in), after it as held (a loss there
+ * cannot be seen). */
+static bool record_holds_all(json_object *record, const struct wanted *w, bool written)
 {
 	json_object_object_foreach(w->steps, step, entries) {
 		json_object_object_foreach(entries, node, entry) {
-			if (!smpol_record_contains(comment, w->run, step, node, entry) &&
-			    !(!entry && smpol_record_names_missing(comment, w->run, step, node)) &&
-			    !(written && smpol_record_names_dropped(comment, w->run, step, node)))
+			if (!smpol_record_holds(record, w->run, step, node, entry) &&
+			    !(!entry && smpol_record_holds_missing(record, w->run, step, node)) &&
+			    !(written && smpol_record_holds_dropped(record, w->run, step, node)))
 				return false;
 		}
 	}
 	return true;
+}
+
+/* record_holds_all of comment's record, parsed once for all the steps. */
+static bool holds_all(const struct wanted *w, const char *comment, bool written)
+{
+	json_object *record;
+	bool all;
+
+	smpol_record_find(comment, &record, NULL, 0);   /* NULL when it holds none */
+	all = record_holds_all(record, w, written);
+	json_object_put(record);
+	return all;
 }
 
 /* Each step merged in turn, in the order given (oldest first): the budget folds the

@@ -339,14 +339,14 @@ static int deliver_group(const struct record_write *w, struct spooled_run *g, bo
 	return 0;
 }
 
-/* Whether g's run was delivered less than RECORD_PACE_MS ago: then it waits (*due: the
+/* Whether run was delivered less than RECORD_PACE_MS ago: then it waits (*due: the
  * soonest such wait ends, monotonic ms) and gathers the run's next steps meanwhile. */
-static bool paced(const struct record_pace *pace, const struct spooled_run *g, int64_t now, int64_t *due)
+static bool paced(const struct record_pace *pace, const struct smpol_record_run *run, int64_t now, int64_t *due)
 {
 	for (int i = 0; pace && i < RECORD_PACE_RUNS; i++) {
 		const struct record_paced *p = &pace->runs[i];
 
-		if (p->at_ms && p->job == g->run.job && p->run == g->run.run && now - p->at_ms < RECORD_PACE_MS) {
+		if (p->at_ms && p->job == run->job && p->run == run->run && now - p->at_ms < RECORD_PACE_MS) {
 			if (!*due || p->at_ms + RECORD_PACE_MS < *due)
 				*due = p->at_ms + RECORD_PACE_MS;
 			return true;
@@ -355,22 +355,22 @@ static bool paced(const struct record_pace *pace, const struct spooled_run *g, i
 	return false;
 }
 
-/* Note g's run as delivered at now, in place of the oldest run noted. */
-static void note_paced(struct record_pace *pace, const struct spooled_run *g, int64_t now)
+/* Note run as delivered at now, in place of the oldest run noted. */
+static void note_paced(struct record_pace *pace, const struct smpol_record_run *run, int64_t now)
 {
 	struct record_paced *oldest = &pace->runs[0];
 
 	for (int i = 0; i < RECORD_PACE_RUNS; i++) {
 		struct record_paced *p = &pace->runs[i];
 
-		if (p->job == g->run.job && p->run == g->run.run) {
+		if (p->job == run->job && p->run == run->run) {
 			oldest = p;
 			break;
 		}
 		if (p->at_ms < oldest->at_ms)
 			oldest = p;
 	}
-	*oldest = (struct record_paced){ .job = g->run.job, .run = g->run.run, .at_ms = now };
+	*oldest = (struct record_paced){ .job = run->job, .run = run->run, .at_ms = now };
 }
 
 static int64_t now_ms(void)
@@ -401,9 +401,13 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 	smpol_spool_name(&w->run, w->step, own, sizeof(own));
 	runs = calloc((size_t)n, sizeof(*runs));
 	for (int i = 0; runs && i < n && taken < max; i++) {
+		struct smpol_record_run named;
 		int got;
 
-		if (!strcmp(names[i], own))
+		/* a run held back by its pace waits unread: a fast workflow's records are
+		 * read once, not at every round until the pace lets them go */
+		if (!strcmp(names[i], own) ||
+		    (smpol_spool_name_run(names[i], &named) == 0 && paced(pace, &named, now, due)))
 			continue;
 		got = spooled_add(w, names[i], runs, &nruns, err, sizeof(err));
 		taken += got == 0;
@@ -412,12 +416,12 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 	}
 	for (int i = 0; i < nruns && rc == 0; i++) {
 		/* a group out of memory before its first record: none to deliver */
-		if (!runs[i].n || paced(pace, &runs[i], now, due))
+		if (!runs[i].n)
 			continue;
 		/* slurmctld is away: no use trying the rest */
 		rc = deliver_group(w, &runs[i], say);
 		if (rc == 0 && pace)
-			note_paced(pace, &runs[i], now_ms());
+			note_paced(pace, &runs[i].run, now_ms());
 	}
 	spooled_runs_free(runs, nruns);
 	for (int i = 0; i < n; i++)
