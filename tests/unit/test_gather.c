@@ -222,14 +222,18 @@ static void test_spool(void **state)
 	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	free(names);
-	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_count(&fx->host, &n, err, sizeof(err)), 0);   /* no spool yet */
+	assert_int_equal(n, 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", a, SMPOL_STATEDIR_DURABLE, &dropped, err, sizeof(err)), 0);
 	/* a second writer of the same step: both entries kept */
-	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", b, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", b, SMPOL_STATEDIR_VOLATILE, &dropped, err, sizeof(err)), 0);
 	/* a writer without n1's entry (record_missing.h) does not hide it; n3 stays missing */
-	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", lost, &dropped, err, sizeof(err)), 0);
-	assert_int_equal(smpol_spool_put(&fx->host, &j8, "batch", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j7, "0", lost, SMPOL_STATEDIR_DURABLE, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j8, "batch", a, SMPOL_STATEDIR_VOLATILE, &dropped, err, sizeof(err)), 0);
 	/* the same step of the job's third run (requeued twice) is a record of its own */
-	assert_int_equal(smpol_spool_put(&fx->host, &j7again, "0", a, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_put(&fx->host, &j7again, "0", a, SMPOL_STATEDIR_DURABLE, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(smpol_spool_count(&fx->host, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
 	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(names[0], "7.0");         /* oldest first */
@@ -267,6 +271,8 @@ static void test_spool(void **state)
 	assert_int_equal(smpol_spool_set_aside(&fx->host, "8.batch", err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/spool/8.batch.json.undelivered", fx->dir);
 	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(smpol_spool_count(&fx->host, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);                         /* 7.0 */
 	assert_int_equal(smpol_spool_remove(&fx->host, "7.0", err, sizeof(err)), 0);
 	assert_int_equal(smpol_spool_get(&fx->host, "7.0", &job, step, sizeof(step), &got, err, sizeof(err)), -ENOENT);
 	/* a damaged file is named, not taken */
@@ -286,8 +292,8 @@ static void test_spool(void **state)
 	unlink(path);
 	/* bounded: the oldest go */
 	for (uint32_t j = 100; j < 100 + SMPOL_SPOOL_MAX + 2; j++)
-		assert_int_equal(smpol_spool_put(&fx->host, &(struct smpol_record_run){ j, 0, 0 }, "0", a, &dropped,
-						 err, sizeof(err)), 0);
+		assert_int_equal(smpol_spool_put(&fx->host, &(struct smpol_record_run){ j, 0, 0 }, "0", a,
+						 SMPOL_STATEDIR_DURABLE, &dropped, err, sizeof(err)), 0);
 	assert_int_equal(smpol_spool_list(&fx->host, &names, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, SMPOL_SPOOL_MAX);
 	assert_string_equal(names[n - 1], "357.0");

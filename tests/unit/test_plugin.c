@@ -557,8 +557,8 @@ static void test_step_weighted(void **state)
 }
 
 /* Once every local task has started, the step keeps what its tasks, sampler, record
- * and end read: the kept placement is on the node (with the tasks) and no longer in
- * slurmstepd, and the step's own struct holds the library's parts and a few words, no
+ * and end read: the kept placement is on the node (with the tasks: written then, once,
+ * not before) and no longer in slurmstepd, and the step's own struct holds the library's parts and a few words, no
  * buffer of its own. On four nodes the step's and the option's structs and the heap the
  * step holds then stay under 4096 bytes (bench/step-state measures them by part), from
  * glibc's counters with its tcache off, as make check runs the tests (a chunk in the
@@ -584,6 +584,8 @@ static void test_step_keeps_little(void **state)
 	start_step("weighted", 3, argv);
 	assert_true(c->active);
 	assert_non_null(c->kept);
+	assert_false(c->kept_written);
+	assert_int_equal(smpol_step_state_read(&c->site.host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(c->topo.nnodes, 4);
 #ifndef __SANITIZE_ADDRESS__
@@ -690,11 +692,14 @@ static void test_step_region_aware(void **state)
 	const char *err;
 	int rc;
 
+	fake.local_tasks = 1;
+	fake.task_pid = getpid();
 	start_step("verbose,weighted,min_region=64M", 5, argv);
 	assert_false(step.failed);
 	assert_int_equal(step.pl.min_region_kb, 65536);
 	assert_int_equal(step.pl.regions_by, SMPOL_REGIONS_MOVE);
 	assert_non_null(strstr(step.pl.note, "syscall 500 is not implemented by this kernel (no process_mbind)"));
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(smpol_step_state_read(&step.site.host, 42, step.owner.step_id, &kept, err_kept,
 					       sizeof(err_kept)), 0);
 	assert_int_equal(kept.regions_by, SMPOL_REGIONS_MOVE);

@@ -71,7 +71,7 @@ static void test_made_private(void **state)
 	assert_string_equal(text, "other");
 	assert_string_equal(fake_tree_read(fx->dir, "/.file.tmp"), "<missing>");
 	assert_int_equal(smpol_statedir_read(&fx->host, "gone", text, sizeof(text), err, sizeof(err)), -ENOENT);
-	assert_int_equal(smpol_statedir_remove(&fx->host, "file", err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_remove(&fx->host, "file", SMPOL_STATEDIR_DURABLE, err, sizeof(err)), 0);
 	assert_string_equal(fake_tree_read(fx->dir, "/file"), "<missing>");
 }
 
@@ -93,7 +93,7 @@ static void test_subdirectory(void **state)
 	assert_string_equal(fake_tree_read(fx->dir, "/spool/.7.0.json.tmp"), "<missing>");
 	assert_int_equal(smpol_statedir_read(&fx->host, "spool/7.0.json", text, sizeof(text), err, sizeof(err)), 0);
 	assert_string_equal(text, "{}");
-	assert_int_equal(smpol_statedir_remove(&fx->host, "spool/7.0.json", err, sizeof(err)), 0);
+	assert_int_equal(smpol_statedir_remove(&fx->host, "spool/7.0.json", SMPOL_STATEDIR_VOLATILE, err, sizeof(err)), 0);
 	fake_tree_write(fx->dir, "/file", "x");
 	assert_int_equal(smpol_statedir_mkdir(&fx->host, "file", err, sizeof(err)), -ENOTDIR);
 	assert_non_null(strstr(err, "is not a directory of this user's"));

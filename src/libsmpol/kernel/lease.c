@@ -147,7 +147,7 @@ static int remove_journal(const struct lease_files *f, char *err, size_t errlen)
 {
 	char why[SMPOL_ERRLEN];
 
-	if (smpol_statedir_remove(f->host, JOURNAL_NAME, why, sizeof(why)) < 0)
+	if (smpol_statedir_remove(f->host, JOURNAL_NAME, SMPOL_STATEDIR_DURABLE, why, sizeof(why)) < 0)
 		return smpol_fail(err, errlen, EIO, "weights restored, but %s", why);
 	return 0;
 }

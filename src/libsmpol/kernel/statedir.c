@@ -286,7 +286,8 @@ int smpol_statedir_list(const struct smpol_host *h, DIR **d, char *err, size_t e
 	return 0;
 }
 
-int smpol_statedir_remove(const struct smpol_host *h, const char *name, char *err, size_t errlen)
+int smpol_statedir_remove(const struct smpol_host *h, const char *name, enum smpol_statedir_sync sync, char *err,
+			  size_t errlen)
 {
 	char path[4200];
 	int dfd, rc = 0;
@@ -300,7 +301,7 @@ int smpol_statedir_remove(const struct smpol_host *h, const char *name, char *er
 		return dfd;
 	if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
 		rc = smpol_fail(err, errlen, errno, "%s cannot be removed: %s", path, reason(errno));
-	else
+	else if (sync == SMPOL_STATEDIR_DURABLE)
 		fsync(dfd);
 	close(dfd);
 	return rc;

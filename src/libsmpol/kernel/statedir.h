@@ -35,9 +35,11 @@
 int smpol_statedir_lock(const struct smpol_host *h, const char *name, bool create, int how, int *fd,
 		       char *err, size_t errlen);
 
-/* What a write must survive. DURABLE: a power loss too (a spooled record, the
- * weights journal). VOLATILE: a process crash only, for what a reboot makes moot
- * anyway (a running step's kept placement); it spares the step's start two fsyncs. */
+/* What a write or a removal must survive. DURABLE: a power loss too (the weights
+ * journal, a record waiting for slurmctld). VOLATILE: a process crash only, for what a
+ * reboot makes moot anyway or the kernel writes back within seconds (a running step's
+ * kept placement, a record handed to the node's courier); it spares a step's start and
+ * end their fsyncs. */
 enum smpol_statedir_sync { SMPOL_STATEDIR_DURABLE, SMPOL_STATEDIR_VOLATILE };
 
 /*
@@ -65,8 +67,10 @@ int smpol_statedir_list(const struct smpol_host *h, DIR **d, char *err, size_t e
  * anything else at that path is refused. 0 or -errno with a sentence. */
 int smpol_statedir_mkdir(const struct smpol_host *h, const char *name, char *err, size_t errlen);
 
-/* Remove STATEDIR/NAME durably (a missing file is no error). 0 or -errno with a sentence. */
-int smpol_statedir_remove(const struct smpol_host *h, const char *name, char *err, size_t errlen);
+/* Remove STATEDIR/NAME (a missing file is no error); when DURABLE, its directory is
+ * fsynced after. 0 or -errno with a sentence. */
+int smpol_statedir_remove(const struct smpol_host *h, const char *name, enum smpol_statedir_sync sync, char *err,
+			  size_t errlen);
 
 /* STATEDIR/NAME into buf. 0 or -ENAMETOOLONG. */
 int smpol_statedir_path(const struct smpol_host *h, const char *name, char *buf, size_t len);

@@ -502,7 +502,7 @@ int smpol_step_state_remove(const struct smpol_host *h, uint32_t job_id, uint32_
 	char name[64];
 
 	file_name(job_id, step_id, name, sizeof(name));
-	return smpol_statedir_remove(h, name, err, errlen);
+	return smpol_statedir_remove(h, name, SMPOL_STATEDIR_VOLATILE, err, errlen);
 }
 
 int smpol_step_state_reap(const struct smpol_host *h, int *removed, char *err, size_t errlen)

@@ -277,5 +277,5 @@ int smpol_recheck_remove(const struct smpol_host *h, const struct smpol_record_r
 	char name[64];
 
 	file_name(run, name, sizeof(name));
-	return smpol_statedir_remove(h, name, err, errlen);
+	return smpol_statedir_remove(h, name, SMPOL_STATEDIR_DURABLE, err, errlen);
 }

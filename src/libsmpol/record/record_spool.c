@@ -50,6 +50,24 @@ static int by_age(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+int smpol_spool_count(const struct smpol_host *h, int *n, char *err, size_t errlen)
+{
+	char dir[4200], name[64];
+	struct dirent *d;
+	DIR *dp;
+
+	*n = 0;
+	if (spool_dir(h, dir, sizeof(dir)) < 0)
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory %s is too long", h->statedir);
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 : smpol_fail(err, errlen, errno, "cannot read %s: %s", dir, strerror(errno));
+	while ((d = readdir(dp)))
+		*n += name_of(d->d_name, name, sizeof(name)) == 0;
+	closedir(dp);
+	return 0;
+}
+
 int smpol_spool_list(const struct smpol_host *h, char ***names, int *n, char *err, size_t errlen)
 {
 	struct spooled *all = NULL;
@@ -72,7 +90,7 @@ int smpol_spool_list(const struct smpol_host *h, char ***names, int *n, char *er
 
 		if (name_of(d->d_name, name, sizeof(name)) < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		struct spooled *more = smpol_array_room(all, &cap, (size_t)count, sizeof(*all), 16);
@@ -210,7 +228,7 @@ int smpol_spool_name_run(const char *name, struct smpol_record_run *run)
 }
 
 int smpol_spool_put(const struct smpol_host *h, const struct smpol_record_run *run, const char *step,
-		    json_object *entries, int *dropped, char *err, size_t errlen)
+		    json_object *entries, enum smpol_statedir_sync sync, int *dropped, char *err, size_t errlen)
 {
 	char dir[4200], name[64], file[80], **names = NULL;
 	json_object *obj, *merged, *old = NULL;
@@ -245,7 +263,7 @@ int smpol_spool_put(const struct smpol_host *h, const struct smpol_record_run *r
 	json_object_object_add(obj, "entries", merged);
 	snprintf(file, sizeof(file), "spool/%s.json", name);
 	rc = smpol_statedir_write(h, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN),
-				  SMPOL_STATEDIR_DURABLE, err, errlen);
+				  sync, err, errlen);
 	json_object_put(obj);
 	if (rc < 0)
 		return rc;

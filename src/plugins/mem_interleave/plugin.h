@@ -62,9 +62,10 @@ struct mi_step {
 	struct smpol_placement pl;
 	bool pmbind;                           /* process_mbind named by the site and probed */
 	bool lease_held;
-	struct smpol_step_state *kept;         /* the kept placement (step_state.h) until its last
-	                                        * write; malloc'ed */
+	struct smpol_step_state *kept;         /* the kept placement (step_state.h) until it is
+	                                        * written; malloc'ed */
 	bool kept_written;                     /* its file is on the node: removed at step end */
+	uint32_t forked;                       /* local tasks forked so far */
 	uint32_t local_tasks;                  /* tasks of this step on this node */
 	uint32_t job_nnodes;                   /* S_JOB_NNODES: the step's nodes, for the record */
 	struct record_step *record;            /* the placement record (record_step.h) */

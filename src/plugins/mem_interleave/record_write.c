@@ -166,7 +166,8 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 			    w->run.job, w->step, json_object_object_length(entries), how, err);
 		return false;
 	}
-	if (smpol_spool_put(&w->site->host, &w->run, w->step, entries, &dropped, serr, sizeof(serr)) < 0) {
+	if (smpol_spool_put(&w->site->host, &w->run, w->step, entries, SMPOL_STATEDIR_DURABLE, &dropped, serr,
+			    sizeof(serr)) < 0) {
 		slurm_error(MI_LOG "job %u step %s: placement record NOT written (%s) and NOT spooled (%s)",
 			    w->run.job, w->step, err, serr);
 		return false;
@@ -181,19 +182,18 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 
 bool record_write_to_courier(const struct record_write *w, json_object *entries, const char *how)
 {
-	char err[SMPOL_ERRLEN], **names = NULL;
+	char err[SMPOL_ERRLEN];
 	int n = 0, dropped;
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!courier_listens(w->site) || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0)
+	if (!courier_listens(w->site) || smpol_spool_count(&w->site->host, &n, NULL, 0) < 0 ||
+	    n >= HAND_OVER_SPOOL_MAX)
 		return false;
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (n >= HAND_OVER_SPOOL_MAX)
-		return false;
-	if (smpol_spool_put(&w->site->host, &w->run, w->step, entries, &dropped, err, sizeof(err)) < 0) {
+	/* no fsync: the courier takes it within a second, and the kernel writes it back
+	 * within seconds; on the step's way to srun (doc/design-notes.md) */
+	if (smpol_spool_put(&w->site->host, &w->run, w->step, entries, SMPOL_STATEDIR_VOLATILE, &dropped, err,
+			    sizeof(err)) < 0) {
 		slurm_info(MI_LOG "job %u step %s: %s; the step writes its placement record itself", w->run.job,
 			   w->step, err);
 		return false;

@@ -136,8 +136,8 @@ static void drop_kept(struct mi_step *s)
 	s->kept = NULL;
 }
 
-/* Keep the decision on the node for mpolctl rebalance and watch; the step holds it
- * until its tasks have started and are written into it. */
+/* Keep the decision for mpolctl rebalance and watch: the step holds it until every
+ * local task is forked and written into it (keep_tasks). */
 static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 {
 	char err[SMPOL_ERRLEN];
@@ -145,15 +145,24 @@ static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 	s->kept = calloc(1, sizeof(*s->kept));
 	if (!s->kept)
 		snprintf(err, sizeof(err), "out of memory");
-	if (!s->kept ||
-	    smpol_step_state_from(in, &s->pl, s->owner.job_id, s->owner.step_id, s->owner.uid, s->kept,
-				  err, sizeof(err)) < 0 ||
-	    smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0) {
+	if (!s->kept || smpol_step_state_from(in, &s->pl, s->owner.job_id, s->owner.step_id, s->owner.uid,
+					      s->kept, err, sizeof(err)) < 0) {
 		LOG_STEP(s, slurm_error, "placement not kept (mpolctl rebalance will use defaults): %s", err);
 		drop_kept(s);
-		return;
 	}
-	s->kept_written = true;
+}
+
+/* Put the kept placement on the node, with its tasks: one write per step, once every
+ * local task runs (mpolctl watch follows them; nothing before needs the file). */
+static void keep_tasks(struct mi_step *s)
+{
+	char err[SMPOL_ERRLEN];
+
+	if (smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0)
+		LOG_STEP(s, slurm_error, "placement not kept (mpolctl rebalance will use defaults): %s", err);
+	else
+		s->kept_written = true;
+	drop_kept(s);
 }
 
 /*
@@ -358,13 +367,8 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 		return 0;
 	if (smpol_step_state_add_task(s->kept, pid, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_info, "%s", err);
-	if ((uint32_t)s->kept->ntasks != s->local_tasks)
-		return 0;
-	/* One more write once every local task runs: mpolctl watch follows them; the
-	 * file is all the step needs of it from here on. */
-	if (smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0)
-		LOG_STEP(s, slurm_error, "%s", err);
-	drop_kept(s);
+	if (++s->forked == s->local_tasks)
+		keep_tasks(s);
 	return 0;
 }
 
@@ -397,6 +401,7 @@ int step_exit(struct mi_step *s)
 						       err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_error, "%s", err);
 	s->kept_written = false;
+	s->forked = 0;
 	drop_kept(s);
 	record_step_end(&s->record);
 	smpol_placement_free(&s->pl);
