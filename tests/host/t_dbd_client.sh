@@ -1,7 +1,8 @@
 # t_dbd_client.sh - mem_interleave_dbd refuses what it cannot use before it talks to
 # Slurm (sourced by tests/host/run): bad arguments are a usage error (exit 2, the
-# reason on stderr), and entries that are no JSON object of nodes are reported on its
-# one line as "failed 22 ...", exit 0, as the plugin parses it (record_ended.c). Its
+# reason on stderr), and input that is no JSON object of steps, or steps a merge cannot
+# take, are reported on its one line as "failed 22 ...", exit 0, as the plugin parses
+# it (record_ended.c). Its
 # writes into slurmdbd run in the slurm tiers (t_acct_70_ended.sh).
 
 DBD_CLIENT=$MPOL_BUILD/src/plugins/mem_interleave/mem_interleave_dbd
@@ -23,6 +24,15 @@ dc_entries() {
 	out=$(printf '%s' "$text" | "$DBD_CLIENT" --job 7 "$@" 2>&1)
 	rc=$?
 	t_expect_match "dbd client: $name" "^0 failed 22 standard input holds no JSON object \(of steps, or a record\)$" "$rc $out"
+}
+
+# dc_steps NAME TEXT SENTENCE: steps on stdin that a merge cannot take are refused on
+# the report line with SENTENCE before slurmdbd is asked anything (there is none here).
+dc_steps() {
+	local out rc
+	out=$(printf '%s' "$2" | timeout 20 "$DBD_CLIENT" --job 7 2>&1)
+	rc=$?
+	if [ "$rc $out" = "0 failed 22 $3" ]; then t_pass "dbd client: $1"; else t_fail "dbd client: $1" "got: $rc $out"; fi
 }
 
 if [ ! -x "$DBD_CLIENT" ]; then
@@ -47,6 +57,10 @@ else
 	dc_entries "malformed JSON" '{"n1":'
 	dc_entries "a JSON array" '[{"n1":{}}]'
 	dc_entries "an empty object" '{}'
+	dc_steps "a step whose value is no object of nodes" '{"0":{"n1":{}},"1":5}' \
+		"a placement record needs a step ('1') and node entries"
+	dc_steps "a node entry that is no object" '{"0":{"n1":[1]}}' "node n1's placement record entry is not an object"
+	dc_steps "a node without a name" '{"0":{"":{}}}' "a placement record needs a node name, not ''"
 	help=$("$DBD_CLIENT" --help 2>&1)
 	t_expect_match "dbd client: --help says what it does and exits 0" "^0 usage: mem_interleave_dbd --job JOB" \
 		"$? $help"

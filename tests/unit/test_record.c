@@ -900,6 +900,19 @@ static void test_store_steps_together(void **state)
 	assert_int_equal(steps_counted(f.text), 300);
 	assert_int_equal(smpol_record_store_steps(&store, none, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)),
 			 -EINVAL);
+	/* a step whose entries a merge cannot take fails the batch before any read (the
+	 * fake store's read fails: it is never reached) */
+	f.fail_read = 1;
+	json_object_object_add(many, "300", json_object_new_int(5));
+	assert_int_equal(smpol_record_store_steps(&store, many, SMPOL_RECORD_BUDGET, 10, 1, &res, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "a placement record needs a step ('300') and node entries");
+	json_object_object_add(many, "300", json_tokener_parse("{\"n1\":[1]}"));
+	assert_int_equal(smpol_record_check_steps(many, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "node n1's placement record entry is not an object");
+	json_object_object_add(many, "300", json_tokener_parse("{\"n1\":null}"));
+	assert_int_equal(smpol_record_check_steps(many, err, sizeof(err)), 0);
+	f.fail_read = 0;
 	/* one step's object needs the step's name */
 	assert_int_equal(smpol_record_one_step("", steps, &none_more, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "needs a step name"));

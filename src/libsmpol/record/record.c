@@ -362,6 +362,35 @@ static int place(const char *comment, struct located *loc, json_object *record, 
 	return *merged ? 0 : smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
 }
 
+/* Whether step names a step and entries is {NODE:ENTRY|null} with names: 0, or -EINVAL
+ * with a sentence. */
+static int check_entries(const char *step, json_object *entries, char *err, size_t errlen)
+{
+	if (!step || !*step || !json_object_is_type(entries, json_type_object))
+		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step ('%s') and node entries",
+				  step ? step : "");
+	json_object_object_foreach(entries, name, e) {
+		if (e && !json_object_is_type(e, json_type_object))
+			return smpol_fail(err, errlen, EINVAL, "node %s's placement record entry is not an object", name);
+		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
+			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
+	}
+	return 0;
+}
+
+int smpol_record_check_steps(json_object *steps, char *err, size_t errlen)
+{
+	if (!json_object_is_type(steps, json_type_object) || !json_object_object_length(steps))
+		return smpol_fail(err, errlen, EINVAL, "the placement record names no step");
+	json_object_object_foreach(steps, step, entries) {
+		int rc = check_entries(step, entries, err, errlen);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
 			    size_t budget, char **merged, char *err, size_t errlen)
 {
@@ -370,15 +399,9 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 	int rc;
 
 	*merged = NULL;
-	if (!step || !*step || !json_object_is_type(entries, json_type_object))
-		return smpol_fail(err, errlen, EINVAL, "a placement record needs a step ('%s') and node entries",
-				 step ? step : "");
-	json_object_object_foreach(entries, name, e) {
-		if (e && !json_object_is_type(e, json_type_object))
-			return smpol_fail(err, errlen, EINVAL, "node %s's placement record entry is not an object", name);
-		if (!*name || !strcmp(name, SMPOL_RECORD_SUMMARY))
-			return smpol_fail(err, errlen, EINVAL, "a placement record needs a node name, not '%s'", name);
-	}
+	rc = check_entries(step, entries, err, errlen);
+	if (rc < 0)
+		return rc;
 	if (smpol_record_is_jobstats(comment))
 		return jobstats_refused(err, errlen);
 	locate(comment, &loc);

@@ -187,6 +187,11 @@ int smpol_record_one_node(const char *node, json_object *entry, json_object **en
  * reference to entries. -EINVAL without a step name. */
 int smpol_record_one_step(const char *step, json_object *entries, json_object **steps, char *err, size_t errlen);
 
+/* Whether steps ({STEP:{NODE:ENTRY},...}) holds at least one step, each named, with
+ * named node entries that are objects (or null, record_missing.h): what a merge takes.
+ * 0, or -EINVAL with a sentence naming what is wrong. */
+int smpol_record_check_steps(json_object *steps, char *err, size_t errlen);
+
 /* smpol_record_merge for several nodes of one step at once: entries is {NODE:ENTRY,...}
  * (a step's collector writes them in one update). {NODE:null}: the writer has no entry
  * of that node of the step; the record names it missing (record_missing.h) unless it

@@ -184,10 +184,9 @@ int smpol_record_store_steps(const struct smpol_comment_store *store, json_objec
 			     size_t errlen)
 {
 	struct wanted want = { holds_all, merge_steps, steps, budget, NULL, store->run };
+	int rc = smpol_record_check_steps(steps, err, errlen);   /* before any read */
 
-	if (!json_object_is_type(steps, json_type_object) || !json_object_object_length(steps))
-		return smpol_fail(err, errlen, EINVAL, "the placement record names no step");
-	return store_loop(store, &want, max_attempts, confirmations, res, err, errlen);
+	return rc < 0 ? rc : store_loop(store, &want, max_attempts, confirmations, res, err, errlen);
 }
 
 int smpol_record_store_nodes(const struct smpol_comment_store *store, const char *step, json_object *entries,

@@ -61,7 +61,8 @@ int smpol_record_store(const struct smpol_comment_store *store, const char *step
  * smpol_record_store_steps - the same for every {NODE:ENTRY} of every step of steps
  * ({STEP:{NODE:ENTRY}}, merged in that order, so oldest first): one read, one write
  * and the confirming reads for them all, where one store per step would repeat them
- * (a node's courier delivering a job's spooled steps). -EINVAL when steps names none.
+ * (a node's courier delivering a job's spooled steps). -EINVAL, before any read, when
+ * steps is not what a merge takes (smpol_record_check_steps).
  * confirmations as smpol_record_store_nodes'.
  */
 int smpol_record_store_steps(const struct smpol_comment_store *store, json_object *steps, size_t budget,

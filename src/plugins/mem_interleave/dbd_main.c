@@ -36,6 +36,7 @@
 #include "error.h"
 #include "number.h"
 #include "dbd_recheck.h"
+#include "record.h"
 #include "record_dbd.h"
 #include "record_store.h"
 
@@ -206,6 +207,9 @@ int main(int argc, char **argv)
 		json_object_put(input);
 		return 0;
 	}
+	/* refused before slurmdbd is asked anything */
+	if (rc == 0)
+		rc = smpol_record_check_steps(input, err, sizeof(err));
 	if (rc == 0)
 		rc = store_ended(&r, input, &res, &target, err, sizeof(err));
 	json_object_put(input);
