@@ -267,8 +267,9 @@ int smpol_spool_put(const struct smpol_host *h, const struct smpol_record_run *r
 	json_object_put(obj);
 	if (rc < 0)
 		return rc;
-	/* bounded: the oldest go */
-	if (smpol_spool_list(h, &names, &n, NULL, 0) == 0) {
+	/* bounded: the oldest go (counted first: sorting them by age is for a full spool) */
+	if (smpol_spool_count(h, &n, NULL, 0) == 0 && n > SMPOL_SPOOL_MAX &&
+	    smpol_spool_list(h, &names, &n, NULL, 0) == 0) {
 		for (int i = 0; i < n; i++) {
 			if (n - *dropped > SMPOL_SPOOL_MAX && strcmp(names[i], name) &&
 			    smpol_spool_remove(h, names[i], NULL, 0) == 0)
