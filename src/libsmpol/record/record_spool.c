@@ -50,18 +50,27 @@ static int by_age(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* The spool open in *dp (NULL when there is none: no records), its path in dir. 0 or
+ * -errno with a sentence. */
+static int open_spool(const struct smpol_host *h, char *dir, size_t len, DIR **dp, char *err, size_t errlen)
+{
+	*dp = NULL;
+	if (spool_dir(h, dir, len) < 0)
+		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory %s is too long", h->statedir);
+	*dp = opendir(dir);
+	return *dp || errno == ENOENT ? 0 : smpol_fail(err, errlen, errno, "cannot read %s: %s", dir, strerror(errno));
+}
+
 int smpol_spool_count(const struct smpol_host *h, int *n, char *err, size_t errlen)
 {
 	char dir[4200], name[64];
 	struct dirent *d;
 	DIR *dp;
+	int rc = open_spool(h, dir, sizeof(dir), &dp, err, errlen);
 
 	*n = 0;
-	if (spool_dir(h, dir, sizeof(dir)) < 0)
-		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory %s is too long", h->statedir);
-	dp = opendir(dir);
-	if (!dp)
-		return errno == ENOENT ? 0 : smpol_fail(err, errlen, errno, "cannot read %s: %s", dir, strerror(errno));
+	if (rc < 0 || !dp)
+		return rc;
 	while ((d = readdir(dp)))
 		*n += name_of(d->d_name, name, sizeof(name)) == 0;
 	closedir(dp);
@@ -76,14 +85,12 @@ int smpol_spool_list(const struct smpol_host *h, char ***names, int *n, char *er
 	int count = 0;
 	size_t cap = 0;
 	DIR *dp;
+	int rc = open_spool(h, dir, sizeof(dir), &dp, err, errlen);
 
 	*names = NULL;
 	*n = 0;
-	if (spool_dir(h, dir, sizeof(dir)) < 0)
-		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory %s is too long", h->statedir);
-	dp = opendir(dir);
-	if (!dp)
-		return errno == ENOENT ? 0 : smpol_fail(err, errlen, errno, "cannot read %s: %s", dir, strerror(errno));
+	if (rc < 0 || !dp)
+		return rc;
 	while ((d = readdir(dp))) {
 		struct stat st;
 		char name[64];
