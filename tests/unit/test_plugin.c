@@ -615,6 +615,39 @@ static void next_step(void)
 	memset(&parsed, 0, sizeof(parsed));
 }
 
+/* The kept placement is written once, when the last local task is forked, with every
+ * task; where Slurm does not say how many tasks the node runs, at the first. */
+static void test_kept_written_with_its_tasks(void **state)
+{
+	struct fixture *fx = *state = fixture_new("two-socket-cxl");
+	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
+	struct smpol_step_state kept;
+	char err[SMPOL_ERRLEN];
+
+	fake.local_tasks = 2;
+	fake.task_pid = getpid();
+	start_step("weighted", 3, argv);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_int_equal(smpol_step_state_read(&step.site.host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
+	fake.task_pid = getppid();
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_int_equal(smpol_step_state_read(&step.site.host, 42, 0, &kept, err, sizeof(err)), 0);
+	assert_int_equal(kept.ntasks, 2);
+	assert_int_equal(kept.tasks[0].pid, getpid());
+	assert_int_equal(kept.tasks[1].pid, getppid());
+	smpol_step_state_free(&kept);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	next_step();
+	fake.local_tasks = 0;
+	fake.task_pid = getpid();
+	start_step("weighted", 3, argv);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_int_equal(smpol_step_state_read(&step.site.host, 42, 0, &kept, err, sizeof(err)), 0);
+	assert_int_equal(kept.ntasks, 1);
+	smpol_step_state_free(&kept);
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+}
+
 /* The step decides with the bandwidth sources: the raw ACPI HMAT (slurmstepd is root),
  * the site's table over it, and keeps the table with its placement; a table that is
  * not this node's is logged and HMAT used. */
@@ -1472,6 +1505,7 @@ int main(void)
 		T(test_local_help_exits_zero),
 		T(test_step_weighted),
 		T(test_step_keeps_little),
+		T(test_kept_written_with_its_tasks),
 		T(test_step_bandwidth_sources),
 		T(test_step_quiet_auto),
 		T(test_step_region_aware),

@@ -367,7 +367,8 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 		return 0;
 	if (smpol_step_state_add_task(s->kept, pid, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_info, "%s", err);
-	if (++s->forked == s->local_tasks)
+	/* a count Slurm did not say: the first task's */
+	if (++s->forked == s->local_tasks || s->local_tasks == 0)
 		keep_tasks(s);
 	return 0;
 }
