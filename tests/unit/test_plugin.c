@@ -62,7 +62,9 @@ static struct {
 	char env[16][2][1024];     /* the job's environment as the tasks will get it */
 	int nenv;
 	char log[16384];           /* every slurm_* message, one per line */
-	int step_begins, task_begins, task_ends, step_ends;
+	int step_begins, task_begins, task_ends, step_ends, keeps;
+	pid_t begun[4];            /* the tasks record_step_task_begin got, in order */
+	bool no_sampler;           /* record_step_begin fails: the step has no sampler thread */
 	const char *job_env_node_name;     /* SLURMD_NODENAME in the job's environment */
 	const char *job_env_step_nodes;    /* SLURM_STEP_NODELIST in the job's environment */
 	char step_nodes_seen[4096];        /* what the record was handed as the step's nodes */
@@ -212,22 +214,39 @@ static int fake_record;
 
 int record_step_begin(const struct record_step_in *sp, struct record_step **rec, char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	fake.step_begins++;
 	fake.placement = *sp;
 	/* the step's node list and this node's name live only during the call */
 	snprintf(fake.step_nodes_seen, sizeof(fake.step_nodes_seen), "%s", sp->step_nodelist ? sp->step_nodelist : "");
 	snprintf(fake.node_name_seen, sizeof(fake.node_name_seen), "%s", sp->node_name ? sp->node_name : "");
-	*rec = (struct record_step *)&fake_record;
-	return 0;
+	*rec = fake.no_sampler ? NULL : (struct record_step *)&fake_record;
+	return fake.no_sampler ? smpol_fail(err, errlen, EAGAIN, "cannot start the placement sampler thread") : 0;
 }
 
 void record_step_task_begin(struct record_step *rec, pid_t pid)
 {
+	if (!rec && fake.no_sampler)
+		return;
 	assert_ptr_equal(rec, &fake_record);
 	assert_int_equal(pid, fake.task_pid);
-	fake.task_begins++;
+	assert_in_range(fake.task_begins, 0, 3);
+	fake.begun[fake.task_begins++] = pid;
+}
+
+/* The sampler thread's write of the kept placement, done at once with the tasks begun
+ * that live (a fake pid 0 does not). */
+bool record_step_keep(struct record_step *rec, struct smpol_step_state *kept)
+{
+	if (!rec && fake.no_sampler)
+		return false;
+	assert_ptr_equal(rec, &fake_record);
+	fake.keeps++;
+	for (int i = 0; i < fake.task_begins; i++)
+		smpol_step_state_add_task(kept, fake.begun[i], NULL, 0);
+	assert_int_equal(smpol_step_state_write(&step.site.host, kept, NULL, 0), 0);
+	smpol_step_state_free(kept);
+	free(kept);
+	return true;
 }
 
 void record_step_task_end(struct record_step *rec, pid_t pid, bool killed)
@@ -615,13 +634,15 @@ static void next_step(void)
 	memset(&parsed, 0, sizeof(parsed));
 }
 
-/* The kept placement is written once, when the last local task is forked, with every
- * task; where Slurm does not say how many tasks the node runs, at the first. */
+/* The kept placement is handed to the sampler thread to write once, when the last local
+ * task is forked, with every task; where Slurm does not say how many tasks the node
+ * runs, at the first. */
 static void test_kept_written_with_its_tasks(void **state)
 {
 	struct fixture *fx = *state = fixture_new("two-socket-cxl");
 	char *argv[] = { fx->fsroot_arg, fx->statedir_arg, "sysfs=never" };
 	struct smpol_step_state kept;
+	struct smpol_host host = { 0 };
 	char err[SMPOL_ERRLEN];
 
 	fake.local_tasks = 2;
@@ -637,15 +658,34 @@ static void test_kept_written_with_its_tasks(void **state)
 	assert_int_equal(kept.tasks[1].pid, getppid());
 	smpol_step_state_free(&kept);
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(fake.keeps, 1);
 	next_step();
 	fake.local_tasks = 0;
 	fake.task_pid = getpid();
+	fake.task_begins = 0;
 	start_step("weighted", 3, argv);
 	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
 	assert_int_equal(smpol_step_state_read(&step.site.host, 42, 0, &kept, err, sizeof(err)), 0);
 	assert_int_equal(kept.ntasks, 1);
 	smpol_step_state_free(&kept);
 	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	/* no sampler thread: the step writes it itself, with its task */
+	next_step();
+	fake.local_tasks = 1;
+	fake.no_sampler = true;
+	start_step("weighted", 3, argv);
+	assert_null(step.record);
+	assert_int_equal(slurm_spank_task_post_fork(NULL, 0, NULL), 0);
+	assert_int_equal(fake.keeps, 2);        /* none handed over: the two cases before */
+	assert_int_equal(smpol_step_state_read(&step.site.host, 42, 0, &kept, err, sizeof(err)), 0);
+	assert_int_equal(kept.ntasks, 1);
+	assert_int_equal(kept.tasks[0].pid, getpid());
+	smpol_step_state_free(&kept);
+	assert_int_equal(smpol_host_copy(&host, &step.site.host), 0);   /* the step's is freed at its end */
+	assert_int_equal(slurm_spank_exit(NULL, 0, NULL), 0);
+	assert_int_equal(smpol_step_state_read(&host, 42, 0, &kept, err, sizeof(err)), -ENOENT);
+	smpol_host_free(&host);
+	fake.no_sampler = false;
 }
 
 /* The step decides with the bandwidth sources: the raw ACPI HMAT (slurmstepd is root),

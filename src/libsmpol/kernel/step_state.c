@@ -66,14 +66,20 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 
 int smpol_step_state_add_task(struct smpol_step_state *st, pid_t pid, char *err, size_t errlen)
 {
-	struct smpol_step_task *grown;
 	uint64_t start;
 	int rc = smpol_proc_stat(pid, &start, NULL, NULL, 0);
 
 	if (rc < 0)
 		return smpol_fail(err, errlen, -rc, "task %d: cannot read its start time: %s", (int)pid,
 				  rc == -ESRCH ? "it has exited" : strerror(-rc));
-	grown = realloc(st->tasks, (size_t)(st->ntasks + 1) * sizeof(*st->tasks));
+	return smpol_step_state_add_started(st, pid, start, err, errlen);
+}
+
+int smpol_step_state_add_started(struct smpol_step_state *st, pid_t pid, uint64_t start, char *err,
+				 size_t errlen)
+{
+	struct smpol_step_task *grown = realloc(st->tasks, (size_t)(st->ntasks + 1) * sizeof(*st->tasks));
+
 	if (!grown)
 		return smpol_fail(err, errlen, ENOMEM, "out of memory");
 	st->tasks = grown;

@@ -90,6 +90,10 @@ int smpol_step_state_from(const struct smpol_place_in *in, const struct smpol_pl
 /* Append a task (its start time read now). 0, -ESRCH when it already exited, -ENOMEM. */
 int smpol_step_state_add_task(struct smpol_step_state *st, pid_t pid, char *err, size_t errlen);
 
+/* Append a task whose start time (smpol_proc_stat's) the caller read. 0 or -ENOMEM. */
+int smpol_step_state_add_started(struct smpol_step_state *st, pid_t pid, uint64_t start, char *err,
+				 size_t errlen);
+
 /* Write (replace) the step's file. 0 or -errno with a sentence. */
 int smpol_step_state_write(const struct smpol_host *h, const struct smpol_step_state *st,
 			   char *err, size_t errlen);

@@ -34,6 +34,7 @@
 #include "record_write.h"
 #include "sample_regions.h"
 #include "sample_tree.h"
+#include "proc_stat.h"
 #include "sampling.h"
 #include "step_name.h"
 #include "task_ref.h"
@@ -86,6 +87,7 @@ struct record_step {
 	json_object *hosts;             /* the step's nodes in order, from slurmctld; NULL =
 	                                 * unknown (the sampler thread's until joined) */
 	json_object *handed;            /* this node's entry as its parent last took it */
+	struct smpol_step_state *keep;  /* the kept placement for the sampler to write */
 	struct record_write w;            /* this node's writes of the record */
 	bool written;
 	bool spooled;                   /* this step's record waits in the spool */
@@ -124,6 +126,50 @@ static void take_sample(struct record_step *a, const struct task *tasks, int nta
 }
 
 static void hand_over(struct record_step *a);
+
+/* The kept placement with the tasks that still live once their start is read (a task
+ * alive then was not reaped, so its PID was its own), written; none alive: nothing to
+ * keep. Outside the lock; kept is freed. */
+static void write_kept(struct record_step *a, struct smpol_step_state *kept, const struct task *tasks, int ntasks)
+{
+	char err[SMPOL_ERRLEN];
+
+	for (int i = 0; i < ntasks; i++) {
+		uint64_t start;
+
+		if (smpol_proc_stat(tasks[i].pid, &start, NULL, NULL, 0) == 0 && !task_exited(&tasks[i]) &&
+		    smpol_step_state_add_started(kept, tasks[i].pid, start, err, sizeof(err)) < 0)
+			slurm_error(MI_LOG "job %u step %s: %s", a->in.job_id, a->step, err);
+	}
+	if (kept->ntasks > 0 && smpol_step_state_write(&a->in.site->host, kept, err, sizeof(err)) < 0)
+		slurm_error(MI_LOG "job %u step %s: placement not kept (mpolctl rebalance will use defaults): %s",
+			    a->in.job_id, a->step, err);
+	smpol_step_state_free(kept);
+	free(kept);
+}
+
+/* Under the lock: write the kept placement handed over (record_step_keep), outside it. */
+static void keep_handed(struct record_step *a)
+{
+	struct smpol_step_state *kept = a->keep;
+	int n = a->ntasks;
+	struct task *copy = malloc(sizeof(*copy) * (size_t)n);
+
+	a->keep = NULL;
+	if (copy)
+		memcpy(copy, a->tasks, sizeof(*copy) * (size_t)n);
+	pthread_mutex_unlock(&a->lock);
+	if (copy) {
+		write_kept(a, kept, copy, n);
+	} else {
+		slurm_error(MI_LOG "job %u step %s: placement not kept (mpolctl rebalance will use defaults): out of "
+			    "memory", a->in.job_id, a->step);
+		smpol_step_state_free(kept);
+		free(kept);
+	}
+	free(copy);
+	pthread_mutex_lock(&a->lock);
+}
 
 /* A step of several nodes: its nodes as slurmctld laid it out, which name those whose
  * entry never comes (record_missing.h) and route to the parent instead of the job's
@@ -167,6 +213,10 @@ static void *sampler(void *arg)
 		pid_t *live;
 		int n, rc = 0;
 
+		if (a->keep) {
+			keep_handed(a);
+			continue;
+		}
 		if (a->ntasks == 0) {
 			/* children's entries wait for this node's own sample */
 			a->deliveries_due = false;
@@ -178,11 +228,13 @@ static void *sampler(void *arg)
 			next.tv_sec += FIRST_SAMPLE_S;
 		}
 		/* with sample_interval 0, after its one sample only the end or entries wake it */
-		while (!a->stop && !a->deliveries_due && rc != ETIMEDOUT)
+		while (!a->stop && !a->deliveries_due && !a->keep && rc != ETIMEDOUT)
 			rc = sampled && interval == 0 ? pthread_cond_wait(&a->wake, &a->lock)
 						      : pthread_cond_timedwait(&a->wake, &a->lock, &next);
 		if (a->stop)
 			break;
+		if (a->keep)
+			continue;
 		if (a->deliveries_due) {
 			a->deliveries_due = false;
 			pthread_mutex_unlock(&a->lock);
@@ -220,6 +272,9 @@ static void record_free(struct record_step *a)
 	}
 	free(a->tasks);
 	free(a->kinds);
+	if (a->keep)
+		smpol_step_state_free(a->keep);
+	free(a->keep);
 	record_collector_free(a->gather);
 	json_object_put(a->handed);
 	json_object_put(a->hosts);
@@ -622,6 +677,18 @@ void record_step_task_end(struct record_step *a, pid_t pid, bool killed)
 	 * job is still running and slurmctld still takes the update */
 	if (last)
 		finish(a);
+}
+
+bool record_step_keep(struct record_step *a, struct smpol_step_state *kept)
+{
+	/* post-fork callbacks run before any task can end: the thread still runs */
+	if (!a || !a->running)
+		return false;
+	pthread_mutex_lock(&a->lock);
+	a->keep = kept;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	return true;
 }
 
 void record_step_end(struct record_step **ap)

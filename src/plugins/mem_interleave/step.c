@@ -152,16 +152,22 @@ static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 	}
 }
 
-/* Put the kept placement on the node, with its tasks: one write per step, once every
- * local task runs (mpolctl watch follows them; nothing before needs the file). */
+/* Put the kept placement on the node, with its tasks, once every local task is forked:
+ * one write per step (mpolctl follows tasks; nothing before needs the file), by the
+ * sampler thread, off the tasks' launch (record_step_keep); without one, here. */
 static void keep_tasks(struct mi_step *s)
 {
 	char err[SMPOL_ERRLEN];
 
-	if (smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0)
+	s->kept_written = true;         /* on the node, or soon: removed at the step's end */
+	if (record_step_keep(s->record, s->kept)) {
+		s->kept = NULL;
+		return;
+	}
+	if (smpol_step_state_write(&s->site.host, s->kept, err, sizeof(err)) < 0) {
 		LOG_STEP(s, slurm_error, "placement not kept (mpolctl rebalance will use defaults): %s", err);
-	else
-		s->kept_written = true;
+		s->kept_written = false;
+	}
 	drop_kept(s);
 }
 
@@ -365,7 +371,8 @@ int step_task_post_fork(spank_t sp, struct mi_step *s)
 	record_step_task_begin(s->record, pid);
 	if (!s->kept)
 		return 0;
-	if (smpol_step_state_add_task(s->kept, pid, err, sizeof(err)) < 0)
+	/* without a sampler thread the step reads each task's start itself */
+	if (!s->record && smpol_step_state_add_task(s->kept, pid, err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_info, "%s", err);
 	/* a count Slurm did not say: the first task's */
 	if (++s->forked == s->local_tasks || s->local_tasks == 0)
@@ -398,13 +405,14 @@ int step_exit(struct mi_step *s)
 			LOG_STEP(s, slurm_info, "%s", err);
 		s->lease_held = false;
 	}
+	/* first: its sampler thread, which may write the kept placement, is then joined */
+	record_step_end(&s->record);
 	if (s->kept_written && smpol_step_state_remove(&s->site.host, s->owner.job_id, s->owner.step_id,
 						       err, sizeof(err)) < 0)
 		LOG_STEP(s, slurm_error, "%s", err);
 	s->kept_written = false;
 	s->forked = 0;
 	drop_kept(s);
-	record_step_end(&s->record);
 	smpol_placement_free(&s->pl);
 	free(s->failure);
 	s->failure = NULL;
