@@ -25,6 +25,7 @@
 #include "array.h"
 #include "mi_log.h"
 #include "numa_maps.h"
+#include "proc_stat.h"
 #include "prom_textfile.h"
 #include "record.h"
 #include "record_collector.h"
@@ -34,7 +35,6 @@
 #include "record_write.h"
 #include "sample_regions.h"
 #include "sample_tree.h"
-#include "proc_stat.h"
 #include "sampling.h"
 #include "step_name.h"
 #include "task_ref.h"
@@ -159,14 +159,8 @@ static void keep_handed(struct record_step *a)
 	if (copy)
 		memcpy(copy, a->tasks, sizeof(*copy) * (size_t)n);
 	pthread_mutex_unlock(&a->lock);
-	if (copy) {
-		write_kept(a, kept, copy, n);
-	} else {
-		slurm_error(MI_LOG "job %u step %s: placement not kept (mpolctl rebalance will use defaults): out of "
-			    "memory", a->in.job_id, a->step);
-		smpol_step_state_free(kept);
-		free(kept);
-	}
+	/* out of memory: no task known, nothing written */
+	write_kept(a, kept, copy, copy ? n : 0);
 	free(copy);
 	pthread_mutex_lock(&a->lock);
 }
