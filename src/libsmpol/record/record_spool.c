@@ -12,6 +12,7 @@
 
 #include "array.h"
 #include "error.h"
+#include "number.h"
 #include "record_spool.h"
 #include "statedir.h"
 
@@ -218,19 +219,17 @@ void smpol_spool_name(const struct smpol_record_run *run, const char *step, char
 int smpol_spool_name_run(const char *name, struct smpol_record_run *run)
 {
 	const char *dot = strchr(name, '.'), *tail = strrchr(name, '.');
-	uint64_t job, r = 0;
+	char job[16] = "";
+	uint64_t j, r = 0;
 
-	if (!dot || dot == name || strspn(name, "0123456789") != (size_t)(dot - name) || dot[1] == '\0')
+	if (!dot || dot[1] == '\0' || (size_t)(dot - name) >= sizeof(job))
 		return -EINVAL;
-	if (tail != dot && !strncmp(tail, ".run", 4)) {
-		if (!tail[4] || strspn(tail + 4, "0123456789") != strlen(tail + 4))
-			return -EINVAL;
-		r = strtoull(tail + 4, NULL, 10);
-	}
-	job = strtoull(name, NULL, 10);
-	if (job > UINT32_MAX || r > UINT32_MAX)
+	memcpy(job, name, (size_t)(dot - name));
+	if (smpol_number_parse(job, 0, 0, UINT32_MAX, &j, NULL, 0) < 0 ||
+	    (tail != dot && !strncmp(tail, ".run", 4) &&
+	     smpol_number_parse(tail + 4, 0, 0, UINT32_MAX, &r, NULL, 0) < 0))
 		return -EINVAL;
-	*run = (struct smpol_record_run){ .job = (uint32_t)job, .run = (uint32_t)r };
+	*run = (struct smpol_record_run){ .job = (uint32_t)j, .run = (uint32_t)r };
 	return 0;
 }
 
