@@ -94,7 +94,7 @@ static void fake_courier(const char *settings)
 	char path[128];
 
 	snprintf(path, sizeof(path), "%s/%s", sd, SMPOL_COURIER_LOCK);
-	courier_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	courier_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	assert_true(courier_fd >= 0);
 	assert_int_equal(write(courier_fd, settings, strlen(settings)), (ssize_t)strlen(settings));
 	assert_int_equal(flock(courier_fd, LOCK_SH), 0);
@@ -224,21 +224,17 @@ static void test_backlog_keeps_it_with_the_step(void **state)
 	assert_int_equal(spooled(), HAND_OVER_SPOOL_MAX);
 }
 
-/* Whether the courier listens with the step's settings, which decides whether a
- * step's start delivers others' records and when its end hands its own over
- * (record_step.c); without it, a step's start delivers them. */
-static void test_courier_listens(void **state)
+/* A step's start delivers others' records only where no courier does. */
+static void test_step_start_leaves_them_to_the_courier(void **state)
 {
 	(void)state;
-	fake_courier("record=extra dbd_client=/elsewhere/mem_interleave_dbd");
-	assert_false(record_write_courier_listens(&w));
-	close(courier_fd);
 	fake_courier_as_the_step();
-	assert_true(record_write_courier_listens(&w));
 	assert_true(hand(7, "1"));
+	record_write_deliver_others(&w);
+	assert_int_equal(stores, 0);
+	assert_int_equal(spooled(), 1);
 	close(courier_fd);      /* the courier is gone */
 	courier_fd = -1;
-	assert_false(record_write_courier_listens(&w));
 	record_write_deliver_others(&w);
 	assert_int_equal(stores, 1);
 	assert_int_equal(spooled(), 0);
@@ -351,7 +347,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_courier_takes_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_courier_with_other_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backlog_keeps_it_with_the_step, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_courier_listens, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_step_start_leaves_them_to_the_courier, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_round, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_store_per_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paced, setup, teardown),

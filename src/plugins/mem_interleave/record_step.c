@@ -77,7 +77,6 @@ struct record_step {
 	size_t cap;
 	int ended;              /* tasks of tasks[] that ended */
 	bool killed;            /* one ended by a signal: the job may have lost a node */
-	bool courier;           /* slurmd's courier listened when the sampler started */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
 	struct smpol_sampling s;        /* the sampler thread's until joined */
 	struct sample_tree *tree;         /* the tasks' process trees: the sampler thread's until joined */
@@ -200,14 +199,9 @@ static void *sampler(void *arg)
 	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
-	bool courier = record_write_courier_listens(&a->w);
-
 	learn_hosts(a);
-	/* where the courier listens, it delivers them, and this step waits for no other's write */
-	if (!courier)
-		record_write_deliver_others(&a->w);
+	record_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
-	a->courier = courier;
 	while (!a->stop) {
 		struct task *copy;
 		pid_t *live;
@@ -217,9 +211,8 @@ static void *sampler(void *arg)
 			keep_handed(a);
 			continue;
 		}
-		if (a->ntasks == 0 || a->ended == a->ntasks) {
-			/* children's entries wait for this node's own sample; once every task
-			 * ended, a sample would find none: the step's end takes the last one */
+		if (a->ntasks == 0) {
+			/* children's entries wait for this node's own sample */
 			a->deliveries_due = false;
 			pthread_cond_wait(&a->wake, &a->lock);
 			continue;
@@ -234,7 +227,7 @@ static void *sampler(void *arg)
 						      : pthread_cond_timedwait(&a->wake, &a->lock, &next);
 		if (a->stop)
 			break;
-		if (a->keep || a->ended == a->ntasks)
+		if (a->keep)
 			continue;
 		if (a->deliveries_due) {
 			a->deliveries_due = false;
@@ -660,7 +653,7 @@ static void finish(struct record_step *a)
 
 void record_step_task_end(struct record_step *a, pid_t pid, bool killed)
 {
-	bool last = false, later;
+	bool last = false;
 
 	if (!a)
 		return;
@@ -673,13 +666,10 @@ void record_step_task_end(struct record_step *a, pid_t pid, bool killed)
 			break;
 		}
 	}
-	later = a->courier || a->in.site->record == SMPOL_RECORD_NONE;
 	pthread_mutex_unlock(&a->lock);
-	/* slurmstepd tells srun that the tasks exited only after this returns, so the job
-	 * is still running and slurmctld takes the step's own write: made now. What goes to
-	 * slurmd's courier (which delivers after the job's end too) waits for the step's
-	 * end, off srun's way (record_step_end) */
-	if (last && !later)
+	/* slurmstepd tells srun that the tasks exited only after this returns, so the
+	 * job is still running and slurmctld still takes the update */
+	if (last)
 		finish(a);
 }
 

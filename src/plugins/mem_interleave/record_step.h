@@ -8,13 +8,12 @@
  * CPUs (sample_tree.h; sampling.h holds the sums; with
  * prometheus_dir each sample is also written for node_exporter, prom_textfile.h). By
  * slurm_spank_exit the tasks have been reaped, so the record holds the last sample
- * taken while they lived. The record goes to the job's accounting field (record.h): in
- * a step of several nodes every node hands its entry to the step's first node, which
- * writes them all at once (record_gather.h, record_collector.c). Where slurmd's courier
- * listens (record_courier.h), the writer hands it the record at the step's end, after
- * srun has its answer; where none does, the writer stores it itself through the Slurm
- * API slurmstepd already runs on (record_slurm.c) when the last task on the node ends,
- * before srun learns of it, while slurmctld still takes the update.
+ * taken while they lived. When the last task on the node ends, the record goes to the
+ * job's accounting field (record.h) through the Slurm API slurmstepd already runs on
+ * (record_slurm.c): in a step of several nodes every node hands its entry to the step's
+ * first node, which writes them all at once (record_gather.h, record_collector.c). The
+ * writer hands the record to slurmd's courier where one listens (record_courier.h), so
+ * the step's end waits for no write.
  */
 #ifndef MEM_INTERLEAVE_RECORD_STEP_H
 #define MEM_INTERLEAVE_RECORD_STEP_H
@@ -70,15 +69,13 @@ void record_step_task_begin(struct record_step *rec, pid_t pid);
  * caller keeps it. */
 bool record_step_keep(struct record_step *rec, struct smpol_step_state *kept);
 /* slurmstepd (root), slurm_spank_task_exit; killed: the task ended by a signal. When
- * the last task of the step on this node has ended and the step writes its record
- * itself (no courier listened when the sampler started), it writes it here:
- * slurmstepd reports the exits to srun only after this callback, so the job is still
- * running and slurmctld still accepts the update. What goes to the courier (whose
- * write may come after the job's end: through slurmdbd then) waits for
- * record_step_end, which slurmstepd calls after srun has its answer. */
+ * the last task of the step on this node has ended, the record is handed to the
+ * courier or written here: slurmstepd reports the exits to srun only after this
+ * callback, so the job is still running and slurmctld still accepts the update (the
+ * courier's write may come after the job's end: it goes through slurmdbd then). */
 void record_step_task_end(struct record_step *rec, pid_t pid, bool killed);
-/* slurmstepd (root), slurm_spank_exit: hand the record over or write it if task_end
- * did not, remove the metrics file, free all; *rec becomes NULL. */
+/* slurmstepd (root), slurm_spank_exit: write the record if task_end did not, remove
+ * the metrics file, free all; *rec becomes NULL. */
 void record_step_end(struct record_step **rec);
 
 #endif

@@ -118,9 +118,9 @@ static int store_steps(const struct record_write *w, const struct smpol_record_r
 /* Whether slurmd's courier listens with the step's settings (courier_lock.h): slurmd
  * reads plugstack.conf at its start, slurmstepd at each step's, and a courier with
  * other settings would write the record where the step would not. */
-bool record_write_courier_listens(const struct record_write *w)
+static bool courier_listens(const struct smpol_site_config *site)
 {
-	return smpol_courier_probe(w->site, NULL, 0) == SMPOL_COURIER_LISTENS;
+	return smpol_courier_probe(site, NULL, 0) == SMPOL_COURIER_LISTENS;
 }
 
 /* Say that job's record, `what` ("step S: placement record of N node(s)"), waits in
@@ -187,7 +187,7 @@ bool record_write_to_courier(const struct record_write *w, json_object *entries,
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!record_write_courier_listens(w) || smpol_spool_count(&w->site->host, &n, NULL, 0) < 0 ||
+	if (!courier_listens(w->site) || smpol_spool_count(&w->site->host, &n, NULL, 0) < 0 ||
 	    n >= HAND_OVER_SPOOL_MAX)
 		return false;
 	/* no fsync: the courier takes it within a second, and the kernel writes it back
@@ -432,7 +432,9 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 
 void record_write_deliver_others(const struct record_write *w)
 {
-	deliver_spool(w, SPOOL_DELIVER_MAX, false, NULL, NULL);
+	/* the courier delivers them, and this step's start waits for no other's write */
+	if (!courier_listens(w->site))
+		deliver_spool(w, SPOOL_DELIVER_MAX, false, NULL, NULL);
 }
 
 int record_write_deliver_all(const struct record_write *w, bool say, struct record_pace *pace, int *wait_ms)

@@ -41,9 +41,6 @@ bool record_write_to_courier(const struct record_write *w, json_object *entries,
  * slurmctld nor slurmdbd answers. */
 void record_write_retry_own(const struct record_write *w);
 
-/* Whether slurmd's courier listens with the step's settings (courier_lock.h). */
-bool record_write_courier_listens(const struct record_write *w);
-
 /* Deliver a few spooled records of earlier steps (a step start's share, where no
  * courier listens). */
 void record_write_deliver_others(const struct record_write *w);
