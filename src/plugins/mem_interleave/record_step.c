@@ -5,7 +5,8 @@
  * FIRST_SAMPLE_S later (so short jobs get a sample too), then every sample_interval
  * seconds until the step ends. Tasks are held by pidfd, so a task that exited is
  * skipped and a recycled PID is never sampled. The sums live in struct smpol_sampling,
- * which only the sampler thread touches until it is joined.
+ * which only the sampler thread touches until it is told to stop between samples, or
+ * joined (stop_sampler).
  *
  * On a node of several, the sampler also hands the node's entry up the fan-in tree
  * after each sample, while the tasks run: an entry changes only with a sample, so the
@@ -72,14 +73,15 @@ struct record_step {
 	pthread_cond_t wake;
 	pthread_t thread;
 	bool running, stop;
+	bool sampling;          /* the sampler thread is taking a sample: a->s and a->tree are its own */
 	struct task *tasks;
 	int ntasks;
 	size_t cap;
 	int ended;              /* tasks of tasks[] that ended */
 	bool killed;            /* one ended by a signal: the job may have lost a node */
 	struct timespec first_task;     /* CLOCK_MONOTONIC */
-	struct smpol_sampling s;        /* the sampler thread's until joined */
-	struct sample_tree *tree;         /* the tasks' process trees: the sampler thread's until joined */
+	struct smpol_sampling s;        /* the sampler thread's until stopped (stop_sampler) */
+	struct sample_tree *tree;         /* the tasks' process trees: the sampler thread's until stopped */
 
 	struct record_collector *gather;     /* a node with children in the tree: their collector */
 	bool deliveries_due;            /* the collector took entries the sampler may hand on */
@@ -241,6 +243,7 @@ static void *sampler(void *arg)
 		live = malloc(sizeof(*live) * (size_t)n);
 		if (copy)
 			memcpy(copy, a->tasks, sizeof(*copy) * (size_t)n);
+		a->sampling = true;
 		pthread_mutex_unlock(&a->lock);
 		if (copy && live)
 			take_sample(a, copy, n, live, regions);
@@ -248,6 +251,7 @@ static void *sampler(void *arg)
 		free(live);
 		hand_over(a);
 		pthread_mutex_lock(&a->lock);
+		a->sampling = false;
 		sampled = true;
 		clock_gettime(CLOCK_MONOTONIC, &next);
 		next.tv_sec += interval;
@@ -579,6 +583,28 @@ static void name_missing(const struct record_step *a, json_object *entries)
 			   "them missing", a->in.job_id, a->step, n, names, n > 8 ? ",..." : "");
 }
 
+/*
+ * Tell the sampler to stop. It leaves the sums (a->s, a->tree) alone from then on
+ * unless it is taking a sample, and then it is joined; so is a sampler that may be
+ * handing entries up the tree (a step of several nodes with a record), or any when
+ * must_join. Otherwise it ends by itself and is joined at the step's end: the join
+ * (mostly the thread's wake-up) stays off the step's way to srun.
+ */
+static void stop_sampler(struct record_step *a, bool must_join)
+{
+	bool busy;
+
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_signal(&a->wake);
+	busy = a->sampling || (a->in.site->record != SMPOL_RECORD_NONE && a->in.step_nnodes > 1);
+	pthread_mutex_unlock(&a->lock);
+	if (a->running && (busy || must_join)) {
+		pthread_join(a->thread, NULL);
+		a->running = false;
+	}
+}
+
 /* Stop the sampler and hand over the record, once. */
 static void finish(struct record_step *a)
 {
@@ -590,13 +616,7 @@ static void finish(struct record_step *a)
 	if (a->written)
 		return;
 	a->written = true;
-	pthread_mutex_lock(&a->lock);
-	a->stop = true;
-	pthread_cond_signal(&a->wake);
-	pthread_mutex_unlock(&a->lock);
-	if (a->running)
-		pthread_join(a->thread, NULL);
-	a->running = false;
+	stop_sampler(a, false);
 	if (a->in.site->record == SMPOL_RECORD_NONE)
 		return;
 
@@ -693,6 +713,7 @@ void record_step_end(struct record_step **ap)
 	if (!a)
 		return;
 	finish(a);
+	stop_sampler(a, true);
 	/* slurmstepd cannot report the step complete to an absent slurmctld either */
 	if (a->spooled)
 		record_write_retry_own(&a->w);
