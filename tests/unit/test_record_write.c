@@ -135,7 +135,7 @@ static bool hand_run(uint32_t job, uint32_t run, const char *step)
 	one.run.job = job;
 	one.run.run = run;
 	one.step = step;
-	handed = record_write_to_courier(&one, e, "by this node");
+	handed = record_write_to_courier(&one, e, false, "by this node");
 	json_object_put(e);
 	return handed;
 }
@@ -230,14 +230,29 @@ static void test_step_start_leaves_them_to_the_courier(void **state)
 	(void)state;
 	fake_courier_as_the_step();
 	assert_true(hand(7, "1"));
-	record_write_deliver_others(&w);
+	assert_true(record_write_deliver_others(&w));
 	assert_int_equal(stores, 0);
 	assert_int_equal(spooled(), 1);
 	close(courier_fd);      /* the courier is gone */
 	courier_fd = -1;
-	record_write_deliver_others(&w);
+	assert_false(record_write_deliver_others(&w));
 	assert_int_equal(stores, 1);
 	assert_int_equal(spooled(), 0);
+}
+
+/* A step whose start found the courier listening hands its record over without asking
+ * again; one that did not find it asks, and writes itself when none listens. */
+static void test_listening_at_the_start(void **state)
+{
+	json_object *e = entries();
+
+	(void)state;
+	assert_false(record_write_to_courier(&w, e, false, "by this node"));
+	assert_int_equal(spooled(), 0);
+	assert_true(record_write_to_courier(&w, e, true, "by this node"));
+	assert_int_equal(spooled(), 1);
+	assert_int_equal(stores, 0);
+	json_object_put(e);
 }
 
 /* The courier's round: a refusal is said when asked (its first refused round), the
@@ -348,6 +363,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_courier_with_other_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backlog_keeps_it_with_the_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_step_start_leaves_them_to_the_courier, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_listening_at_the_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_round, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_store_per_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paced, setup, teardown),

@@ -74,6 +74,7 @@ struct record_step {
 	pthread_t thread;
 	bool running, stop;
 	bool sampling;          /* the sampler thread is taking a sample: a->s and a->tree are its own */
+	bool courier_listens;   /* the sampler found slurmd's courier listening at its start */
 	struct task *tasks;
 	int ntasks;
 	size_t cap;
@@ -197,13 +198,14 @@ static void *sampler(void *arg)
 	struct record_step *a = arg;
 	struct timespec next = { 0 };
 	unsigned interval = a->in.site->decide.sample_interval;
-	bool sampled = false;
+	bool sampled = false, listens;
 	struct sample_regions *regions = sample_regions_new(a->in.pl, a->in.topo, a->in.site->process_mbind_nr,
 							a->in.job_id, a->step);
 
 	learn_hosts(a);
-	record_write_deliver_others(&a->w);
+	listens = record_write_deliver_others(&a->w);
 	pthread_mutex_lock(&a->lock);
+	a->courier_listens = listens;
 	while (!a->stop) {
 		struct task *copy;
 		pid_t *live;
@@ -653,10 +655,11 @@ static void finish(struct record_step *a)
 	if (entries && json_object_object_length(entries) > 0)
 		write = a->in.node_id == 0 || must_write(a, entries, nothing_new);
 	if (write) {
-		bool sole = collects_all && end.missing == 0, killed;
+		bool sole = collects_all && end.missing == 0, killed, listening;
 
 		pthread_mutex_lock(&a->lock);
 		killed = a->killed;
+		listening = a->courier_listens;
 		pthread_mutex_unlock(&a->lock);
 		name_missing(a, entries);
 		/* the courier confirms with one read: only for a step's only writer; others
@@ -664,7 +667,8 @@ static void finish(struct record_step *a)
 		 * whose tasks were killed (its job is ending: cancelled, timed out, requeued)
 		 * writes at once: slurmdbd may have a requeued job's next run by the time
 		 * the courier writes, and then cannot tell the step's run's row */
-		if (killed || !((sole || a->in.step_nnodes <= 1) && record_write_to_courier(&a->w, entries, how)))
+		if (killed || !((sole || a->in.step_nnodes <= 1) &&
+				record_write_to_courier(&a->w, entries, listening, how)))
 			a->spooled = record_write_entries(&a->w, entries, sole, how);
 	}
 	json_object_put(entries);

@@ -180,14 +180,16 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 	return !*through;
 }
 
-bool record_write_to_courier(const struct record_write *w, json_object *entries, const char *how)
+bool record_write_to_courier(const struct record_write *w, json_object *entries, bool listening, const char *how)
 {
 	char err[SMPOL_ERRLEN];
 	int n = 0, dropped;
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!courier_listens(w->site) || smpol_spool_count(&w->site->host, &n, NULL, 0) < 0 ||
+	/* one that stopped since the step's start delivers the spool when it starts again,
+	 * or else the node's next step does (record_write_deliver_others) */
+	if (!(listening || courier_listens(w->site)) || smpol_spool_count(&w->site->host, &n, NULL, 0) < 0 ||
 	    n >= HAND_OVER_SPOOL_MAX)
 		return false;
 	/* no fsync: the courier takes it within a second, and the kernel writes it back
@@ -430,11 +432,13 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 	return rc;
 }
 
-void record_write_deliver_others(const struct record_write *w)
+bool record_write_deliver_others(const struct record_write *w)
 {
 	/* the courier delivers them, and this step's start waits for no other's write */
-	if (!courier_listens(w->site))
-		deliver_spool(w, SPOOL_DELIVER_MAX, false, NULL, NULL);
+	if (courier_listens(w->site))
+		return true;
+	deliver_spool(w, SPOOL_DELIVER_MAX, false, NULL, NULL);
+	return false;
 }
 
 int record_write_deliver_all(const struct record_write *w, bool say, struct record_pace *pace, int *wait_ms)

@@ -33,17 +33,18 @@ bool record_write_entries(const struct record_write *w, json_object *entries, bo
 
 /* Hand entries ({NODE:ENTRY}) of the step to the node's courier: put them into the
  * spool, which wakes it. Only where a courier listens and the spool is short (an outage
- * fills it: the step then writes, and waits, itself). Logs the hand-over, with how the
- * entries were gathered; false: not handed over (write them). */
-bool record_write_to_courier(const struct record_write *w, json_object *entries, const char *how);
+ * fills it: the step then writes, and waits, itself). listening: the step's start found
+ * it listening (record_write_deliver_others), and it is not asked again. Logs the
+ * hand-over, with how the entries were gathered; false: not handed over (write them). */
+bool record_write_to_courier(const struct record_write *w, json_object *entries, bool listening, const char *how);
 
 /* Deliver this step's spooled record, every 2 s for up to 3 min while neither
  * slurmctld nor slurmdbd answers. */
 void record_write_retry_own(const struct record_write *w);
 
 /* Deliver a few spooled records of earlier steps (a step start's share, where no
- * courier listens). */
-void record_write_deliver_others(const struct record_write *w);
+ * courier listens); true: a courier listens, and delivers them. */
+bool record_write_deliver_others(const struct record_write *w);
 
 /* A run of a job whose records the courier delivered within RECORD_PACE_MS waits
  * until then: its steps' records gather in the spool and go in one write, so that a
