@@ -168,6 +168,13 @@ static void keep_handed(struct record_step *a)
 	pthread_mutex_lock(&a->lock);
 }
 
+/* Whether the step's nodes hand their entries up the fan-in tree (record_gather.h): a
+ * step of several nodes with a record. */
+static bool gathers(const struct record_step *a)
+{
+	return a->in.site->record != SMPOL_RECORD_NONE && a->in.step_nnodes > 1;
+}
+
 /* A step of several nodes: its nodes as slurmctld laid it out, which name those whose
  * entry never comes (record_missing.h) and route to the parent instead of the job's
  * copy. Asked once, in the sampler thread, off the step's launch. */
@@ -177,7 +184,7 @@ static void learn_hosts(struct record_step *a)
 	char err[SMPOL_ERRLEN];
 	json_object *parent;
 
-	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
+	if (!gathers(a))
 		return;
 	if (record_slurm_step_hosts(a->in.job_id, a->in.step_id, &a->hosts, err, sizeof(err)) < 0 ||
 	    json_object_array_length(a->hosts) != n) {
@@ -314,7 +321,7 @@ static void choose_writer(struct record_step *a)
 	uint32_t n = a->in.step_nnodes, id = a->in.node_id, subtree;
 	char err[SMPOL_ERRLEN];
 
-	if (a->in.site->record == SMPOL_RECORD_NONE || n <= 1)
+	if (!gathers(a))
 		return;
 	subtree = smpol_gather_subtree(id, n);
 	if (subtree > 1 && record_collector_start(&a->in.site->host, a->in.job_id, a->step, subtree,
@@ -594,12 +601,12 @@ static void name_missing(const struct record_step *a, json_object *entries)
  */
 static void stop_sampler(struct record_step *a, bool must_join)
 {
-	bool busy;
+	bool busy = gathers(a);
 
 	pthread_mutex_lock(&a->lock);
 	a->stop = true;
 	pthread_cond_signal(&a->wake);
-	busy = a->sampling || (a->in.site->record != SMPOL_RECORD_NONE && a->in.step_nnodes > 1);
+	busy |= a->sampling;
 	pthread_mutex_unlock(&a->lock);
 	if (a->running && (busy || must_join)) {
 		pthread_join(a->thread, NULL);
