@@ -3,7 +3,9 @@
 # decision that is not Slurm glue; no Slurm header.
 noinst_LTLIBRARIES += src/libsmpol/libsmpol.la
 src_libsmpol_libsmpol_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-src_libsmpol_libsmpol_la_LIBADD = $(JSONC_LIBS) -lm
+# json-c is each program's and the plugin's to link (configure.ac: the plugin may
+# carry it inside)
+src_libsmpol_libsmpol_la_LIBADD = -lm
 src_libsmpol_libsmpol_la_SOURCES = $(smpol_base) $(smpol_machine) $(smpol_decide) $(smpol_kernel) \
 	$(smpol_pages) $(smpol_record)
 EXTRA_DIST += src/libsmpol/README.md src/libsmpol/base/README.md src/libsmpol/machine/README.md \

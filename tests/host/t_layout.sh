@@ -58,6 +58,17 @@ else
 	[ -z "$exported" ] && t_pass "layout: the plugin exports only slurm_spank_* and plugin_*" ||
 		t_fail "layout: the plugin exports only slurm_spank_* and plugin_*" "also exported: $exported"
 	calls_one_way "the plugin's files" "$OBJS" mem_interleave_la-
+	# json-c inside the plugin where its static library is there (configure.ac: opening
+	# libjson-c.so beside it cost each step about 0.4 ms in srun and again in slurmstepd)
+	archive="$(pkg-config --variable=libdir json-c 2>/dev/null)/libjson-c.a"
+	needed=$(readelf -d "$SO" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
+	if [ ! -f "$archive" ]; then
+		t_skip "layout: the plugin carries json-c inside" "no $archive here: it links libjson-c.so"
+	elif [[ " $needed" == *" libjson-c."* ]] || ! nm "$SO" | grep -q ' json_object_new_object$'; then
+		t_fail "layout: the plugin carries json-c inside" "it needs: $needed"
+	else
+		t_pass "layout: the plugin carries json-c inside (it needs: $needed)"
+	fi
 fi
 # mpolctl's verbs and their helpers: the same rule.
 if ls "$MPOL_BUILD"/src/mpolctl/mpolctl-*.o >/dev/null 2>&1; then

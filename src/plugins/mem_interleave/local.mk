@@ -2,7 +2,7 @@
 if WITH_SLURM
 slurm_plugin_LTLIBRARIES = src/plugins/mem_interleave/mem_interleave.la
 src_plugins_mem_interleave_mem_interleave_la_CFLAGS = $(AM_CFLAGS) $(SLURM_CPPFLAGS) $(JSONC_CFLAGS)
-src_plugins_mem_interleave_mem_interleave_la_LIBADD = src/libsmpol/libsmpol.la $(JSONC_LIBS)
+src_plugins_mem_interleave_mem_interleave_la_LIBADD = src/libsmpol/libsmpol.la $(JSONC_PLUGIN_LIBS)
 src_plugins_mem_interleave_mem_interleave_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/src/plugins/mem_interleave/exports.map
 EXTRA_src_plugins_mem_interleave_mem_interleave_la_DEPENDENCIES = src/plugins/mem_interleave/exports.map
