@@ -4,7 +4,9 @@
 # weights the step's tasks run with, decided from the site's plugstack settings.
 
 # kept_job NAME SPEC: start a held one-task step of job NAME with --mem-interleave=SPEC
-# in the background; sets KJ_JID, KJ_TASK (the task line) and KJ_PID, or KJ_ERR.
+# in the background and wait for its kept placement (written with the step's first
+# sample, about a second after the task's start); sets KJ_JID, KJ_TASK (the task
+# line) and KJ_PID, or KJ_ERR.
 kept_job() {
 	local pidf=$OUTDIR/kept.$$.$1
 	KJ_ERR= KJ_JID= KJ_TASK= KJ_PID=
@@ -19,6 +21,8 @@ kept_job() {
 	KJ_JID=$(squeue -h -n "$1" -o %i)
 	KJ_TASK=$(cat "$pidf.task")
 	read -r KJ_PID <"$pidf"
+	wait_until 10 test -s "$STATEDIR/step.$KJ_JID.0.json" ||
+		KJ_ERR="no kept placement $STATEDIR/step.$KJ_JID.0.json within 10 s of the task's start"
 }
 
 # kept_end: end the held step and wait for it to leave.

@@ -3,7 +3,8 @@
  *
  * One sampler thread per step: it sleeps until the first task starts, samples about
  * FIRST_SAMPLE_S later (so short jobs get a sample too), then every sample_interval
- * seconds until the step ends. Tasks are held by pidfd, so a task that exited is
+ * seconds until the step ends. The kept placement is written just before the first
+ * sample: a step of many short steps writes none (doc/design-notes.md). Tasks are held by pidfd, so a task that exited is
  * skipped and a recycled PID is never sampled. The sums live in struct smpol_sampling,
  * which only the sampler thread touches until it is told to stop between samples, or
  * joined (stop_sampler).
@@ -218,7 +219,10 @@ static void *sampler(void *arg)
 		pid_t *live;
 		int n, rc = 0;
 
-		if (a->keep) {
+		/* the kept placement waits for the first sample (below): a step that ends
+		 * sooner writes none, nothing having had the time to rebalance it; one handed
+		 * over after it (a slow launch) is written at once */
+		if (a->keep && sampled) {
 			keep_handed(a);
 			continue;
 		}
@@ -233,12 +237,12 @@ static void *sampler(void *arg)
 			next.tv_sec += FIRST_SAMPLE_S;
 		}
 		/* with sample_interval 0, after its one sample only the end or entries wake it */
-		while (!a->stop && !a->deliveries_due && !a->keep && rc != ETIMEDOUT)
+		while (!a->stop && !a->deliveries_due && !(a->keep && sampled) && rc != ETIMEDOUT)
 			rc = sampled && interval == 0 ? pthread_cond_wait(&a->wake, &a->lock)
 						      : pthread_cond_timedwait(&a->wake, &a->lock, &next);
 		if (a->stop)
 			break;
-		if (a->keep)
+		if (a->keep && sampled)
 			continue;
 		if (a->deliveries_due) {
 			a->deliveries_due = false;
@@ -247,6 +251,8 @@ static void *sampler(void *arg)
 			pthread_mutex_lock(&a->lock);
 			continue;
 		}
+		if (a->keep)
+			keep_handed(a);
 		n = a->ntasks;
 		copy = malloc(sizeof(*copy) * (size_t)n);
 		live = malloc(sizeof(*live) * (size_t)n);

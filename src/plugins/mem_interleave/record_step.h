@@ -63,10 +63,11 @@ int record_step_begin(const struct record_step_in *sp, struct record_step **rec,
 void record_step_task_begin(struct record_step *rec, pid_t pid);
 /* slurmstepd (root), slurm_spank_task_post_fork of the node's last task: the sampler
  * thread takes the kept placement (step_state.h; malloc'ed, its own from now on), adds
- * the tasks that still live, with their start times, and writes it, off the tasks'
- * launch (slurmstepd holds them until every post-fork callback has returned); tasks
- * that all ended first leave nothing to keep. false: no sampler thread (rec NULL), the
- * caller keeps it. */
+ * the tasks that still live, with their start times, and writes it with the step's
+ * first sample (about a second after the first task's start), off the tasks' launch
+ * (slurmstepd holds them until every post-fork callback has returned); tasks that all
+ * ended first leave nothing to keep. false: no sampler thread (rec NULL), the caller
+ * keeps it. */
 bool record_step_keep(struct record_step *rec, struct smpol_step_state *kept);
 /* slurmstepd (root), slurm_spank_task_exit; killed: the task ended by a signal. When
  * the last task of the step on this node has ended, the record is handed to the

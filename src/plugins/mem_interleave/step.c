@@ -154,7 +154,8 @@ static void keep_placement(struct mi_step *s, const struct smpol_place_in *in)
 
 /* Put the kept placement on the node, with its tasks, once every local task is forked:
  * one write per step (mpolctl follows tasks; nothing before needs the file), by the
- * sampler thread, off the tasks' launch (record_step_keep); without one, here. */
+ * sampler thread with its first sample, off the tasks' launch (record_step_keep);
+ * without one, here. */
 static void keep_tasks(struct mi_step *s)
 {
 	char err[SMPOL_ERRLEN];
