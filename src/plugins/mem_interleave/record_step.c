@@ -4,8 +4,8 @@
  * One sampler thread per step: it sleeps until the first task starts, samples about
  * FIRST_SAMPLE_S later (so short jobs get a sample too), then every sample_interval
  * seconds until the step ends. The kept placement is written just before the first
- * sample: a step of many short steps writes none (doc/design-notes.md). Tasks are held by pidfd, so a task that exited is
- * skipped and a recycled PID is never sampled. The sums live in struct smpol_sampling,
+ * sample, so a step shorter than that writes none (doc/design-notes.md). Tasks are
+ * held by pidfd, so a task that exited is skipped and a recycled PID is never sampled. The sums live in struct smpol_sampling,
  * which only the sampler thread touches until it is told to stop between samples, or
  * joined (stop_sampler).
  *
