@@ -5,9 +5,9 @@
  * FIRST_SAMPLE_S later (so short jobs get a sample too), then every sample_interval
  * seconds until the step ends. The kept placement is written just before the first
  * sample, so a step shorter than that writes none (doc/design-notes.md). Tasks are
- * held by pidfd, so a task that exited is skipped and a recycled PID is never sampled. The sums live in struct smpol_sampling,
- * which only the sampler thread touches until it is told to stop between samples, or
- * joined (stop_sampler).
+ * held by pidfd, so a task that exited is skipped and a recycled PID is never sampled.
+ * The sums live in struct smpol_sampling, which only the sampler thread touches until
+ * it is told to stop between samples, or joined (stop_sampler).
  *
  * On a node of several, the sampler also hands the node's entry up the fan-in tree
  * after each sample, while the tasks run: an entry changes only with a sample, so the
