@@ -104,6 +104,12 @@ held_step() {
 	PID= JOB=
 	wait_for /tmp/$n.out '^ready' && PID=$(sed -n 's/^ready //p' /tmp/$n.out)
 	JOB=$(squeue -h -n "$n" -o %i)
+	# its kept placement, which the step writes with its first sample (a second in)
+	t=0
+	while [ -n "$JOB" ] && [ ! -s "/run/slurm-mempolicy/step.$JOB.0.json" ] && [ $t -lt 100 ]; do
+		usleep 100000
+		t=$((t + 1))
+	done
 }
 # step_end PID: end a held task and wait for its job to leave.
 step_end() {
