@@ -20,6 +20,9 @@ vm_pkgs=(qemu-system-x86 busybox-static cpio kmod zstd xz-utils python3
 	flex bison bc libelf-dev   # these four build the pmbind guest kernel
 	openmpi-bin libopenmpi-dev mpich libmpich-dev libpmix2 libpmix-dev)   # the mpi check's launchers
 vm_pkgs+=(libmemkind0)        # memkind in the Slurm guest image, for bench/regions -S
+# The slurm tier traces slurmd's forks (t_acct_85_courier.sh); on this machine only,
+# not in the Debian roots, where that case skips.
+trace_pkgs=(strace)
 # Slurm releases Debian does not package, built from source in the root
 # (tests/slurm/build-release.sh): munge and MariaDB client headers, and libcurl for
 # the jobcomp/elasticsearch plugin the jobcomp case sends records through.
@@ -40,11 +43,11 @@ fi
 
 case ${1:-all} in
 build) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
-cluster) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}") ;;
+cluster) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}" "${trace_pkgs[@]}") ;;
 vm) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${vm_pkgs[@]}") ;;
 roots) want=("${root_pkgs[@]}") ;;
 pkg) want=("${compile_pkgs[@]}" "${root_pkgs[@]}" "${pkg_pkgs[@]}" "${rpm_pkgs[@]}") ;;
-all) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}" "${vm_pkgs[@]}" "${root_pkgs[@]}"
+all) want=("${compile_pkgs[@]}" "${fuzz_pkgs[@]}" "${cluster_pkgs[@]}" "${trace_pkgs[@]}" "${vm_pkgs[@]}" "${root_pkgs[@]}"
 	"${pkg_pkgs[@]}" "${rpm_pkgs[@]}") ;;
 *) echo "usage: $0 [build|cluster|vm|roots|pkg|all] | --list slurm-root" >&2; exit 2 ;;
 esac

@@ -108,3 +108,38 @@ else
 	t_fail "no courier listening: the step writes its record itself" "no $STATEDIR/courier.lock: slurmd's courier does not listen"
 fi
 rm -f "$OUTDIR/courier-dbd-client" "$OUTDIR/courier-steps.out"
+
+# 5. The courier follows only the forks of slurmd's main thread, the way it
+# daemonizes: the forks of slurmd's other threads that start a step's slurmstepd (two
+# per step) start no thread of it. Traced with strace -ff (one file per task, so that
+# no line is split): the clones without CLONE_THREAD are forks; a clone with it in a
+# forked task's file, before its exec, is a thread started in a fork.
+if ! command -v strace >/dev/null; then
+	t_skip "slurmd's forks for a step start no courier thread" "no strace here (scripts/install-deps.sh cluster installs it)"
+else
+	pid=$(cat "$MPOL_CLUSTER_DIR/run/slurmd-$HOST.pid")
+	trace=$OUTDIR/slurmd-forks
+	rm -f "$trace".*
+	strace -qq -ff -e trace=clone,clone3,execve -o "$trace" -p "$pid" &
+	tracer=$!
+	traced() { [ "$(awk '/^TracerPid:/ { print $2 }' "/proc/$pid/status")" != 0 ]; }
+	wait_until 10 traced
+	run_job srun -w "$HOST" -n 1 --mem-interleave=weighted true
+	sleep 1     # the forks' traces written
+	kill "$tracer" 2>/dev/null
+	wait "$tracer" 2>/dev/null
+	forks=$(cat "$trace".* | sed -n '/CLONE_THREAD/!s/^clone.*= \([0-9][0-9]*\)$/\1/p' | sort -u)
+	threads=0 stepd=0
+	for f in $forks; do
+		# before it execs (slurmstepd's own threads come after)
+		threads=$((threads + $(sed '/^execve(/q' "$trace.$f" 2>/dev/null | grep -c '^clone.*CLONE_THREAD.*= [0-9]')))
+		grep -q '^execve(".*slurmstepd"' "$trace.$f" 2>/dev/null && stepd=$((stepd + 1))
+	done
+	if [ $RC -eq 0 ] && [ "$stepd" -ge 1 ] && [ "$threads" -eq 0 ]; then
+		t_pass "slurmd's forks for a step start no courier thread ($(wc -w <<<"$forks") forks traced, $stepd exec slurmstepd)"
+	else
+		t_fail "slurmd's forks for a step start no courier thread" \
+			"step exit $RC; forks traced: $(wc -w <<<"$forks"), exec slurmstepd $stepd, threads started in them $threads"
+	fi
+	rm -f "$trace".*
+fi

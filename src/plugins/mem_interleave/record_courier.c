@@ -179,12 +179,26 @@ static int start_thread(void)
 	return rc;
 }
 
+/* Whether the fork under way was made by the process's main thread (set in the
+ * forking thread, read in the child's copy of it). */
+static __thread bool forking_from_main;
+
+static void courier_forking(void)
+{
+	forking_from_main = gettid() == getpid();
+}
+
 /* A fork's child has no threads but the forking one: slurmd 22.05 loads its plugins
- * before it daemonizes (later releases after), so the courier follows every fork and
- * acts only where the forking process has gone (this_process_delivers). */
+ * before it daemonizes (later releases after), so the courier follows the forks of
+ * slurmd's main thread, which daemonizes, and acts only where the forking process has
+ * gone (this_process_delivers). The forks of its other threads (a step's slurmstepd,
+ * twice per step, scripts) start none, nor do their children: a thread per fork on
+ * every step's way to its slurmstepd. */
 static void courier_forked(void)
 {
-	if (courier.running)
+	if (!forking_from_main)
+		courier.running = false;
+	else if (courier.running)
 		start_thread();
 }
 
@@ -244,7 +258,7 @@ void record_courier_start(int ac, char **av)
 			    "the node's next step", strerror(errno));
 		return;
 	}
-	if (!courier.atfork && pthread_atfork(NULL, NULL, courier_forked) == 0)
+	if (!courier.atfork && pthread_atfork(courier_forking, NULL, courier_forked) == 0)
 		courier.atfork = true;
 	start_listening();
 	rc = start_thread();
