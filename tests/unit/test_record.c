@@ -1001,6 +1001,40 @@ static const char *folded_ids(json_object *rec, size_t group)
 					       "ids", NULL, NULL));
 }
 
+/* A courier's batch of steps merged in one parse folds as merging them one after
+ * another does: the same record, batch by batch, over Extra's budget (folding). */
+static void test_merge_steps_as_one_by_one(void **state)
+{
+	char *one_by_one = write_steps(200, SMPOL_RECORD_BUDGET_EXTRA, interleaved), *batched = strdup("");
+	char err[SMPOL_ERRLEN], step[16];
+	json_object *a, *b;
+
+	(void)state;
+	for (int i = 0; i < 200; i += 8) {
+		json_object *steps = json_object_new_object();
+		char *next = NULL;
+
+		for (int k = i; k < i + 8 && k < 200; k++) {
+			snprintf(step, sizeof(step), "%d", k);
+			json_object_object_add(steps, step, interleaved(k));
+		}
+		assert_int_equal(smpol_record_merge_steps(batched, 0, steps, SMPOL_RECORD_BUDGET_EXTRA, &next, err,
+							  sizeof(err)), 0);
+		free(batched);
+		batched = next;
+		json_object_put(steps);
+	}
+	assert_int_equal(smpol_record_find(one_by_one, &a, err, sizeof(err)), 0);
+	assert_int_equal(smpol_record_find(batched, &b, err, sizeof(err)), 0);
+	assert_non_null(path_get(a, "folded", NULL, NULL));
+	assert_true(json_object_equal(a, b));
+	assert_int_equal(steps_counted(batched), 200);
+	json_object_put(a);
+	json_object_put(b);
+	free(one_by_one);
+	free(batched);
+}
+
 /* The issue's job: 150 one-node steps lost steps 133-149. Now the oldest identical
  * steps are folded into one group, and the newest keep their entries. */
 static void test_fold_150_steps(void **state)
@@ -1504,6 +1538,7 @@ int main(void)
 		cmocka_unit_test(test_fold_10000_one_node_steps),
 		cmocka_unit_test(test_fold_2000_two_node_steps),
 		cmocka_unit_test(test_fold_interleaved_steps),
+		cmocka_unit_test(test_merge_steps_as_one_by_one),
 		cmocka_unit_test(test_fold_late_node),
 		cmocka_unit_test(test_fold_to_job_total),
 		cmocka_unit_test(test_version_1_read_and_kept),

@@ -1,14 +1,18 @@
 /* test_record_courier.c - slurmd's courier (record_courier.c) with its rounds counted
  * instead of delivered: a record put into the spool wakes it at once (not at its 30 s
- * round), also after the spool was removed and made again; it listens, for the steps,
- * only with the settings it delivers by, and not once stopped; record=none starts none. */
+ * round), also after the spool was removed and made again, and one its run's pace holds
+ * back at the pace's end; only forks of the main thread run it again; it listens, for
+ * the steps, only with the settings it delivers by, and not once stopped; record=none
+ * starts none. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -52,6 +56,27 @@ int record_write_recheck(const struct record_write *w, int64_t *next)
 	(void)w;
 	*next = 0;
 	return 0;
+}
+
+/* Records of job 9 are held back by their run's pace until paced_until. */
+static int64_t paced_until;
+
+int64_t record_pace_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+bool record_write_paced(const struct record_pace *pace, const char *name, int64_t now, int64_t *due)
+{
+	(void)pace;
+	if (strncmp(name, "9.", 2) || now >= paced_until)
+		return false;
+	if (!*due || paced_until < *due)
+		*due = paced_until;
+	return true;
 }
 
 static int rounds_now(void)
@@ -169,6 +194,49 @@ static void test_spool_made_again(void **state)
 	assert_true(round_within(before, 2000));
 }
 
+/* A record of a run its pace holds back wakes no round (the spool is not listed at
+ * every step of a workflow), and the round comes when the pace lets it go. */
+static void test_paced_record_waits(void **state)
+{
+	int before;
+
+	(void)state;
+	start(NULL);
+	before = rounds_now();
+	paced_until = record_pace_now_ms() + 800;
+	put_record("9.0.json");
+	assert_false(round_within(before, 400));
+	assert_true(round_within(before, 2000));
+}
+
+/* What a fork's child of the thread `from` finds: whether it runs a courier. */
+static void *fork_and_look(void *from)
+{
+	pid_t pid = fork();
+	int status = -1;
+
+	(void)from;
+	if (pid == 0)
+		_exit(courier.running ? 1 : 0);
+	waitpid(pid, &status, 0);
+	return (void *)(intptr_t)(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* slurmd's main thread daemonizes by forks: its child runs the courier again. Its
+ * other threads fork for a step's slurmstepd: those children start none. */
+static void test_forks_of_other_threads_start_none(void **state)
+{
+	pthread_t t;
+	void *running;
+
+	(void)state;
+	start(NULL);
+	assert_int_equal((intptr_t)fork_and_look(NULL), 1);
+	assert_int_equal(pthread_create(&t, NULL, fork_and_look, NULL), 0);
+	assert_int_equal(pthread_join(t, &running), 0);
+	assert_int_equal((intptr_t)running, 0);
+}
+
 static void test_listens_with_its_settings(void **state)
 {
 	(void)state;
@@ -195,6 +263,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_record_wakes_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spool_made_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paced_record_waits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forks_of_other_threads_start_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_listens_with_its_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_none_starts_none, setup, teardown),
 	};

@@ -391,15 +391,41 @@ int smpol_record_check_steps(json_object *steps, char *err, size_t errlen)
 	return 0;
 }
 
-int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
-			    size_t budget, char **merged, char *err, size_t errlen)
+/* step's entries merged into record, which is then fitted within budget. */
+static int merge_into(json_object *record, const char *step, json_object *entries, size_t budget, char *err,
+		      size_t errlen)
 {
-	json_object *record, *nodes, *summary;
+	json_object *nodes = smpol_rec_child(smpol_rec_child(record, SMPOL_REC_STEPS), step);
+	json_object *summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
+
+	json_object_object_foreach(entries, node, entry) {
+		bool folded = smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
+
+		if (!entry) {
+			if (!folded && !smpol_rec_get(nodes, node) && !smpol_rec_names(summary, node))
+				smpol_record_missing_add(record, step, node);
+			continue;
+		}
+		smpol_record_missing_drop(record, step, node);
+		if (summary)
+			smpol_record_summary_add(summary, node, entry);
+		else if (!folded)
+			json_object_object_add(nodes, node, json_object_get(entry));
+	}
+	/* every entry was folded in already: the step stays where it is */
+	if (json_object_object_length(nodes) == 0)
+		json_object_object_del(smpol_rec_get(record, SMPOL_REC_STEPS), step);
+	return smpol_record_fit(record, step, budget, err, errlen);
+}
+
+int smpol_record_merge_steps(const char *comment, uint32_t run, json_object *steps, size_t budget, char **merged,
+			     char *err, size_t errlen)
+{
 	struct located loc;
 	int rc;
 
 	*merged = NULL;
-	rc = check_entries(step, entries, err, errlen);
+	rc = smpol_record_check_steps(steps, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (smpol_record_is_jobstats(comment))
@@ -418,30 +444,33 @@ int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step
 		if (run > 0)
 			json_object_object_add(loc.record, SMPOL_REC_RUN, json_object_new_int64(run));
 	}
-	record = loc.record;
-	nodes = smpol_rec_child(smpol_rec_child(record, SMPOL_REC_STEPS), step);
-	summary = smpol_rec_get(nodes, SMPOL_RECORD_SUMMARY);
-	json_object_object_foreach(entries, node, entry) {
-		bool folded = smpol_record_folded_has(record, step, node) == SMPOL_FOLDED_NAMED;
-
-		if (!entry) {
-			if (!folded && !smpol_rec_get(nodes, node) && !smpol_rec_names(summary, node))
-				smpol_record_missing_add(record, step, node);
-			continue;
-		}
-		smpol_record_missing_drop(record, step, node);
-		if (summary)
-			smpol_record_summary_add(summary, node, entry);
-		else if (!folded)
-			json_object_object_add(nodes, node, json_object_get(entry));
+	/* one parse and one text for them all: each step fitted in turn, as a merge of
+	 * each alone would fit it */
+	json_object_object_foreach(steps, step, entries) {
+		rc = merge_into(loc.record, step, entries, budget, err, errlen);
+		if (rc < 0)
+			break;
 	}
-	/* every entry was folded in already: the step stays where it is */
-	if (json_object_object_length(nodes) == 0)
-		json_object_object_del(smpol_rec_get(record, SMPOL_REC_STEPS), step);
-	rc = smpol_record_fit(record, step, budget, err, errlen);
 	if (rc == 0)
-		rc = place(comment, &loc, record, merged, err, errlen);
+		rc = place(comment, &loc, loc.record, merged, err, errlen);
 	located_free(&loc);
+	return rc;
+}
+
+int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
+			    size_t budget, char **merged, char *err, size_t errlen)
+{
+	json_object *steps;
+	int rc;
+
+	*merged = NULL;
+	rc = check_entries(step, entries, err, errlen);
+	if (rc == 0)
+		rc = smpol_record_one_step(step, entries, &steps, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = smpol_record_merge_steps(comment, run, steps, budget, merged, err, errlen);
+	json_object_put(steps);
 	return rc;
 }
 

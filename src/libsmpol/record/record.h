@@ -199,6 +199,13 @@ int smpol_record_check_steps(json_object *steps, char *err, size_t errlen);
 int smpol_record_merge_nodes(const char *comment, uint32_t run, const char *step, json_object *entries,
 			    size_t budget, char **merged, char *err, size_t errlen);
 
+/* smpol_record_merge_nodes for every step of steps ({STEP:{NODE:ENTRY}}, in that
+ * order, so oldest first) in one parse of comment: each step is fitted within budget
+ * as it is merged, as merging them one after another would. -EINVAL when steps is not
+ * what a merge takes (smpol_record_check_steps). */
+int smpol_record_merge_steps(const char *comment, uint32_t run, json_object *steps, size_t budget, char **merged,
+			     char *err, size_t errlen);
+
 /*
  * smpol_record_contains - whether comment holds this entry for step/node of run (equal
  * content; entry NULL: any entry of the node), or a summary or folded part that lists

@@ -45,15 +45,15 @@ static json_object *copy_steps(json_object *copy)
 	return json_object_is_type(steps, json_type_object) ? steps : NULL;
 }
 
-bool smpol_record_has_all(const char *comment, json_object *copy)
+bool smpol_record_holds_copy(json_object *record, json_object *copy)
 {
-	json_object *steps = copy_steps(copy), *there = same_run(comment, copy);
+	json_object *steps = copy_steps(copy);
 	uint32_t run = smpol_record_run_of(copy);
-	bool all = there != NULL;
+	bool all = record && smpol_record_run_of(record) == run;
 
 	if (all && steps) {
 		json_object_object_foreach(steps, step, nodes) {
-			json_object *missing = step_missing(there, run, step, nodes);
+			json_object *missing = step_missing(record, run, step, nodes);
 
 			all = json_object_object_length(missing) == 0;
 			json_object_put(missing);
@@ -61,6 +61,14 @@ bool smpol_record_has_all(const char *comment, json_object *copy)
 				break;
 		}
 	}
+	return all;
+}
+
+bool smpol_record_has_all(const char *comment, json_object *copy)
+{
+	json_object *there = same_run(comment, copy);
+	bool all = smpol_record_holds_copy(there, copy);
+
 	json_object_put(there);
 	return all;
 }

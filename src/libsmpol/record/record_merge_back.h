@@ -26,6 +26,9 @@
 /* Whether comment holds a record of copy's run with none of copy's entries missing. */
 bool smpol_record_has_all(const char *comment, json_object *copy);
 
+/* The same of a record found already (smpol_record_find; NULL: none). */
+bool smpol_record_holds_copy(json_object *record, json_object *copy);
+
 /*
  * smpol_record_merge_back - comment with the entries of copy (our whole record) that
  * it is missing merged back, each step's by smpol_record_merge_nodes within budget;

@@ -178,7 +178,9 @@ static json_object *with_kept(const struct smpol_host *h, const struct smpol_rec
 
 	if (smpol_recheck_get(h, run, &kept, NULL, 0) < 0)
 		return json_object_get(record);
+	/* record lacks nothing of it (the field lost nothing): no merge, no text */
 	if (smpol_record_run_of(kept.record) == smpol_record_run_of(record) &&
+	    !smpol_record_holds_copy(record, kept.record) &&
 	    smpol_record_put("", record, &text, NULL, 0) == 0 &&
 	    smpol_record_merge_back(text, kept.record, SMPOL_RECORD_BUDGET, &merged, NULL, NULL, 0) == 0 &&
 	    smpol_record_find(merged, &joined, NULL, 0) < 0)

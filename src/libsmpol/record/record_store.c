@@ -38,8 +38,9 @@ static void random_pause(int attempt)
 
 /* What one run of the protocol puts into the comment. */
 struct wanted {
-	/* whether comment holds it; written: whether our write went in before */
-	bool (*held)(const struct wanted *w, const char *comment, bool written);
+	/* whether record (ours in the comment read, NULL: none) holds it; written:
+	 * whether our write went in before */
+	bool (*held)(const struct wanted *w, json_object *record, bool written);
 	/* comment with it put in (*merged malloc'ed) */
 	int (*merge)(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen);
 	json_object *steps;             /* store_steps: {STEP:{NODE:ENTRY}}, and the budget */
@@ -53,7 +54,7 @@ struct wanted {
  * summary or folded part whose names were dropped can tell neither way: before our
  * write that counts as missing (we fold ours in), after it as held (a loss there
  * cannot be seen). */
-static bool record_holds_all(json_object *record, const struct wanted *w, bool written)
+static bool holds_all(const struct wanted *w, json_object *record, bool written)
 {
 	json_object_object_foreach(w->steps, step, entries) {
 		json_object_object_foreach(entries, node, entry) {
@@ -66,40 +67,9 @@ static bool record_holds_all(json_object *record, const struct wanted *w, bool w
 	return true;
 }
 
-/* record_holds_all of comment's record, parsed once for all the steps. */
-static bool holds_all(const struct wanted *w, const char *comment, bool written)
-{
-	json_object *record;
-	bool all;
-
-	smpol_record_find(comment, &record, NULL, 0);   /* NULL when it holds none */
-	all = record_holds_all(record, w, written);
-	json_object_put(record);
-	return all;
-}
-
-/* Each step merged in turn, in the order given (oldest first): the budget folds the
- * steps a merge of each alone would fold. */
 static int merge_steps(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)
 {
-	char *text = strdup(comment);
-
-	*merged = NULL;
-	if (!text)
-		return smpol_fail(err, errlen, ENOMEM, "out of memory merging the placement record");
-	json_object_object_foreach(w->steps, step, entries) {
-		char *next = NULL;
-		int rc = smpol_record_merge_nodes(text, w->run, step, entries, w->budget, &next, err, errlen);
-
-		free(text);
-		if (rc < 0) {
-			free(next);
-			return rc;
-		}
-		text = next;
-	}
-	*merged = text;
-	return 0;
+	return smpol_record_merge_steps(comment, w->run, w->steps, w->budget, merged, err, errlen);
 }
 
 /* "of step S" or "of N steps" for a sentence about steps ("" for a copy). */
@@ -124,12 +94,13 @@ static int store_loop(const struct smpol_comment_store *store, const struct want
 		      int confirmations, struct smpol_store_result *res, char *err, size_t errlen)
 {
 	struct smpol_store_result local = { 0 };
-	char *held = NULL;
+	json_object *held = NULL;        /* our record as the last read that held it had it */
 	bool written = false;
 	int seen = 0, rc = 0;
 
 	for (int attempt = 0; attempt < max_attempts; attempt++) {
 		char *comment = NULL, *merged = NULL;
+		json_object *record;
 
 		if (attempt > 0) {
 			if (store->pause)
@@ -141,13 +112,17 @@ static int store_loop(const struct smpol_comment_store *store, const struct want
 		local.reads++;
 		if (rc < 0)
 			break;
-		if (want->held(want, comment, written)) {
-			free(held);
-			held = comment;
+		/* parsed once for the question; a merge parses it again to change it */
+		smpol_record_find(comment, &record, NULL, 0);   /* NULL when it holds none */
+		if (want->held(want, record, written)) {
+			free(comment);
+			json_object_put(held);
+			held = record;
 			if (++seen >= confirmations)
 				break;
 			continue;
 		}
+		json_object_put(record);
 		if (written)
 			local.losses++;
 		seen = 0;
@@ -169,9 +144,11 @@ static int store_loop(const struct smpol_comment_store *store, const struct want
 		rc = smpol_fail(err, errlen, EAGAIN, "the placement record%s was overwritten by other writers %d "
 			       "times in %d tries; it may be missing from the field", which, local.losses, local.reads);
 	}
-	if (rc == 0 && smpol_record_find(held, &local.record, NULL, 0) < 0)
-		local.record = NULL;
-	free(held);
+	if (rc == 0) {
+		local.record = held;
+		held = NULL;
+	}
+	json_object_put(held);
 	if (res)
 		*res = local;
 	else
@@ -202,12 +179,12 @@ int smpol_record_store_nodes(const struct smpol_comment_store *store, const char
 	return rc;
 }
 
-/* Whether comment holds our record of the copy's run with every entry of the copy
+/* Whether record is of the copy's run with every entry of the copy
  * (record_merge_back.h). */
-static bool holds_copy(const struct wanted *w, const char *comment, bool written)
+static bool holds_copy(const struct wanted *w, json_object *record, bool written)
 {
 	(void)written;
-	return smpol_record_has_all(comment, w->record);
+	return smpol_record_holds_copy(record, w->record);
 }
 
 static int merge_copy(const struct wanted *w, const char *comment, char **merged, char *err, size_t errlen)

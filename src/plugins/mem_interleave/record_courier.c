@@ -61,35 +61,53 @@ static int watch_spool(char *err, size_t errlen)
 	return rc;
 }
 
-/* Read the spool's events, which only wake the courier; a spool that was removed is
- * watched again at the next round. */
-static void drain_events(void)
+/* Read the spool's events: whether one asks for a round. A record of a run held back
+ * by its pace does not: the round the pace sets (*due, lowered to it) takes it, and
+ * the spool is not listed at every step of a fast workflow. A spool that was removed
+ * is watched again at the next round. */
+static bool drain_events(const struct record_pace *pace, int64_t *due)
 {
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int64_t now = record_pace_now_ms();
+	bool round = false;
 	ssize_t n;
 
 	while ((n = read(courier.notify_fd, buf, sizeof(buf))) > 0) {
 		for (char *p = buf; p < buf + n; p += sizeof(struct inotify_event) + ((struct inotify_event *)p)->len) {
-			if (((struct inotify_event *)p)->mask & IN_IGNORED) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+
+			if (ev->mask & IN_IGNORED) {
 				close(courier.notify_fd);
 				courier.notify_fd = -1;
-				return;
+				return true;
 			}
+			if (!ev->len || !record_write_paced(pace, ev->name, now, due))
+				round = true;     /* a queue overflow has no name */
 		}
 	}
+	return round;
 }
 
-/* Wait ms milliseconds, or less when a record comes into the spool. false: stop. */
-static bool nap(int ms)
+/* Wait ms milliseconds, or less when a record comes into the spool that asks for a
+ * round, or until its run's pace lets it go (drain_events). false: stop. */
+static bool nap(int ms, const struct record_pace *pace)
 {
-	struct pollfd fds[2] = { { .fd = courier.stop_fd, .events = POLLIN },
-				 { .fd = courier.notify_fd, .events = POLLIN } };
+	int64_t until = record_pace_now_ms() + ms;
 
-	if (poll(fds, 2, ms) > 0) {
-		if (fds[0].revents)
-			return false;
-		if (fds[1].revents)
-			drain_events();
+	for (int64_t left = ms; left > 0; left = until - record_pace_now_ms()) {
+		struct pollfd fds[2] = { { .fd = courier.stop_fd, .events = POLLIN },
+					 { .fd = courier.notify_fd, .events = POLLIN } };
+
+		int64_t due = 0;
+
+		if (poll(fds, 2, (int)left) > 0) {
+			if (fds[0].revents)
+				return false;
+			if (fds[1].revents && drain_events(pace, &due))
+				return true;
+			if (due && due < until)
+				until = due;
+		}
 	}
 	return true;
 }
@@ -151,7 +169,7 @@ static void *courier_main(void *arg)
 	for (int waited = 0; !this_process_delivers(); waited++)
 		if (waited == COURIER_IDLE_S || poll(&stop, 1, 1000) > 0)
 			return NULL;
-	while (nap(round_wait_ms(refused, next, paced_ms))) {
+	while (nap(round_wait_ms(refused, next, paced_ms), &pace)) {
 		int rc = record_write_deliver_all(&w, refused == 0, &pace, &paced_ms);
 
 		/* the records to look at again after their job's end (record_recheck.h) */

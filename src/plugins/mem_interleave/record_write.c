@@ -375,12 +375,19 @@ static void note_paced(struct record_pace *pace, const struct smpol_record_run *
 	*oldest = (struct record_paced){ .job = run->job, .run = run->run, .at_ms = now };
 }
 
-static int64_t now_ms(void)
+int64_t record_pace_now_ms(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+bool record_write_paced(const struct record_pace *pace, const char *name, int64_t now, int64_t *due)
+{
+	struct smpol_record_run run;
+
+	return smpol_spool_name_run(name, &run) == 0 && paced(pace, &run, now, due);
 }
 
 /*
@@ -394,7 +401,7 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 	char **names = NULL, own[64], err[SMPOL_ERRLEN];
 	struct spooled_run *runs = NULL;
 	int n = 0, nruns = 0, taken = 0, rc = 0;
-	int64_t now = now_ms();
+	int64_t now = record_pace_now_ms();
 
 	if (w->site->record == SMPOL_RECORD_NONE || smpol_spool_list(&w->site->host, &names, &n, NULL, 0) < 0 || !n) {
 		free(names);
@@ -403,13 +410,11 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 	smpol_spool_name(&w->run, w->step, own, sizeof(own));
 	runs = calloc((size_t)n, sizeof(*runs));
 	for (int i = 0; runs && i < n && taken < max; i++) {
-		struct smpol_record_run named;
 		int got;
 
 		/* a run held back by its pace waits unread: a fast workflow's records are
 		 * read once, not at every round until the pace lets them go */
-		if (!strcmp(names[i], own) ||
-		    (smpol_spool_name_run(names[i], &named) == 0 && paced(pace, &named, now, due)))
+		if (!strcmp(names[i], own) || record_write_paced(pace, names[i], now, due))
 			continue;
 		got = spooled_add(w, names[i], runs, &nruns, err, sizeof(err));
 		taken += got == 0;
@@ -423,7 +428,7 @@ static int deliver_spool(const struct record_write *w, int max, bool say, struct
 		/* slurmctld is away: no use trying the rest */
 		rc = deliver_group(w, &runs[i], say);
 		if (rc == 0 && pace)
-			note_paced(pace, &runs[i].run, now_ms());
+			note_paced(pace, &runs[i].run, record_pace_now_ms());
 	}
 	spooled_runs_free(runs, nruns);
 	for (int i = 0; i < n; i++)
@@ -444,7 +449,7 @@ bool record_write_deliver_others(const struct record_write *w)
 int record_write_deliver_all(const struct record_write *w, bool say, struct record_pace *pace, int *wait_ms)
 {
 	int64_t due = 0;
-	int rc = deliver_spool(w, SMPOL_SPOOL_MAX, say, pace, &due), left = due ? (int)(due - now_ms()) : 0;
+	int rc = deliver_spool(w, SMPOL_SPOOL_MAX, say, pace, &due), left = due ? (int)(due - record_pace_now_ms()) : 0;
 
 	*wait_ms = due ? (left > 0 ? left : 1) : 0;
 	return rc;

@@ -63,6 +63,14 @@ struct record_pace {
 	struct record_paced runs[RECORD_PACE_RUNS];     /* the runs delivered last */
 };
 
+/* CLOCK_MONOTONIC in ms, the pace's clock. */
+int64_t record_pace_now_ms(void);
+
+/* Whether the spooled record named name (a spool file's name) is of a run held back by
+ * its pace at now (record_pace_now_ms): it waits for the round at *due, which is
+ * lowered to that run's (0: not set yet). */
+bool record_write_paced(const struct record_pace *pace, const char *name, int64_t now, int64_t *due);
+
 /* Deliver every spooled record of the node but w's own (the courier's round, with job
  * 0: none), those of one run of a job in one store, paced by pace; say: log where
  * slurmctld or slurmdbd does not answer (the first refused round). *wait_ms: how long
