@@ -34,9 +34,14 @@ static int open_dir(const struct smpol_host *h, bool create, char *err, size_t e
 	struct stat st;
 	int fd, e;
 
-	if (create && mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return smpol_fail(err, errlen, errno, "cannot create the state directory %s: %s", dir, reason(errno));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* made only when missing: a mkdir first would cost every step's open a call */
+	if (fd < 0 && errno == ENOENT && create) {
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return smpol_fail(err, errlen, errno, "cannot create the state directory %s: %s", dir,
+					  reason(errno));
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT && !create)
@@ -189,16 +194,22 @@ int smpol_statedir_mkdir(const struct smpol_host *h, const char *name, char *err
 {
 	char path[4200];
 	struct stat st;
-	int dfd, rc = 0;
+	int dfd, found, rc = 0;
 
 	if (smpol_statedir_path(h, name, path, sizeof(path)) < 0)
 		return smpol_fail(err, errlen, ENAMETOOLONG, "the state directory name '%s' is too long", h->statedir);
 	dfd = open_dir(h, true, err, errlen);
 	if (dfd < 0)
 		return dfd;
-	if (mkdirat(dfd, name, 0700) < 0 && errno != EEXIST)
-		rc = smpol_fail(err, errlen, errno, "cannot create %s: %s", path, reason(errno));
-	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+	/* made only when missing, as the state directory is */
+	found = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW);
+	if (found < 0 && errno == ENOENT) {
+		if (mkdirat(dfd, name, 0700) < 0 && errno != EEXIST)
+			rc = smpol_fail(err, errlen, errno, "cannot create %s: %s", path, reason(errno));
+		else
+			found = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW);
+	}
+	if (rc == 0 && (found < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()))
 		rc = smpol_fail(err, errlen, ENOTDIR, "%s is not a directory of this user's: remove it", path);
 	close(dfd);
 	return rc;
