@@ -115,7 +115,7 @@ rm -f "$OUTDIR/courier-dbd-client" "$OUTDIR/courier-steps.out"
 # no line is split): the clones without CLONE_THREAD are forks; a clone with it in a
 # forked task's file, before its exec, is a thread started in a fork.
 if ! command -v strace >/dev/null; then
-	t_skip "slurmd's forks for a step start no courier thread" "no strace here (scripts/install-deps.sh cluster installs it)"
+	t_skip "slurmd's forks for a step start no courier thread" "no strace here (scripts/install-deps.sh cluster installs it on the host; the Debian roots of the release tiers leave it out)"
 else
 	pid=$(cat "$MPOL_CLUSTER_DIR/run/slurmd-$HOST.pid")
 	trace=$OUTDIR/slurmd-forks
