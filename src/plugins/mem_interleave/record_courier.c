@@ -97,7 +97,6 @@ static bool nap(int ms, const struct record_pace *pace)
 	for (int64_t left = ms; left > 0; left = until - record_pace_now_ms()) {
 		struct pollfd fds[2] = { { .fd = courier.stop_fd, .events = POLLIN },
 					 { .fd = courier.notify_fd, .events = POLLIN } };
-
 		int64_t due = 0;
 
 		if (poll(fds, 2, (int)left) > 0) {
